@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+var products: [Product] = [
+    .executable(name: "midiviz", targets: ["midiviz"]),
+]
+var targets: [Target] = [
+    .systemLibrary(name: "CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
+    .target(name: "MIDIVizCore"),
+    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF"]),
+    .target(
+        name: "MIDIVizCLI",
+        dependencies: [
+            "MIDIVizCore", "MIDIVizIO",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+    .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
+    .testTarget(name: "MIDIVizCoreTests", dependencies: ["MIDIVizCore"]),
+    .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore"]),
+    .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "MIDIVizCore"]),
+]
+
+// The libFuzzer target links libFuzzer's own main, so it exists only when
+// scripts/fuzz builds it (MIDIVIZ_FUZZ=1 with -sanitize=fuzzer).
+if Context.environment["MIDIVIZ_FUZZ"] != nil {
+    products.append(.executable(name: "midiviz-fuzz", targets: ["SMFLoaderFuzz"]))
+    targets.append(.executableTarget(
+        name: "SMFLoaderFuzz", dependencies: ["MIDIVizIO", "MIDIVizCore"], path: "Fuzz/SMFLoaderFuzz"))
+}
+
+let package = Package(
+    name: "midiviz",
+    products: products,
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: targets,
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import MIDIVizIO
+
+/// `midiviz info SONG.mid [--json] [--notes]`
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Summarize a MIDI file: tracks, tempo map, signatures, duration, notes, warnings.",
+        discussion: "Channels in the text summary are 1-based (drums are channel 10); in JSON they are 0-based (drums are 9).")
+
+    @Argument(help: "The Standard MIDI File (.mid, .kar, or RIFF .rmi).")
+    var song: String
+
+    @Flag(help: "Print one JSON object instead of the summary.")
+    var json = false
+
+    @Flag(help: "With --json, add every note as [start_s, end_s, pitch, velocity, channel, track].")
+    var notes = false
+
+    func validate() throws {
+        if notes && !json { throw ValidationError("--notes needs --json") }
+    }
+
+    func run() throws {
+        let loaded = try loadSongOrExit(song)
+        let report = SongReport(song: loaded, path: song)
+        print(json ? report.json(includingNotes: notes).text : report.text)
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `midiviz` command line.
+public struct MIDIVizCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "midiviz",
+        abstract: "Render a Standard MIDI File into a music-visualization video, offline.",
+        version: "0.1.0",
+        subcommands: [InfoCommand.self])
+
+    public init() {}
+}

@@ -1,0 +1,179 @@
+/// Walks the chunk and event structure of a Standard MIDI File in Swift, before any C code sees
+/// it, and rewrites it as canonical bytes (`ValidatedSMF`). Safe repairs are made with a warning
+/// (missing End-of-Track, unknown chunks, a wrong track count, running status after a SysEx,
+/// stray system bytes, a file cut short, malformed meta events); everything else is refused with
+/// an `SMFFormatError` that names the offset.
+public enum SMFFrontEnd {
+    /// Files larger than this are refused before they are parsed.
+    public static let maximumFileBytes = 64 << 20
+    /// libsmf keeps ticks in a C `int`.
+    public static let maximumTick = Int(Int32.max)
+    /// Meta events whose data is longer than this are shortened or dropped (libsmf reads a
+    /// meta length as one byte).
+    static let maximumMetaBytes = 127
+    /// The division written into the canonical header for SMPTE files, which libsmf refuses;
+    /// seconds are then computed from the real SMPTE division, never from libsmf's.
+    static let placeholderTicksPerQuarter: UInt16 = 960
+    /// The largest delta time a four-byte variable-length quantity holds.
+    static let maximumDelta = 0x0FFF_FFFF
+
+    public static func validate(_ fileBytes: [UInt8]) throws(SMFFormatError) -> ValidatedSMF {
+        var warnings = LoadWarnings()
+        guard fileBytes.count <= maximumFileBytes else {
+            throw .notMIDI("\(fileBytes.count) bytes, more than the \(maximumFileBytes >> 20) MiB a MIDI file can plausibly be")
+        }
+        let bytes = try unwrapRIFF(fileBytes, warnings: &warnings)
+        guard !bytes.isEmpty else { throw .notMIDI("the file is empty") }
+        guard bytes.count >= 8, Array(bytes[0..<4]) == Array("MThd".utf8) else {
+            throw .notMIDI("no MThd header at the start")
+        }
+        let reader = ByteReader(bytes, from: 0, to: bytes.count)
+        guard let headerLength = reader.bigEndianUInt32(at: 4).map(Int.init), headerLength >= 6,
+              bytes.count >= 8 + 6
+        else { throw .corrupt("MThd header is shorter than 6 bytes") }
+        if headerLength > 6 { warnings.add("MThd header has \(headerLength - 6) extra bytes; ignored") }
+        let format = Int(bytes[8]) << 8 | Int(bytes[9])
+        let declaredTracks = Int(bytes[10]) << 8 | Int(bytes[11])
+        let divisionWord = UInt16(bytes[12]) << 8 | UInt16(bytes[13])
+        guard format <= 2 else { throw .unsupported("format \(format) (only 0, 1 and 2 exist)") }
+        guard let division = Division(word: divisionWord) else {
+            throw .corrupt("unusable time division \(hex(divisionWord, digits: 4))")
+        }
+
+        var tracks: [[CanonicalEvent]] = []
+        var position = 8 + headerLength
+        if position > bytes.count { throw .corrupt("MThd header length \(headerLength) runs past the end of the file") }
+        chunks: while position < bytes.count {
+            guard position + 8 <= bytes.count else {
+                warnings.add("\(bytes.count - position) trailing bytes after the last chunk ignored")
+                break
+            }
+            let id = Array(bytes[position..<position + 4])
+            let declaredLength = Int(reader.bigEndianUInt32(at: position + 4)!)
+            let dataStart = position + 8
+            let declaredEnd = dataStart + declaredLength
+            if id == Array("MTrk".utf8) {
+                let isCut = declaredEnd > bytes.count
+                if isCut {
+                    warnings.add("file is truncated: track \(tracks.count) declares \(declaredLength) bytes, only \(bytes.count - dataStart) present; read what is there")
+                }
+                var parser = TrackParser(bytes: bytes, track: tracks.count, start: dataStart,
+                                         end: min(declaredEnd, bytes.count), isCut: isCut)
+                tracks.append(try parser.parse(warnings: &warnings))
+                if isCut { break chunks }
+            } else if id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                let name = String(decoding: id, as: UTF8.self)
+                warnings.add("unknown chunk '\(name)' at offset \(position) skipped")
+                if declaredEnd > bytes.count { break chunks }
+            } else {
+                guard !tracks.isEmpty else {
+                    throw .corrupt("bytes at offset \(position) are not a chunk header")
+                }
+                warnings.add("\(bytes.count - position) bytes at offset \(position) are not a chunk; ignored")
+                break chunks
+            }
+            position = declaredEnd
+        }
+        guard !tracks.isEmpty else { throw .corrupt("no MTrk chunk in the file") }
+        if declaredTracks != tracks.count {
+            warnings.add("header declares \(declaredTracks) tracks, the file has \(tracks.count)")
+        }
+        if format == 0 && tracks.count > 1 {
+            warnings.add("format 0 file with \(tracks.count) tracks; all tracks played together")
+        }
+        if format == 2 && tracks.count > 1 {
+            tracks = try playOneAfterAnother(tracks)
+            warnings.add("format 2: the \(tracks.count) tracks are played one after another")
+        }
+        let canonical = writeCanonical(tracks: tracks, division: division)
+        return ValidatedSMF(format: format, declaredTrackCount: declaredTracks, trackCount: tracks.count,
+                            division: division, canonicalBytes: canonical, warnings: warnings.messages)
+    }
+
+    /// A RIFF RMID file wraps an SMF in its `data` chunk.
+    static func unwrapRIFF(_ bytes: [UInt8], warnings: inout LoadWarnings) throws(SMFFormatError) -> [UInt8] {
+        guard bytes.count >= 12, Array(bytes[0..<4]) == Array("RIFF".utf8) else { return bytes }
+        guard Array(bytes[8..<12]) == Array("RMID".utf8) else {
+            throw .notMIDI("a RIFF file that is not RMID")
+        }
+        let reader = ByteReader(bytes, from: 0, to: bytes.count)
+        var position = 12
+        while position + 8 <= bytes.count {
+            let length = Int(reader.littleEndianUInt32(at: position + 4)!)
+            if Array(bytes[position..<position + 4]) == Array("data".utf8) {
+                let end = min(position + 8 + length, bytes.count)
+                warnings.add("RIFF RMID wrapper unwrapped")
+                return Array(bytes[(position + 8)..<end])
+            }
+            position += 8 + length + (length & 1)
+        }
+        throw .notMIDI("RIFF RMID file without a data chunk")
+    }
+
+    /// Format 2 holds independent patterns: each track starts where the previous one ended.
+    static func playOneAfterAnother(_ tracks: [[CanonicalEvent]]) throws(SMFFormatError) -> [[CanonicalEvent]] {
+        var offset = 0
+        var result: [[CanonicalEvent]] = []
+        for events in tracks {
+            let shifted = events.map { CanonicalEvent(tick: $0.tick + offset, bytes: $0.bytes) }
+            offset += events.last?.tick ?? 0
+            guard offset <= maximumTick else {
+                throw .corrupt("format 2 tracks add up to more than \(maximumTick) ticks")
+            }
+            result.append(shifted)
+        }
+        return result
+    }
+
+    static func writeCanonical(tracks: [[CanonicalEvent]], division: Division) -> [UInt8] {
+        var out: [UInt8] = Array("MThd".utf8)
+        appendBigEndian32(6, to: &out)
+        let divisionWord: UInt16
+        switch division {
+        case .ticksPerQuarter(let ticks): divisionWord = UInt16(ticks)
+        case .smpte: divisionWord = placeholderTicksPerQuarter
+        }
+        for value in [UInt16(1), UInt16(tracks.count), divisionWord] {
+            out.append(UInt8(value >> 8)); out.append(UInt8(value & 0xFF))
+        }
+        for events in tracks {
+            var body: [UInt8] = []
+            var previousTick = 0
+            for event in events {
+                var delta = event.tick - previousTick
+                while delta > maximumDelta {  // only format-2 shifting makes such gaps
+                    appendVLQ(maximumDelta, to: &body)
+                    body.append(contentsOf: [0xFF, 0x01, 0x00])  // an empty text event as filler
+                    delta -= maximumDelta
+                }
+                appendVLQ(delta, to: &body)
+                body.append(contentsOf: event.bytes)
+                previousTick = event.tick
+            }
+            out.append(contentsOf: Array("MTrk".utf8))
+            appendBigEndian32(body.count, to: &out)
+            out.append(contentsOf: body)
+        }
+        return out
+    }
+
+    static func appendBigEndian32(_ value: Int, to out: inout [UInt8]) {
+        for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8((value >> shift) & 0xFF)) }
+    }
+
+    static func appendVLQ(_ value: Int, to out: inout [UInt8]) {
+        var groups: [UInt8] = [UInt8(value & 0x7F)]
+        var rest = value >> 7
+        while rest > 0 {
+            groups.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        out.append(contentsOf: groups.reversed())
+    }
+}
+
+/// One event of a canonical track: absolute tick and complete message bytes.
+struct CanonicalEvent: Sendable {
+    var tick: Int
+    var bytes: [UInt8]
+}

@@ -1,0 +1,89 @@
+/// A loaded MIDI file with every time resolved to seconds: what the visualization and the
+/// synthesizer read. Plain values; nothing here refers back to the file or to C.
+public struct Song: Sendable {
+    /// The format number the file declares.
+    public var format: Int
+    public var division: Division
+    /// The time of the file's last event (End-of-Track included), in ticks and seconds.
+    public var endTick: Int
+    public var durationSeconds: Double
+    public var tracks: [TrackSummary]
+    /// Every note, sorted by start, pitch, channel, track.
+    public var notes: [Note]
+    public var tempoChanges: [TempoChange]
+    public var timeSignatures: [TimeSignature]
+    public var keySignatures: [KeySignature]
+    /// Channel messages other than notes, and SysEx, for the synthesizer, in stream order.
+    public var controlEvents: [TimedMessage]
+    /// What the loader repaired, skipped or assumed.
+    public var warnings: [String]
+}
+
+/// A sounding note: start and end in seconds, channel 0-based (drums are 9), track the 0-based
+/// index of the MTrk chunk holding its note-on.
+public struct Note: Sendable, Equatable {
+    public var startSeconds: Double
+    public var endSeconds: Double
+    public var pitch: UInt8
+    public var velocity: UInt8
+    public var channel: UInt8
+    public var track: Int
+    /// The program of the note's channel when it started (0-based General MIDI number).
+    public var program: UInt8
+
+    public init(startSeconds: Double, endSeconds: Double, pitch: UInt8, velocity: UInt8, channel: UInt8, track: Int, program: UInt8 = 0) {
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        self.pitch = pitch
+        self.velocity = velocity
+        self.channel = channel
+        self.track = track
+        self.program = program
+    }
+}
+
+public struct TrackSummary: Sendable, Equatable {
+    public var name: String?
+    public var noteCount: Int
+    /// 0-based channels with notes in this track, ascending.
+    public var channels: [UInt8]
+    /// Program numbers set by this track's program changes, in order of first use.
+    public var programs: [UInt8]
+}
+
+public struct TempoChange: Sendable, Equatable {
+    public var seconds: Double
+    public var tick: Int
+    public var beatsPerMinute: Double
+}
+
+public struct TimeSignature: Sendable, Equatable {
+    public var seconds: Double
+    public var tick: Int
+    public var numerator: Int
+    public var denominator: Int
+}
+
+public struct KeySignature: Sendable, Equatable {
+    public var seconds: Double
+    public var tick: Int
+    /// Sharps when positive, flats when negative.
+    public var sharps: Int
+    public var isMinor: Bool
+
+    /// The key's name, e.g. "E♭ major" written as "Eb major".
+    public var name: String {
+        let majors = ["Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#"]
+        let minors = ["Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#", "G#", "D#", "A#"]
+        let index = max(-7, min(7, sharps)) + 7
+        return isMinor ? "\(minors[index]) minor" : "\(majors[index]) major"
+    }
+}
+
+/// A non-note MIDI message at a time: program, controller, pitch bend, pressure or SysEx.
+public struct TimedMessage: Sendable, Equatable {
+    public var seconds: Double
+    public var tick: Int
+    public var track: Int
+    public var bytes: [UInt8]
+}

@@ -1,0 +1,114 @@
+/// Builds a `Song` from the merged event stream with the semantics of a synthesizer playing it:
+/// tempo events from any track apply; a note-on of velocity 0 is a note-off; a note-off ends every
+/// sounding note of its channel and key, whichever track started it; zero-length notes are kept;
+/// notes never released end at the end of the song.
+public enum SongBuilder {
+    /// - Parameters:
+    ///   - events: every event of every track in stream order (by tick; ties by track, then file order).
+    ///   - endTick: the tick of the last event of any track, End-of-Track included.
+    public static func build(format: Int, division: Division, trackCount: Int, events: [MIDIEvent],
+                             endTick: Int, warnings: [String]) -> Song {
+        var warnings = warnings
+        let tempoChanges: [(tick: Int, microsecondsPerQuarter: Int)] = events.compactMap { event in
+            guard event.bytes.count == 6, event.bytes[0] == 0xFF, event.bytes[1] == 0x51 else { return nil }
+            return (event.tick, Int(event.bytes[3]) << 16 | Int(event.bytes[4]) << 8 | Int(event.bytes[5]))
+        }
+        if case .smpte = division, !tempoChanges.isEmpty {
+            warnings.append("SMPTE time division: \(tempoChanges.count) tempo events ignored")
+        }
+        let tempoMap = TempoMap(division: division, changes: tempoChanges)
+
+        var tracks = Array(repeating: TrackSummary(name: nil, noteCount: 0, channels: [], programs: []), count: trackCount)
+        var channelSets = Array(repeating: Set<UInt8>(), count: trackCount)
+        var programs = [UInt8](repeating: 0, count: 16)
+        /// Sounding notes per channel × key: (start tick, velocity, track, program).
+        var sounding = [[(tick: Int, velocity: UInt8, track: Int, program: UInt8)]](repeating: [], count: 16 * 128)
+        var noteTicks: [(start: Int, end: Int, note: Note)] = []
+        var timeSignatures: [TimeSignature] = []
+        var keySignatures: [KeySignature] = []
+        var controlEvents: [TimedMessage] = []
+
+        for event in events {
+            let bytes = event.bytes
+            guard let status = bytes.first else { continue }
+            if status == 0xFF, bytes.count >= 3 {
+                let data = Array(bytes.dropFirst(3))
+                switch bytes[1] {
+                case 0x03 where tracks[event.track].name == nil:
+                    tracks[event.track].name = decodeText(data)
+                case 0x58 where data.count == 4:
+                    timeSignatures.append(TimeSignature(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                                                        numerator: Int(data[0]), denominator: 1 << min(Int(data[1]), 16)))
+                case 0x59 where data.count == 2:
+                    keySignatures.append(KeySignature(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                                                      sharps: Int(Int8(bitPattern: data[0])), isMinor: data[1] == 1))
+                default: break
+                }
+                continue
+            }
+            if status == 0xF0 {
+                controlEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                                                  track: event.track, bytes: bytes))
+                continue
+            }
+            guard status >= 0x80, status < 0xF0 else { continue }
+            let channel = status & 0x0F
+            let kind = status & 0xF0
+            if (kind == 0x90 || kind == 0x80), bytes.count == 3 {
+                let key = Int(channel) * 128 + Int(bytes[1] & 0x7F)
+                if kind == 0x90 && bytes[2] > 0 {
+                    sounding[key].append((event.tick, bytes[2], event.track, programs[Int(channel)]))
+                    tracks[event.track].noteCount += 1
+                    channelSets[event.track].insert(channel)
+                } else {
+                    for started in sounding[key] {
+                        noteTicks.append((started.tick, event.tick,
+                                          Note(startSeconds: 0, endSeconds: 0, pitch: bytes[1], velocity: started.velocity,
+                                               channel: channel, track: started.track, program: started.program)))
+                    }
+                    sounding[key].removeAll(keepingCapacity: true)
+                }
+                continue
+            }
+            if kind == 0xC0, bytes.count == 2 {
+                programs[Int(channel)] = bytes[1]
+                if !tracks[event.track].programs.contains(bytes[1]) { tracks[event.track].programs.append(bytes[1]) }
+            }
+            controlEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                                              track: event.track, bytes: bytes))
+        }
+
+        var unreleased = 0
+        for (key, started) in sounding.enumerated() {
+            for note in started {
+                unreleased += 1
+                noteTicks.append((note.tick, endTick,
+                                  Note(startSeconds: 0, endSeconds: 0, pitch: UInt8(key % 128), velocity: note.velocity,
+                                       channel: UInt8(key / 128), track: note.track, program: note.program)))
+            }
+        }
+        if unreleased > 0 {
+            warnings.append("\(unreleased) notes never released; they end at the end of the song")
+        }
+        var notes = noteTicks.map { entry -> Note in
+            var note = entry.note
+            note.startSeconds = tempoMap.seconds(atTick: entry.start)
+            note.endSeconds = tempoMap.seconds(atTick: entry.end)
+            return note
+        }
+        notes.sort { ($0.startSeconds, $0.pitch, $0.channel, $0.track, $0.endSeconds) < ($1.startSeconds, $1.pitch, $1.channel, $1.track, $1.endSeconds) }
+        for index in tracks.indices { tracks[index].channels = channelSets[index].sorted() }
+
+        return Song(format: format, division: division, endTick: endTick,
+                    durationSeconds: tempoMap.seconds(atTick: endTick), tracks: tracks, notes: notes,
+                    tempoChanges: tempoMap.changes, timeSignatures: timeSignatures, keySignatures: keySignatures,
+                    controlEvents: controlEvents, warnings: warnings)
+    }
+
+    /// Text meta events carry no declared encoding: UTF-8 when valid, else Latin-1.
+    static func decodeText(_ bytes: [UInt8]) -> String {
+        let trimmed = Array(bytes.prefix { $0 != 0 })
+        if let text = String(validating: trimmed, as: UTF8.self) { return text }
+        return String(trimmed.map { Character(Unicode.Scalar($0)) })
+    }
+}

@@ -1,0 +1,24 @@
+import MIDIVizCore
+
+/// Why a song could not be loaded, naming the file; each case has its own exit code.
+public enum LoadError: Error, CustomStringConvertible, Sendable {
+    /// Missing, unreadable or not a regular file (exit 66).
+    case unreadable(path: String, reason: String)
+    /// Read, but not a usable MIDI file (exit 65).
+    case invalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason), .invalid(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        }
+    }
+
+    /// sysexits.h: EX_NOINPUT for unreadable input, EX_DATAERR for bad data.
+    public var exitCode: Int32 {
+        switch self {
+        case .unreadable: return 66
+        case .invalid: return 65
+        }
+    }
+}

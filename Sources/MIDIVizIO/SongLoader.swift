@@ -1,0 +1,71 @@
+import Foundation
+import MIDIVizCore
+
+/// Loads a Standard MIDI File into a `Song`: the Swift front end validates and repairs the bytes,
+/// libsmf parses the canonical result, and `SongBuilder` resolves it into seconds.
+public enum SongLoader {
+    /// Reads and loads the file at `path`.
+    public static func load(path: String) throws(LoadError) -> Song {
+        let bytes = try readFile(path)
+        return try load(bytes: bytes, name: path)
+    }
+
+    /// Loads MIDI bytes; `name` is used in messages.
+    public static func load(bytes: [UInt8], name: String) throws(LoadError) -> Song {
+        let validated: ValidatedSMF
+        do {
+            validated = try SMFFrontEnd.validate(bytes)
+        } catch {
+            throw .invalid(path: name, reason: error.description)
+        }
+        GLibLogCapture.install()
+        _ = GLibLogCapture.drain()
+        guard let file = StandardMIDIFile(canonicalBytes: validated.canonicalBytes) else {
+            let detail = GLibLogCapture.drain().last ?? "libsmf gave no reason"
+            throw .invalid(path: name, reason: "libsmf could not load it (\(detail))")
+        }
+        let events = file.mergedEvents()
+        let libraryWarnings = GLibLogCapture.drain().map { "libsmf: \($0)" }
+        guard file.trackCount == validated.trackCount else {
+            throw .invalid(path: name, reason: "libsmf read \(file.trackCount) of \(validated.trackCount) tracks")
+        }
+        return SongBuilder.build(format: validated.format, division: validated.division,
+                                 trackCount: validated.trackCount, events: events,
+                                 endTick: file.lengthInTicks, warnings: validated.warnings + libraryWarnings)
+    }
+
+    /// Reads a whole regular file, refusing special files (a FIFO would block) and sizes no MIDI
+    /// file has, before allocating. The corresponding C functions are `open`, `fstat` and `read`.
+    static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(path: path, reason: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= SMFFrontEnd.maximumFileBytes else {
+            throw .invalid(path: path, reason: "not a Standard MIDI File (\(size) bytes, more than the \(SMFFrontEnd.maximumFileBytes >> 20) MiB a MIDI file can plausibly be)")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, size - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return Array(bytes.prefix(filled))
+    }
+}

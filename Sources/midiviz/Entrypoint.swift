@@ -1,0 +1,8 @@
+import MIDIVizCLI
+
+@main
+enum Entrypoint {
+    static func main() {
+        MIDIVizCommand.main()
+    }
+}
