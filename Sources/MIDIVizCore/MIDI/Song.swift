@@ -80,7 +80,8 @@ public struct KeySignature: Sendable, Equatable {
     }
 }
 
-/// A non-note MIDI message at a time: program, controller, pitch bend, pressure or SysEx.
+/// A non-note MIDI message at a time: program, controller, pitch bend, pressure or SysEx,
+/// with its bytes as on the wire (a SysEx is F0 … F7, no length).
 public struct TimedMessage: Sendable, Equatable {
     public var seconds: Double
     public var tick: Int

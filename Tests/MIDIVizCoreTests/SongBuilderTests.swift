@@ -1,0 +1,87 @@
+import Testing
+@testable import MIDIVizCore
+
+@Suite struct SongBuilderTests {
+    /// Builds a song at 96 ticks per quarter (120 bpm: a tick is 1/192 s) from (tick, track, bytes).
+    func song(_ events: [(Int, Int, [UInt8])], trackCount: Int = 2, endTick: Int? = nil) -> Song {
+        SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: trackCount,
+                          events: events.map { MIDIEvent(tick: $0.0, track: $0.1, bytes: $0.2) },
+                          endTick: endTick ?? events.map(\.0).max() ?? 0, warnings: [])
+    }
+
+    @Test func noteOnWithVelocityZeroIsANoteOff() {
+        let result = song([(0, 0, [0x90, 60, 90]), (96, 0, [0x90, 60, 0])])
+        #expect(result.notes == [Note(startSeconds: 0, endSeconds: 0.5, pitch: 60, velocity: 90, channel: 0, track: 0)])
+    }
+
+    @Test func noteOffFromAnotherTrackEndsTheNote() {
+        let result = song([(0, 0, [0x91, 64, 70]), (192, 1, [0x81, 64, 0])])
+        #expect(result.notes.count == 1)
+        #expect(result.notes[0].endSeconds == 1.0 && result.notes[0].track == 0 && result.notes[0].channel == 1)
+    }
+
+    @Test func noteOffEndsEveryOverlappingNoteOfThatKey() {
+        let result = song([(0, 0, [0x90, 60, 80]), (48, 1, [0x90, 60, 100]), (96, 0, [0x80, 60, 0])])
+        #expect(result.notes.map(\.endSeconds) == [0.5, 0.5])
+        #expect(result.notes.map(\.velocity) == [80, 100])
+    }
+
+    @Test func zeroLengthNotesAreKept() {
+        let result = song([(10, 0, [0x90, 60, 80]), (10, 0, [0x80, 60, 0]), (20, 0, [0xFF, 0x2F, 0x00])])
+        #expect(result.notes.count == 1 && result.notes[0].startSeconds == result.notes[0].endSeconds)
+    }
+
+    @Test func offThenOnAtOneTickKeepsTheNewNote() {
+        let result = song([(0, 0, [0x90, 60, 80]), (96, 0, [0x80, 60, 0]), (96, 0, [0x90, 60, 81]), (192, 0, [0x80, 60, 0])])
+        #expect(result.notes.map(\.startSeconds) == [0, 0.5])
+        #expect(result.notes.map(\.endSeconds) == [0.5, 1.0])
+    }
+
+    @Test func unreleasedNotesEndAtTheEndOfTheSongWithAWarning() {
+        let result = song([(0, 0, [0x99, 36, 100]), (384, 1, [0xFF, 0x2F, 0x00])])
+        #expect(result.notes.count == 1 && result.notes[0].endSeconds == 2.0 && result.notes[0].channel == 9)
+        #expect(result.warnings == ["1 notes never released; they end at the end of the song"])
+    }
+
+    @Test func tempoFromAnyTrackApplies() {
+        // 60 bpm from tick 96 on, set in track 1.
+        let result = song([(0, 0, [0x90, 60, 80]), (96, 1, [0xFF, 0x51, 0x03, 0x0F, 0x42, 0x40]), (192, 0, [0x80, 60, 0])])
+        #expect(result.notes[0].endSeconds == 1.5)
+        #expect(result.tempoChanges.map(\.beatsPerMinute) == [120, 60])
+        #expect(result.tempoChanges.map(\.seconds) == [0, 0.5])
+    }
+
+    @Test func notesAreSortedByStartPitchChannelTrack() {
+        let result = song([(0, 1, [0x91, 62, 1]), (0, 0, [0x90, 62, 1]), (0, 0, [0x90, 61, 1]), (10, 0, [0xB0, 123, 0]),
+                           (20, 0, [0x80, 61, 0]), (20, 0, [0x80, 62, 0]), (20, 1, [0x81, 62, 0])])
+        #expect(result.notes.map { [Int($0.pitch), Int($0.channel), $0.track] } == [[61, 0, 0], [62, 0, 0], [62, 1, 1]])
+    }
+
+    @Test func trackSummariesAndSignaturesAreRead() {
+        let result = song([(0, 0, [0xFF, 0x03, 0x05] + Array("Piano".utf8)),
+                           (0, 0, [0xFF, 0x58, 0x04, 3, 3, 24, 8]),      // 3/8
+                           (0, 0, [0xFF, 0x59, 0x02, 0xFD, 1]),          // 3 flats, minor
+                           (0, 1, [0xC2, 40]), (0, 1, [0x92, 50, 60]), (96, 1, [0x82, 50, 0])])
+        #expect(result.tracks[0].name == "Piano")
+        #expect(result.tracks[1] == TrackSummary(name: nil, noteCount: 1, channels: [2], programs: [40]))
+        #expect(result.timeSignatures == [TimeSignature(seconds: 0, tick: 0, numerator: 3, denominator: 8)])
+        #expect(result.keySignatures.first?.name == "C minor")
+        #expect(result.notes[0].program == 40)
+        #expect(result.controlEvents.map(\.bytes) == [[0xC2, 40]])
+    }
+}
+
+@Suite struct TempoMapTests {
+    @Test func secondsFollowEachTempoSegment() {
+        let map = TempoMap(division: .ticksPerQuarter(480), changes: [(960, 1_000_000), (0, 250_000), (1920, 1_000_000)])
+        #expect(map.seconds(atTick: 480) == 0.25)
+        #expect(map.seconds(atTick: 960) == 0.5)
+        #expect(map.seconds(atTick: 1440) == 1.5)
+        #expect(map.changes.map(\.beatsPerMinute) == [240, 60])  // the repeated 60 bpm adds no segment
+    }
+
+    @Test func lastChangeAtOneTickWins() {
+        let map = TempoMap(division: .ticksPerQuarter(1), changes: [(0, 1_000_000), (0, 2_000_000)])
+        #expect(map.seconds(atTick: 1) == 2)
+    }
+}

@@ -1,0 +1,189 @@
+import Testing
+@testable import MIDIVizCore
+import MIDIVizIO
+
+/// Loads bytes through the whole loader (front end, libsmf, SongBuilder) and checks that the
+/// canonical bytes handed to libsmf need no repair themselves.
+func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
+    let validated = try SMFFrontEnd.validate(bytes)
+    let canonical = try SMFFrontEnd.validate(validated.canonicalBytes)
+    #expect(canonical.warnings.isEmpty, "canonical bytes must need no repair: \(canonical.warnings)")
+    let song = try SongLoader.load(bytes: bytes, name: "test.mid")
+    #expect(song.warnings.starts(with: validated.warnings))
+    return (validated, song)
+}
+
+@Suite struct LoaderRepairTests {
+    @Test func wellFormedFileNeedsNoRepair() throws {
+        let bytes = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings.isEmpty)
+        #expect(song.notes == [Note(startSeconds: 0, endSeconds: 0.5, pitch: 60, velocity: 100, channel: 0, track: 0)])
+        #expect(song.durationSeconds == 0.5)
+    }
+
+    @Test func missingEndOfTrackIsAddedWithAWarning() throws {
+        let bytes = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4])
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings == ["track 0: no End-of-Track event; added one"])
+        #expect(song.notes.count == 1)
+        #expect(song.durationSeconds == 0.5)
+    }
+
+    @Test func runningStatusIsExpanded() throws {
+        // 90 3C 64, then running status 3E 64 and 3C 00 / 3E 00 as note-offs.
+        let body: [UInt8] = [0x00, 0x90, 0x3C, 0x64, 0x00, 0x3E, 0x64, 0x60, 0x3C, 0x00, 0x00, 0x3E, 0x00] + SMFBytes.endOfTrack
+        let (validated, song) = try frontEndSong(SMFBytes.file(tracks: [body]))
+        #expect(validated.warnings.isEmpty)
+        #expect(song.notes.map(\.pitch) == [60, 62])
+        #expect(song.notes.allSatisfy { $0.endSeconds == 0.5 })
+    }
+
+    @Test func runningStatusAfterSysExContinuesWithAWarning() throws {
+        let body: [UInt8] = [0x00, 0x90, 0x3C, 0x64,
+                             0x00, 0xF0, 0x05, 0x7E, 0x7F, 0x09, 0x01, 0xF7,  // GM System On
+                             0x60, 0x3C, 0x00] + SMFBytes.endOfTrack
+        let (validated, song) = try frontEndSong(SMFBytes.file(tracks: [body]))
+        #expect(validated.warnings == ["track 0: running status used after a SysEx; continued with status 0x90"])
+        #expect(song.notes.count == 1 && song.notes[0].endSeconds == 0.5)
+        #expect(song.controlEvents.map(\.bytes) == [[0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]])  // as on the wire
+    }
+
+    @Test func dataByteWithoutRunningStatusIsRefused() {
+        let body: [UInt8] = [0x00, 0x3C, 0x64] + SMFBytes.endOfTrack
+        #expect(throws: SMFFormatError.corrupt("track 0: data byte 0x3C at offset 23 with no running status")) {
+            try SMFFrontEnd.validate(SMFBytes.file(tracks: [body]))
+        }
+    }
+
+    @Test func f7EscapeEventsAreSkipped() throws {
+        let body: [UInt8] = [0x00, 0xF7, 0x02, 0xF8, 0xFA] + SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack
+        let (validated, song) = try frontEndSong(SMFBytes.file(tracks: [body]))
+        #expect(validated.warnings == ["track 0: F7 escape (raw or continued SysEx) events skipped"])
+        #expect(song.notes.count == 1)
+    }
+
+    @Test func systemMessagesInsideATrackAreSkippedWithTheirDataBytes() throws {
+        // F2 carries two data bytes, F4 none; neither disturbs running status.
+        let body: [UInt8] = [0x00, 0x90, 0x3C, 0x64, 0x00, 0xF2, 0x01, 0x02, 0x00, 0xF4, 0x60, 0x3C, 0x00] + SMFBytes.endOfTrack
+        let (validated, song) = try frontEndSong(SMFBytes.file(tracks: [body]))
+        #expect(validated.warnings.count == 2)
+        #expect(song.notes.count == 1 && song.notes[0].endSeconds == 0.5)
+    }
+
+    @Test func longMetaEventsAreShortenedNotAllowedToEatTheTrack() throws {
+        let name = [UInt8](repeating: 0x41, count: 200)
+        let body: [UInt8] = [0x00, 0xFF, 0x03, 0x81, 0x48] + name + SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack
+        let (validated, song) = try frontEndSong(SMFBytes.file(tracks: [body]))
+        #expect(validated.warnings == ["track 0: text meta event of 200 bytes shortened to 127"])
+        #expect(song.tracks[0].name == String(repeating: "A", count: 127))
+        #expect(song.notes.count == 1)
+    }
+
+    @Test func unknownChunksAreSkipped() throws {
+        var bytes = SMFBytes.header(format: 0, tracks: 1, division: 96)
+        bytes += SMFBytes.chunk("Junk", Array("not MIDI".utf8))
+        bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack)
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings == ["unknown chunk 'Junk' at offset 14 skipped"])
+        #expect(song.notes.count == 1 && song.notes[0].track == 0)
+    }
+
+    @Test func wrongTrackCountIsRepaired() throws {
+        let bytes = SMFBytes.file(declaredTracks: 5, tracks: [SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let (validated, _) = try frontEndSong(bytes)
+        #expect(validated.trackCount == 1 && validated.declaredTrackCount == 5)
+        #expect(validated.warnings == ["header declares 5 tracks, the file has 1"])
+    }
+
+    @Test func chunkLengthShorterThanItsDataIsRefused() {
+        // The chunk claims 6 bytes, cutting the note-off in half; more bytes follow in the file.
+        let body = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack
+        let bytes = SMFBytes.header(format: 0, tracks: 1, division: 96) + SMFBytes.chunk("MTrk", body, declaredLength: 6)
+        #expect(throws: SMFFormatError.self) { try SMFFrontEnd.validate(bytes) }
+        do { _ = try SMFFrontEnd.validate(bytes) } catch {
+            #expect(error.description.contains("runs past the end of its chunk"))
+        }
+    }
+
+    @Test func truncatedFileKeepsWhatIsComplete() throws {
+        let full = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let cut = Array(full.dropLast(5))  // inside the second note-off
+        let (validated, song) = try frontEndSong(cut)
+        #expect(validated.warnings.first?.hasPrefix("file is truncated: track 0 declares") == true)
+        #expect(song.notes.count == 2)  // the second note-on survives; its note never ends
+        #expect(song.warnings.contains("1 notes never released; they end at the end of the song"))
+    }
+
+    @Test(arguments: [
+        ([UInt8](), "not a Standard MIDI File (the file is empty)"),
+        (Array("RIFF....WAVEfmt ".utf8), "not a Standard MIDI File (a RIFF file that is not RMID)"),
+        (Array("hello, world".utf8), "not a Standard MIDI File (no MThd header at the start)"),
+    ])
+    func nonMIDIBytesAreRefused(bytes: [UInt8], message: String) {
+        do {
+            _ = try SMFFrontEnd.validate(bytes)
+            Issue.record("accepted \(bytes)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func headerOnlyFileIsRefused() {
+        #expect(throws: SMFFormatError.corrupt("no MTrk chunk in the file")) {
+            try SMFFrontEnd.validate(SMFBytes.header(format: 0, tracks: 1, division: 96))
+        }
+    }
+
+    @Test func deltaTimeLongerThanFourBytesIsRefused() {
+        let body: [UInt8] = [0x81, 0x81, 0x81, 0x81, 0x01, 0x90, 60, 100] + SMFBytes.endOfTrack
+        #expect(throws: SMFFormatError.self) { try SMFFrontEnd.validate(SMFBytes.file(tracks: [body])) }
+    }
+
+    @Test func zeroDivisionIsRefused() {
+        #expect(throws: SMFFormatError.corrupt("unusable time division 0x0000")) {
+            try SMFFrontEnd.validate(SMFBytes.file(division: 0, tracks: [SMFBytes.endOfTrack]))
+        }
+    }
+
+    @Test func smpteDivisionCountsSecondsFromFramesAndIgnoresTempo() throws {
+        // 25 fps × 40 ticks per frame = 1000 ticks per second: E7 28.
+        let body: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20,  // tempo 500000, to be ignored
+                             0x00, 0x90, 60, 100, 0x87, 0x68, 0x80, 60, 0] + SMFBytes.endOfTrack  // 1000 ticks
+        let (validated, song) = try frontEndSong(SMFBytes.file(division: 0xE728, tracks: [body]))
+        #expect(validated.division == .smpte(framesPerSecond: 25, ticksPerFrame: 40))
+        #expect(song.notes.count == 1)
+        #expect(abs(song.notes[0].endSeconds - 1.0) < 1e-12)
+        #expect(song.tempoChanges.isEmpty)
+        #expect(song.warnings == ["SMPTE time division: 1 tempo events ignored"])
+    }
+
+    @Test func smpteDropFrameRateIs2997() {
+        #expect(Division(word: 0xE350) == .smpte(framesPerSecond: 30000.0 / 1001.0, ticksPerFrame: 80))
+        #expect(Division(word: 0xE000) == nil)  // 32 fps does not exist
+    }
+
+    @Test func format2TracksPlayOneAfterAnother() throws {
+        let pattern = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack
+        let (validated, song) = try frontEndSong(SMFBytes.file(format: 2, tracks: [pattern, pattern]))
+        #expect(validated.warnings == ["format 2: the 2 tracks are played one after another"])
+        #expect(song.notes.map(\.startSeconds) == [0, 0.5])
+        #expect(song.notes.map(\.track) == [0, 1])
+        #expect(song.durationSeconds == 1.0)
+    }
+
+    @Test func rmidWrapperIsUnwrapped() throws {
+        let smf = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let riff = Array("RIFF".utf8) + le32(smf.count + 12) + Array("RMIDdata".utf8) + le32(smf.count) + smf
+        let (validated, song) = try frontEndSong(riff)
+        #expect(validated.warnings == ["RIFF RMID wrapper unwrapped"])
+        #expect(song.notes.count == 1)
+    }
+
+    @Test func absurdTickIsRefused() {
+        // Nine deltas of 0x0FFFFFFF pass the libsmf int range.
+        let body = Array(repeating: [0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0x01, 0x00] as [UInt8], count: 9).flatMap { $0 } + SMFBytes.endOfTrack
+        #expect(throws: SMFFormatError.self) { try SMFFrontEnd.validate(SMFBytes.file(tracks: [body])) }
+    }
+}
