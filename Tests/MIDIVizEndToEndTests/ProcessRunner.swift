@@ -1,0 +1,38 @@
+import Foundation
+
+/// Runs a program to completion and captures what it printed.
+enum ProcessRunner {
+    struct Result {
+        var status: Int32
+        /// True when the process was killed by a signal (abort, segfault) rather than exiting.
+        var signaled: Bool
+        var stdout: Data
+        var stderr: String
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    static func run(_ executable: URL, _ arguments: [String], currentDirectory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        // stderr goes to a file: an unread pipe would block the child once it fills.
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-test-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errData = (try? Data(contentsOf: errURL)) ?? Data()
+        return Result(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                      stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func midiviz(_ arguments: [String]) throws -> Result {
+        try run(TestEnvironment.binary, arguments)
+    }
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Writes the small MIDI files in fixtures/ byte by byte (no MIDI library), so every byte of
+them is ours and reproducible: python3 scripts/make-fixtures.py"""
+import os
+import struct
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures')
+
+
+def vlq(value):
+    out = [value & 0x7F]
+    value >>= 7
+    while value:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    return bytes(reversed(out))
+
+
+def track(events, end_tick=0):
+    """events: (absolute tick, message bytes); End-of-Track at the last event or end_tick."""
+    body = b''
+    last = 0
+    for tick, message in sorted(events, key=lambda e: e[0]):
+        body += vlq(tick - last) + bytes(message)
+        last = tick
+    body += vlq(max(end_tick - last, 0)) + b'\xff\x2f\x00'
+    return b'MTrk' + struct.pack('>I', len(body)) + body
+
+
+def smf(division, tracks, fmt=1):
+    return b'MThd' + struct.pack('>IHHH', 6, fmt, len(tracks), division) + b''.join(tracks)
+
+
+def meta(kind, data):
+    return bytes([0xFF, kind, len(data)]) + bytes(data)
+
+
+def tempo(bpm):
+    return meta(0x51, struct.pack('>I', round(60_000_000 / bpm))[1:])
+
+
+def name(text):
+    return meta(0x03, text.encode())
+
+
+def notes(channel, items):
+    """items: (start tick, length ticks, pitch, velocity) -> note-on/off events."""
+    out = []
+    for start, length, pitch, velocity in items:
+        out.append((start, [0x90 | channel, pitch, velocity]))
+        out.append((start + length, [0x80 | channel, pitch, 0]))
+    return out
+
+
+def c_major_arpeggio():
+    """The demo: eighth-note arpeggios over C, Am, F, G at 120 bpm in 4/4; 32 notes, 8 s."""
+    tpq = 480
+    chords = [[60, 64, 67, 72, 76, 72, 67, 64], [57, 60, 64, 69, 72, 69, 64, 60],
+              [53, 57, 60, 65, 69, 65, 60, 57], [55, 59, 62, 67, 71, 67, 62, 59]]
+    items = []
+    for bar, pitches in enumerate(chords):
+        for step, pitch in enumerate(pitches):
+            items.append((bar * 4 * tpq + step * tpq // 2, tpq // 2, pitch, 100 if step % 2 == 0 else 80))
+    conductor = [(0, name('midiviz demo')), (0, tempo(120)), (0, meta(0x58, [4, 2, 24, 8])),
+                 (0, meta(0x59, [0, 0]))]
+    piano = [(0, name('C major arpeggio')), (0, [0xC0, 0])] + notes(0, items)
+    return smf(tpq, [track(conductor), track(piano)])
+
+
+def smpte_25fps():
+    """SMPTE division, 25 fps x 40 ticks per frame (1000 ticks a second): notes at 0, 0.5, 1, 1.5 s."""
+    division = ((256 - 25) << 8) | 40
+    items = [(i * 500, 250, 60 + 2 * i, 100) for i in range(4)]
+    return smf(division, [track([(0, name('SMPTE 25 fps')), (0, tempo(60))] + notes(0, items))], fmt=0)
+
+
+def tempo_map():
+    """Two bars of 4/4 at 120 bpm, then 3/4 at 90 bpm for two bars; a note on every beat.
+    Bars start at 0, 2, 4 and 6 s; the song ends at 8 s."""
+    tpq = 96
+    conductor = [(0, name('tempo map')), (0, tempo(120)), (0, meta(0x58, [4, 2, 24, 8])),
+                 (8 * tpq, tempo(90)), (8 * tpq, meta(0x58, [3, 2, 24, 8]))]
+    beats = list(range(0, 8 * tpq, tpq)) + list(range(8 * tpq, 14 * tpq, tpq))
+    items = [(tick, tpq // 2, 72 if i in (0, 4, 8, 11) else 67, 100) for i, tick in enumerate(beats)]
+    return smf(tpq, [track(conductor, end_tick=14 * tpq), track([(0, name('beats'))] + notes(0, items))])
+
+
+def main():
+    os.makedirs(HERE, exist_ok=True)
+    for filename, data in [('c-major-arpeggio.mid', c_major_arpeggio()), ('smpte-25fps.mid', smpte_25fps()),
+                           ('tempo-map.mid', tempo_map())]:
+        with open(os.path.join(HERE, filename), 'wb') as f:
+            f.write(data)
+        print(f'fixtures/{filename}: {len(data)} bytes')
+
+
+if __name__ == '__main__':
+    main()
