@@ -26,8 +26,9 @@ var targets: [Target] = [
 // scripts/fuzz builds it (MIDIVIZ_FUZZ=1 with -sanitize=fuzzer).
 if Context.environment["MIDIVIZ_FUZZ"] != nil {
     products.append(.executable(name: "midiviz-fuzz", targets: ["SMFLoaderFuzz"]))
+    targets.append(.systemLibrary(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
     targets.append(.executableTarget(
-        name: "SMFLoaderFuzz", dependencies: ["MIDIVizIO", "MIDIVizCore"], path: "Fuzz/SMFLoaderFuzz"))
+        name: "SMFLoaderFuzz", dependencies: ["MIDIVizIO", "MIDIVizCore", "CFuzzerDriver"], path: "Fuzz/SMFLoaderFuzz"))
 }
 
 let package = Package(
