@@ -8,8 +8,11 @@ var targets: [Target] = [
     .systemLibrary(name: "CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
+    .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+    // libpng reports errors by longjmp: this C target owns the setjmp (STYLE.md).
+    .target(name: "CPNGShim", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),
     .target(name: "MIDIVizCore"),
-    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF"]),
+    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType"]),
     .target(
         name: "MIDIVizCLI",
         dependencies: [
@@ -17,6 +20,7 @@ var targets: [Target] = [
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
+    .executableTarget(name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO"], path: "Benchmarks/FrameLoop"),
     .testTarget(name: "MIDIVizCoreTests", dependencies: ["MIDIVizCore"]),
     .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore"]),
     .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "MIDIVizCore"]),

@@ -9,7 +9,16 @@ func loadSongOrExit(_ path: String) throws -> Song {
     do {
         return try SongLoader.load(path: path)
     } catch {
-        FileHandle.standardError.write(Data("midiviz: \(error.description)\n".utf8))
-        throw ExitCode(error.exitCode)
+        throw fail(error.description, code: error.exitCode)
+    }
+}
+
+/// The glyphs for a canvas height from `--font`; a font that cannot be read is bad input.
+func loadFontsOrExit(_ path: String, canvasHeight: Int) throws -> TextFonts {
+    do {
+        return try FontRasterizer(path: path).textFonts(canvasHeight: canvasHeight)
+    } catch {
+        let missing = !FileManager.default.fileExists(atPath: path)
+        throw fail(error.description, code: missing ? ExitCodes.noInput : ExitCodes.dataError)
     }
 }

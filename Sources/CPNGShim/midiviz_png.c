@@ -1,0 +1,70 @@
+#include "midiviz_png.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+struct error_state {
+    jmp_buf jump;
+    char *message;
+    size_t size;
+};
+
+static void on_error(png_structp png, png_const_charp message) {
+    struct error_state *state = png_get_error_ptr(png);
+    snprintf(state->message, state->size, "libpng: %s", message);
+    longjmp(state->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message; /* warnings are not errors; keep the terminal quiet */
+}
+
+int midiviz_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                           int level, char *error, size_t error_size) {
+    struct error_state state;
+    state.message = error;
+    state.size = error_size;
+    if (error_size > 0) error[0] = 0;
+
+    FILE *file = fopen(path, "wb");
+    if (!file) {
+        snprintf(error, error_size, "%s", strerror(errno));
+        return -1;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        snprintf(error, error_size, "libpng: out of memory");
+        png_destroy_write_struct(&png, NULL);
+        fclose(file);
+        return -1;
+    }
+    /* Volatile: read after a longjmp. */
+    FILE *volatile open_file = file;
+    if (setjmp(state.jump)) {
+        png_destroy_write_struct(&png, &info);
+        fclose(open_file);
+        return -1;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, level >= 6 ? PNG_ALL_FILTERS : (level == 0 ? PNG_FILTER_NONE : PNG_FILTER_UP));
+    png_write_info(png, info);
+    png_set_filler(png, 0, PNG_FILLER_AFTER); /* input rows carry a 4th byte to drop */
+    for (uint32_t y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)(rgba + (size_t)y * width * 4));
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    if (fclose(file) != 0) {
+        snprintf(error, error_size, "%s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}

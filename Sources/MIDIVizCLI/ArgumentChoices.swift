@@ -1,0 +1,57 @@
+import ArgumentParser
+import MIDIVizCore
+
+extension RenderSettings.Style: ExpressibleByArgument {}
+extension RenderSettings.ColorBy: ExpressibleByArgument {}
+extension RenderSettings.BarsLayout: ExpressibleByArgument {}
+extension ColorScheme: ExpressibleByArgument {}
+
+/// `--size`: `WxH` or a name.
+struct FrameSize: ExpressibleByArgument, Equatable {
+    var width: Int
+    var height: Int
+
+    static let named: [String: FrameSize] = [
+        "720p": FrameSize(width: 1280, height: 720), "1080p": FrameSize(width: 1920, height: 1080),
+        "4k": FrameSize(width: 3840, height: 2160), "square": FrameSize(width: 1080, height: 1080),
+        "vertical": FrameSize(width: 1080, height: 1920),
+    ]
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    init?(argument: String) {
+        if let size = Self.named[argument.lowercased()] { self = size; return }
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        self.init(width: width, height: height)
+    }
+
+    static var allValueStrings: [String] { ["WIDTHxHEIGHT", "720p", "1080p", "4k", "square", "vertical"] }
+}
+
+/// A time in the song: seconds (`12.5`) or `mm:ss.fff`.
+struct SongTime: ExpressibleByArgument {
+    var seconds: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            guard let value = Double(argument), value.isFinite, value >= 0 else { return nil }
+            seconds = value
+        case 2:
+            guard let minutes = Int(parts[0]), minutes >= 0, let rest = Double(parts[1]), rest >= 0, rest < 60 else { return nil }
+            seconds = Double(minutes) * 60 + rest
+        default:
+            return nil
+        }
+    }
+}
+
+/// `--background`: `#RRGGBB`.
+extension RGBA: ExpressibleByArgument {
+    public init?(argument: String) { self.init(hex: argument) }
+}

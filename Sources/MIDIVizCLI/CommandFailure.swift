@@ -1,0 +1,16 @@
+import ArgumentParser
+import Foundation
+
+/// Prints `midiviz: message` on stderr and exits with `code` (sysexits.h values).
+func fail(_ message: String, code: Int32) -> ExitCode {
+    FileHandle.standardError.write(Data("midiviz: \(message)\n".utf8))
+    return ExitCode(code)
+}
+
+enum ExitCodes {
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let unavailable: Int32 = 69
+    static let cannotCreate: Int32 = 73
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A one-line progress display on stderr when it is a terminal: frames done, rate, ETA.
+final class ProgressReporter: @unchecked Sendable {
+    private let total: Int
+    private let enabled: Bool
+    private let started = Date()
+    private let lock = NSLock()
+    private var lastPrint = Date.distantPast
+    private var printed = false
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+    }
+
+    func update(done: Int) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastPrint) >= 0.2 || done == total else { return }
+        lastPrint = now
+        let elapsed = now.timeIntervalSince(started)
+        let rate = Double(done) / max(elapsed, 1e-9)
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let width = 30, filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        FileHandle.standardError.write(Data(String(format: "\r[%@] %d/%d frames  %.1f fps  ETA %.0f s ", bar, done, total, rate, eta).utf8))
+        printed = true
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if printed { FileHandle.standardError.write(Data("\n".utf8)) }
+        printed = false
+    }
+}

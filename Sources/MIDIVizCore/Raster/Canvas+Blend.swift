@@ -1,0 +1,79 @@
+/// Source-over blending of a straight colour into the opaque canvas, on packed pixels: red and
+/// blue are blended together in one 32-bit multiply, green in another.
+extension Canvas {
+    /// A colour prepared for blending: packed channels and its alpha as a weight in 0...256.
+    @usableFromInline
+    struct Ink {
+        /// Red and blue at bits 0–7 and 16–23, and green at bits 8–15.
+        @usableFromInline let redBlue: UInt32
+        @usableFromInline let green: UInt32
+        /// The colour's own alpha as a weight, 0...256.
+        @usableFromInline let weight: UInt32
+
+        @usableFromInline
+        init(_ color: RGBA) {
+            let packed = color.withAlpha(1).pixel
+            redBlue = packed & 0x00FF_00FF
+            green = packed & 0x0000_FF00
+            weight = UInt32(max(0, min(256, (color.a * 256).rounded())))
+        }
+
+        /// The weight for a coverage in 0...1.
+        @inlinable
+        func weight(_ coverage: Float) -> UInt32 {
+            UInt32(max(0, min(256, Float(weight) * coverage + 0.5)))
+        }
+    }
+
+    /// Blends `ink` over `pixel` with `weight` in 0...256 (256 replaces the pixel).
+    @inlinable @inline(__always)
+    static func blend(_ pixel: UInt32, _ ink: Ink, _ weight: UInt32) -> UInt32 {
+        let keep = 256 &- weight
+        let redBlue = ((pixel & 0x00FF_00FF) &* keep &+ ink.redBlue &* weight) >> 8
+        let green = ((pixel & 0x0000_FF00) &* keep &+ ink.green &* weight) >> 8
+        return (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
+    }
+
+    /// Blends `ink` with one weight over pixels `start..<end` of a row, eight pixels at a time.
+    @inlinable @inline(__always)
+    static func blendSpan(_ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, _ ink: Ink, _ weight: UInt32) {
+        guard end > start, weight > 0 else { return }
+        if weight >= 256 {
+            row.advanced(by: start).update(repeating: ink.redBlue | ink.green | 0xFF00_0000, count: end - start)
+            return
+        }
+        let weights = SIMD8<UInt32>(repeating: weight)
+        var x = start
+        while x + 8 <= end {
+            blend8(row.advanced(by: x), ink, weights)
+            x += 8
+        }
+        for tail in x..<end { row[tail] = blend(row[tail], ink, weight) }
+    }
+
+    /// Blends `ink` over eight pixels with eight weights in 0...256.
+    @inlinable @inline(__always)
+    static func blend8(_ pixels: UnsafeMutablePointer<UInt32>, _ ink: Ink, _ weights: SIMD8<UInt32>) {
+        let raw = UnsafeMutableRawPointer(pixels)
+        let current = raw.loadUnaligned(as: SIMD8<UInt32>.self)
+        let keep = SIMD8<UInt32>(repeating: 256) &- weights
+        let redBlue = ((current & 0x00FF_00FF) &* keep &+ SIMD8(repeating: ink.redBlue) &* weights) &>> 8
+        let green = ((current & 0x0000_FF00) &* keep &+ SIMD8(repeating: ink.green) &* weights) &>> 8
+        let result = (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
+        raw.storeBytes(of: result, as: SIMD8<UInt32>.self)
+    }
+
+    /// The glow's inner loop: weight = (rowTerm − dx² · inverseSquared)² · scale, eight at a time.
+    @inlinable
+    static func blendGlowRun(_ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, firstDX: Float,
+                             rowTerm: Float, inverseSquared: Float, scale: Float, _ ink: Ink) {
+        guard end > start else { return }
+        let x = start
+        var scalarDX = firstDX + Float(x - start)
+        for tail in x..<end {
+            let falloff = max(0, rowTerm - scalarDX * scalarDX * inverseSquared)
+            row[tail] = blend(row[tail], ink, UInt32(falloff * falloff * scale))
+            scalarDX += 1
+        }
+    }
+}

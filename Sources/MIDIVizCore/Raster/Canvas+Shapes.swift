@@ -1,0 +1,258 @@
+/// Filled and anti-aliased primitives. Coordinates are in pixels with (0, 0) the top-left
+/// corner of the top-left pixel; pixel (x, y) covers [x, x+1) × [y, y+1) and is sampled at its
+/// centre. Everything is clipped to the canvas. Inner loops blend whole spans at one weight and
+/// compute coverage only for edge pixels.
+extension Canvas {
+    /// Fills the whole canvas with a vertical gradient from `top` to `bottom` (opaque).
+    public mutating func fillVerticalGradient(top: RGBA, bottom: RGBA) {
+        let width = self.width, height = self.height
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let amount = height > 1 ? Float(y) / Float(height - 1) : 0
+                let value = top.mixed(with: bottom, amount).withAlpha(1).pixel
+                buffer.baseAddress!.advanced(by: y * width).update(repeating: value, count: width)
+            }
+        }
+    }
+
+    /// Copies the pixels of `region` (clipped) from `other`, which has the same size.
+    public mutating func copyPixels(in region: Rect, from other: Canvas) {
+        precondition(other.width == width && other.height == height, "canvas sizes differ")
+        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
+        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { target in
+            other.pixels.withUnsafeBufferPointer { source in
+                for y in y0..<y1 {
+                    target.baseAddress!.advanced(by: y * width + x0)
+                        .update(from: source.baseAddress!.advanced(by: y * width + x0), count: x1 - x0)
+                }
+            }
+        }
+    }
+
+    /// Replaces every pixel with those of `other` (same size).
+    public mutating func copyPixels(from other: Canvas) {
+        precondition(other.width == width && other.height == height, "canvas sizes differ")
+        pixels.withUnsafeMutableBufferPointer { target in
+            other.pixels.withUnsafeBufferPointer { source in
+                target.baseAddress!.update(from: source.baseAddress!, count: source.count)
+            }
+        }
+    }
+
+    /// Fills a rectangle; fractional edges are anti-aliased by their coverage.
+    public mutating func fillRect(_ rect: Rect, _ color: RGBA) {
+        let x0 = max(rect.minX, 0), x1 = min(rect.maxX, Float(width))
+        let y0 = max(rect.minY, 0), y1 = min(rect.maxY, Float(height))
+        guard x1 > x0, y1 > y0, color.a > 0 else { return }
+        let ink = Ink(color)
+        let width = self.width
+        let firstColumn = Int(x0), lastColumn = Int(x1.rounded(.up)) - 1
+        let leftCoverage = min(Float(firstColumn + 1), x1) - x0
+        let rightCoverage = x1 - max(Float(lastColumn), x0)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in Int(y0)..<Int(y1.rounded(.up)) {
+                let rowCoverage = min(Float(y + 1), y1) - max(Float(y), y0)
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                row[firstColumn] = Canvas.blend(row[firstColumn], ink, ink.weight(rowCoverage * leftCoverage))
+                guard lastColumn > firstColumn else { continue }
+                Canvas.blendSpan(row, from: firstColumn + 1, to: lastColumn, ink, ink.weight(rowCoverage))
+                row[lastColumn] = Canvas.blend(row[lastColumn], ink, ink.weight(rowCoverage * rightCoverage))
+            }
+        }
+    }
+
+    /// Fills a rounded rectangle with a vertical gradient from `top` to `bottom`; straight edges
+    /// and corners are anti-aliased from the distance to the outline.
+    public mutating func fillRoundedRect(_ rect: Rect, radius: Float, top: RGBA, bottom: RGBA) {
+        let radius = max(0, min(radius, rect.width / 2, rect.height / 2))
+        let rowStart = max(0, Int(rect.minY.rounded(.down))), rowEnd = min(height, Int(rect.maxY.rounded(.up)))
+        let columnStart = max(0, Int(rect.minX.rounded(.down))), columnEnd = min(width, Int(rect.maxX.rounded(.up)))
+        guard rowEnd > rowStart, columnEnd > columnStart, max(top.a, bottom.a) > 0 else { return }
+        let width = self.width
+        let centerX = (rect.minX + rect.maxX) / 2, centerY = (rect.minY + rect.maxY) / 2
+        let halfWidth = rect.width / 2 - radius, halfHeight = rect.height / 2 - radius
+        // Columns whose centres are at least half a pixel inside both straight sides.
+        let innerStart = max(columnStart, Int((rect.minX + radius + 0.5).rounded(.up)))
+        let innerEnd = min(columnEnd, Int((rect.maxX - radius - 0.5).rounded(.down)))
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in rowStart..<rowEnd {
+                let py = Float(y) + 0.5
+                let amount = rect.height > 0 ? max(0, min(1, (py - rect.minY) / rect.height)) : 0
+                let ink = Ink(top.mixed(with: bottom, amount))
+                let dy = max(abs(py - centerY) - halfHeight, 0)
+                let rowCoverage = max(0, min(1, min(Float(y + 1), rect.maxY) - max(Float(y), rect.minY)))
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                func coverage(_ x: Int) -> Float {
+                    let px = Float(x) + 0.5
+                    let dx = max(abs(px - centerX) - halfWidth, 0)
+                    if dx > 0 && dy > 0 {
+                        return max(0, min(1, radius + 0.5 - (dx * dx + dy * dy).squareRoot()))
+                    }
+                    let columnCoverage = max(0, min(1, min(Float(x + 1), rect.maxX) - max(Float(x), rect.minX)))
+                    let horizontal = dx > 0 ? max(0, min(1, radius + 0.5 - dx)) : columnCoverage
+                    let vertical = dy > 0 ? max(0, min(1, radius + 0.5 - dy)) : rowCoverage
+                    return min(horizontal, vertical)
+                }
+                if dy == 0 && innerEnd > innerStart {
+                    for x in columnStart..<innerStart { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
+                    Canvas.blendSpan(row, from: innerStart, to: innerEnd, ink, ink.weight(rowCoverage))
+                    for x in innerEnd..<columnEnd { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
+                } else {
+                    for x in columnStart..<columnEnd { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
+                }
+            }
+        }
+    }
+
+    /// Fills an anti-aliased disc.
+    public mutating func fillCircle(center: Point, radius: Float, _ color: RGBA) {
+        guard color.a > 0, radius > 0 else { return }
+        let ink = Ink(color)
+        let width = self.width
+        let outer = radius + 0.5, inner = max(0, radius - 0.5)
+        let rowStart = max(0, Int((center.y - outer).rounded(.down)))
+        let rowEnd = min(height, Int((center.y + outer).rounded(.up)))
+        guard rowEnd > rowStart else { return }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in rowStart..<rowEnd {
+                let dy = Float(y) + 0.5 - center.y
+                let dySquared = dy * dy
+                guard dySquared < outer * outer else { continue }
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                let outerHalf = (outer * outer - dySquared).squareRoot()
+                let first = max(0, Int((center.x - outerHalf - 0.5).rounded(.down)))
+                let last = min(width, Int((center.x + outerHalf + 0.5).rounded(.up)))
+                // Pixels whose centres lie within radius − 0.5 are fully covered.
+                var innerFirst = last, innerLast = last
+                if dySquared < inner * inner {
+                    let innerHalf = (inner * inner - dySquared).squareRoot()
+                    innerFirst = max(first, Int((center.x - innerHalf - 0.5).rounded(.up)))
+                    innerLast = max(innerFirst, min(last, Int((center.x + innerHalf - 0.5).rounded(.down)) + 1))
+                }
+                for x in first..<innerFirst {
+                    let dx = Float(x) + 0.5 - center.x
+                    let coverage = max(0, min(1, outer - (dx * dx + dySquared).squareRoot()))
+                    row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
+                }
+                Canvas.blendSpan(row, from: innerFirst, to: innerLast, ink, ink.weight)
+                for x in innerLast..<last {
+                    let dx = Float(x) + 0.5 - center.x
+                    let coverage = max(0, min(1, outer - (dx * dx + dySquared).squareRoot()))
+                    row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
+                }
+            }
+        }
+    }
+
+    /// Strokes an anti-aliased ring of the given line width centred on `radius`.
+    public mutating func strokeCircle(center: Point, radius: Float, lineWidth: Float, _ color: RGBA) {
+        guard color.a > 0, radius > 0, lineWidth > 0 else { return }
+        let ink = Ink(color)
+        let width = self.width
+        let half = lineWidth / 2
+        let outer = radius + half + 0.5
+        let hole = max(0, radius - half - 0.5)  // pixels with centres inside this are untouched
+        let rowStart = max(0, Int((center.y - outer).rounded(.down)))
+        let rowEnd = min(height, Int((center.y + outer).rounded(.up)))
+        guard rowEnd > rowStart else { return }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in rowStart..<rowEnd {
+                let dy = Float(y) + 0.5 - center.y
+                let dySquared = dy * dy
+                guard dySquared < outer * outer else { continue }
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                let outerHalf = (outer * outer - dySquared).squareRoot()
+                let first = max(0, Int((center.x - outerHalf - 0.5).rounded(.down)))
+                let last = min(width, Int((center.x + outerHalf + 0.5).rounded(.up)))
+                var skipFirst = last, skipLast = last
+                if dySquared < hole * hole {
+                    let holeHalf = (hole * hole - dySquared).squareRoot()
+                    skipFirst = max(first, Int((center.x - holeHalf - 0.5).rounded(.up)))
+                    skipLast = max(skipFirst, min(last, Int((center.x + holeHalf - 0.5).rounded(.down)) + 1))
+                }
+                for x in first..<last where x < skipFirst || x >= skipLast {
+                    let dx = Float(x) + 0.5 - center.x
+                    let distance = (dx * dx + dySquared).squareRoot()
+                    let coverage = max(0, min(1, half + 0.5 - abs(distance - radius)))
+                    if coverage > 0 { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage)) }
+                }
+            }
+        }
+    }
+
+    /// A soft glow: alpha × (1 − d²/r²)², a smooth bump that reaches zero at `radius`. Pixels
+    /// within `hole` of the centre are left alone (something opaque is drawn there anyway).
+    public mutating func fillGlow(center: Point, radius: Float, hole: Float = 0, _ color: RGBA) {
+        guard color.a > 0, radius > 0 else { return }
+        let ink = Ink(color)
+        let width = self.width
+        let inverseSquared = 1 / (radius * radius)
+        let scale = Float(ink.weight)
+        let rowStart = max(0, Int((center.y - radius).rounded(.down)))
+        let rowEnd = min(height, Int((center.y + radius).rounded(.up)))
+        guard rowEnd > rowStart else { return }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in rowStart..<rowEnd {
+                let dy = Float(y) + 0.5 - center.y
+                let remaining = radius * radius - dy * dy
+                guard remaining > 0 else { continue }
+                let half = remaining.squareRoot()
+                let first = max(0, Int((center.x - half).rounded(.down)))
+                let last = min(width, Int((center.x + half).rounded(.up)))
+                var skipFirst = last, skipLast = last
+                if dy * dy < hole * hole {
+                    let holeHalf = (hole * hole - dy * dy).squareRoot()
+                    skipFirst = max(first, Int((center.x - holeHalf - 0.5).rounded(.up)))
+                    skipLast = max(skipFirst, min(last, Int((center.x + holeHalf - 0.5).rounded(.down)) + 1))
+                }
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                let rowTerm = 1 - dy * dy * inverseSquared
+                func blendRun(_ start: Int, _ end: Int) {
+                    Canvas.blendGlowRun(row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
+                                        rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
+                }
+                blendRun(first, skipFirst)
+                blendRun(skipLast, last)
+            }
+        }
+    }
+
+    /// An anti-aliased line of the given width with round caps.
+    public mutating func drawLine(from start: Point, to end: Point, lineWidth: Float, _ color: RGBA) {
+        guard color.a > 0, lineWidth > 0 else { return }
+        if start.x == end.x || start.y == end.y {
+            // Axis-aligned lines are rectangles (with square ends), the common case for grids.
+            let half = lineWidth / 2
+            fillRect(Rect(x: min(start.x, end.x) - (start.y == end.y ? 0 : half), y: min(start.y, end.y) - (start.x == end.x ? 0 : half),
+                          width: abs(end.x - start.x) + (start.y == end.y ? 0 : lineWidth),
+                          height: abs(end.y - start.y) + (start.x == end.x ? 0 : lineWidth)), color)
+            return
+        }
+        let half = lineWidth / 2
+        let rowStart = max(0, Int((min(start.y, end.y) - half - 1).rounded(.down)))
+        let rowEnd = min(height, Int((max(start.y, end.y) + half + 1).rounded(.up)))
+        let columnStart = max(0, Int((min(start.x, end.x) - half - 1).rounded(.down)))
+        let columnEnd = min(width, Int((max(start.x, end.x) + half + 1).rounded(.up)))
+        guard rowEnd > rowStart, columnEnd > columnStart else { return }
+        let ink = Ink(color)
+        let width = self.width
+        let vx = end.x - start.x, vy = end.y - start.y
+        let lengthSquared = vx * vx + vy * vy
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in rowStart..<rowEnd {
+                let py = Float(y) + 0.5 - start.y
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                for x in columnStart..<columnEnd {
+                    let px = Float(x) + 0.5 - start.x
+                    let along = max(0, min(1, (px * vx + py * vy) / lengthSquared))
+                    let ex = px - vx * along, ey = py - vy * along
+                    let coverage = max(0, min(1, half + 0.5 - (ex * ex + ey * ey).squareRoot()))
+                    if coverage > 0 { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage)) }
+                }
+            }
+        }
+    }
+}

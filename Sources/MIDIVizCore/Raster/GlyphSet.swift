@@ -1,0 +1,87 @@
+/// One rasterized glyph: an 8-bit coverage mask and its metrics, in pixels.
+public struct Glyph: Sendable {
+    public var width: Int
+    public var height: Int
+    /// From the pen position to the mask's left edge.
+    public var left: Int
+    /// From the baseline up to the mask's top edge.
+    public var top: Int
+    public var advance: Float
+    /// `width × height` coverage values, row by row.
+    public var coverage: [UInt8]
+
+    public init(width: Int, height: Int, left: Int, top: Int, advance: Float, coverage: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.left = left
+        self.top = top
+        self.advance = advance
+        self.coverage = coverage
+    }
+}
+
+/// The glyphs of one font at one pixel size for the Latin-1 code points, rasterized once before
+/// any frame is drawn (by the I/O layer, with FreeType) and then shared read-only by all workers.
+public struct GlyphSet: Sendable {
+    public let pixelSize: Int
+    /// Distance from the baseline up to the top of capitals and down to the lowest descender.
+    public let ascender: Float
+    public let descender: Float
+    /// Indexed by Latin-1 code point; nil where the font has no glyph.
+    public let glyphs: [Glyph?]
+
+    public init(pixelSize: Int, ascender: Float, descender: Float, glyphs: [Glyph?]) {
+        precondition(glyphs.count == 256, "a glyph set covers the 256 Latin-1 code points")
+        self.pixelSize = pixelSize
+        self.ascender = ascender
+        self.descender = descender
+        self.glyphs = glyphs
+    }
+
+    /// A set without glyphs: text draws nothing and measures zero (for tests without a font).
+    public static func empty(pixelSize: Int) -> GlyphSet {
+        GlyphSet(pixelSize: pixelSize, ascender: Float(pixelSize) * 0.75, descender: Float(pixelSize) * 0.25,
+                 glyphs: Array(repeating: nil, count: 256))
+    }
+
+    /// The advance width of a Latin-1 string.
+    public func width<Text: Collection>(of text: Text) -> Float where Text.Element == UInt8 {
+        text.reduce(0) { $0 + (glyphs[Int($1)]?.advance ?? 0) }
+    }
+}
+
+extension Canvas {
+    /// Draws Latin-1 text with its baseline starting at `origin`; glyphs snap to whole pixels.
+    public mutating func drawText<Text: Collection>(_ text: Text, glyphs: GlyphSet, origin: Point, _ color: RGBA)
+    where Text.Element == UInt8 {
+        guard color.a > 0 else { return }
+        let ink = Ink(color)
+        let width = self.width, height = self.height
+        var penX = origin.x
+        let baseline = Int(origin.y.rounded())
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for code in text {
+                guard let glyph = glyphs.glyphs[Int(code)] else { continue }
+                let left = Int(penX.rounded()) + glyph.left
+                let top = baseline - glyph.top
+                penX += glyph.advance
+                guard glyph.width > 0, glyph.height > 0 else { continue }
+                let rowStart = max(0, -top), rowEnd = min(glyph.height, height - top)
+                let columnStart = max(0, -left), columnEnd = min(glyph.width, width - left)
+                guard rowEnd > rowStart, columnEnd > columnStart else { continue }
+                glyph.coverage.withUnsafeBufferPointer { mask in
+                    for row in rowStart..<rowEnd {
+                        let target = (top + row) * width + left
+                        let source = row * glyph.width
+                        for column in columnStart..<columnEnd {
+                            let value = mask[source + column]
+                            if value == 0 { continue }
+                            let weight = ink.weight(Float(value) / 255)
+                            buffer[target + column] = Canvas.blend(buffer[target + column], ink, weight)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// Draws the model's shapes with the rasterizer's primitives.
+extension Canvas {
+    public mutating func draw(_ shapes: [Shape], fonts: TextFonts) {
+        for shape in shapes { draw(shape, fonts: fonts) }
+    }
+
+    public mutating func draw(_ shape: Shape, fonts: TextFonts) {
+        switch shape {
+        case .background(let top, let bottom):
+            fillVerticalGradient(top: top, bottom: bottom)
+        case .rect(let rect, let color):
+            fillRect(rect, color)
+        case .roundedRect(let rect, let radius, let top, let bottom):
+            fillRoundedRect(rect, radius: radius, top: top, bottom: bottom)
+        case .circle(let center, let radius, let color):
+            fillCircle(center: center, radius: radius, color)
+        case .glow(let center, let radius, let hole, let color):
+            fillGlow(center: center, radius: radius, hole: hole, color)
+        case .ring(let center, let radius, let lineWidth, let color):
+            strokeCircle(center: center, radius: radius, lineWidth: lineWidth, color)
+        case .line(let from, let to, let lineWidth, let color):
+            drawLine(from: from, to: to, lineWidth: lineWidth, color)
+        case .text(let label, let size, let center, let color):
+            let glyphs = fonts[size]
+            let bytes = label.bytes
+            let origin = Point(center.x - glyphs.width(of: bytes) / 2, center.y + glyphs.capHeight / 2)
+            drawText(bytes, glyphs: glyphs, origin: origin, color)
+        }
+    }
+}
+
+extension GlyphSet {
+    /// The height of a capital letter, from the `H` glyph, or an estimate.
+    var capHeight: Float {
+        if let glyph = glyphs[Int(UInt8(ascii: "H"))] { return Float(glyph.top) }
+        return ascender * 0.95
+    }
+}

@@ -1,0 +1,94 @@
+/// `circles`: each sounding note is a glowing disc, x by pitch class (C … B across the width),
+/// y by pitch (higher notes higher), radius and brightness from velocity, its name written on it.
+/// A released note grows a little and fades out. Drums go to the drum lane at the bottom.
+struct CirclesLayout {
+    let scene: Scene
+
+    private var width: Float { Float(scene.settings.width) }
+    private var height: Float { Float(scene.settings.height) }
+    private var unit: Float { min(width, height) }
+
+    func x(ofPitchClass pitchClass: Int) -> Float {
+        width * (0.06 + 0.88 * (Float(pitchClass) + 0.5) / 12)
+    }
+
+    func y(ofPitch pitch: Int) -> Float {
+        let range = scene.pitchRange
+        let position = Float(pitch - range.lowerBound) / Float(range.upperBound - range.lowerBound)
+        return height * (0.84 - 0.74 * position)
+    }
+
+    func appendBackdrop(to shapes: inout [Shape]) {
+        if scene.settings.grid { appendGrid(to: &shapes) }
+    }
+
+    func append(at seconds: Double, to shapes: inout [Shape]) {
+        let notes = scene.song.notes
+        let lane = DrumLane(scene: scene, centerY: height * 0.94)
+        // One circle per pitch: of the notes on one pitch (doublings across tracks, a note
+        // fading under its repetition) only the most present is drawn; the rest would be
+        // hidden under it. A fixed 128-slot table on the stack, no allocation.
+        withUnsafeTemporaryAllocation(of: (note: Int32, presence: Float).self, capacity: 128) { table in
+            table.initialize(repeating: (-1, 0))
+            scene.index.forEachVisible(at: seconds) { index in
+                let note = notes[index]
+                if note.channel == Scene.drumChannel {
+                    lane.append(note, at: seconds, to: &shapes)
+                    return
+                }
+                let fade = scene.envelope(of: note, at: seconds).fade
+                let presence = (1 - fade) * (1 - fade) * (1 + Float(note.velocity))
+                let slot = Int(note.pitch & 0x7F)
+                if presence > table[slot].presence { table[slot] = (Int32(index), presence) }
+            }
+            for slot in 0..<128 where table[slot].note >= 0 {
+                appendCircle(for: notes[Int(table[slot].note)], at: seconds, to: &shapes)
+            }
+        }
+    }
+
+    private func appendCircle(for note: Note, at seconds: Double, to shapes: inout [Shape]) {
+        let (age, fade) = scene.envelope(of: note, at: seconds)
+        let alpha = (1 - fade) * (1 - fade)
+        guard alpha > 0.004 else { return }
+        let velocity = Float(note.velocity) / 127
+        let attack = 0.75 + 0.25 * min(1, age / 0.06)
+        let radius = unit * (0.02 + 0.038 * velocity) * attack * (1 + 0.3 * fade)
+        let center = Point(x(ofPitchClass: Int(note.pitch) % 12), y(ofPitch: Int(note.pitch)))
+        let base = scene.colors.color(of: note)
+        let intensity = NoteColors.intensity(note.velocity)
+        let glowAlpha = 0.55 * alpha * intensity
+        if glowAlpha > 0.03 {
+            shapes.append(.glow(center: center, radius: radius * 1.6, hole: radius - 1, base.withAlpha(glowAlpha)))
+        }
+        shapes.append(.circle(center: center, radius: radius,
+                              base.scaled(0.55 + 0.45 * intensity).withAlpha(0.92 * alpha)))
+        shapes.append(.ring(center: center, radius: radius, lineWidth: max(1.5, radius * 0.07),
+                            base.mixed(with: RGBA(1, 1, 1), 0.55).withAlpha(0.85 * alpha)))
+        let size: TextSize = radius < unit * 0.03 ? .small : (radius < unit * 0.045 ? .medium : .large)
+        let fill = base.scaled(0.55 + 0.45 * intensity)
+        let ink = fill.luma > 0.62 ? RGBA(0.04, 0.04, 0.07) : RGBA(1, 1, 1)
+        shapes.append(.text(.noteName(note.pitch), size, center: center, ink.withAlpha(0.95 * alpha)))
+    }
+
+    private func appendGrid(to shapes: inout [Shape]) {
+        let line = scene.settings.scheme.accent.withAlpha(0.07)
+        let top = height * 0.06, bottom = height * 0.88
+        for pitchClass in 0...12 {
+            let x = width * (0.06 + 0.88 * Float(pitchClass) / 12)
+            shapes.append(.line(from: Point(x, top), to: Point(x, bottom), lineWidth: 1, line))
+        }
+        let range = scene.pitchRange
+        for pitch in stride(from: (range.lowerBound + 11) / 12 * 12, through: range.upperBound, by: 12) {
+            let y = y(ofPitch: pitch)
+            shapes.append(.line(from: Point(width * 0.06, y), to: Point(width * 0.94, y), lineWidth: 1, line))
+            shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point(width * 0.03, y),
+                                scene.settings.scheme.accent.withAlpha(0.35)))
+        }
+        for pitchClass in 0..<12 {
+            shapes.append(.text(.pitchClass(UInt8(pitchClass)), .small,
+                                center: Point(x(ofPitchClass: pitchClass), height * 0.035),
+                                scene.settings.scheme.accent.withAlpha(0.35)))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// The colour of each note from the scheme and `--color-by`, before velocity and fading.
+struct NoteColors: Sendable {
+    private let scheme: ColorScheme
+    private let colorBy: RenderSettings.ColorBy
+    private let pitchRange: ClosedRange<Int>
+    private let channelPositions: [Float]
+    private let trackPositions: [Float]
+
+    init(song: Song, settings: RenderSettings, pitchRange: ClosedRange<Int>) {
+        scheme = settings.scheme
+        colorBy = settings.colorBy
+        self.pitchRange = pitchRange
+        let channels = Set(song.notes.map { Int($0.channel) }).sorted()
+        let tracks = Set(song.notes.map(\.track)).sorted()
+        channelPositions = Self.positions(of: channels, count: 16, wraps: settings.scheme == .rainbow)
+        trackPositions = Self.positions(of: tracks, count: max(song.tracks.count, 1), wraps: settings.scheme == .rainbow)
+    }
+
+    /// Spreads the used indices evenly over 0...1 (a hue wheel wraps, so it stops short of 1).
+    private static func positions(of used: [Int], count: Int, wraps: Bool) -> [Float] {
+        var positions = [Float](repeating: 0, count: count)
+        let divisor = Float(wraps ? max(used.count, 1) : max(used.count - 1, 1))
+        for (order, index) in used.enumerated() where index < count { positions[index] = Float(order) / divisor }
+        return positions
+    }
+
+    func color(of note: Note) -> RGBA {
+        switch colorBy {
+        case .pitch: return color(ofPitch: Int(note.pitch))
+        case .channel: return scheme.color(at: channelPositions[Int(note.channel) & 15])
+        case .track: return scheme.color(at: note.track < trackPositions.count ? trackPositions[note.track] : 0)
+        }
+    }
+
+    /// Rainbow runs around the colour wheel by pitch class;
+    /// fire and ocean run from low (dark) to high (bright) pitches.
+    func color(ofPitch pitch: Int) -> RGBA {
+        if scheme == .rainbow { return scheme.color(at: Float(pitch % 12) / 12) }
+        let span = Float(max(pitchRange.upperBound - pitchRange.lowerBound, 1))
+        return scheme.color(at: Float(pitch - pitchRange.lowerBound) / span)
+    }
+
+    /// The colour of a pitch class (C = 0) over the whole scheme, for `--bars pitch-class`.
+    func color(ofPitchClass pitchClass: Int) -> RGBA {
+        scheme.color(at: Float(pitchClass % 12) / (scheme == .rainbow ? 12 : 11))
+    }
+
+    /// Velocity as intensity: 0.45 for the softest note, 1 for the loudest.
+    static func intensity(_ velocity: UInt8) -> Float { 0.45 + 0.55 * Float(velocity) / 127 }
+}

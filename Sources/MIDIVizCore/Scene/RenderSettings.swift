@@ -1,0 +1,65 @@
+/// How frames look and how many there are: everything a frame depends on besides the song and
+/// its index.
+public struct RenderSettings: Sendable, Equatable {
+    public enum Style: String, Sendable, CaseIterable { case circles, bars }
+    public enum ColorBy: String, Sendable, CaseIterable { case pitch, channel, track }
+    public enum BarsLayout: String, Sendable, CaseIterable {
+        /// One bar per pitch over the song's range.
+        case range
+        /// One bar per pitch class, C to B.
+        case pitchClass = "pitch-class"
+    }
+
+    public var width: Int
+    public var height: Int
+    public var framesPerSecond: Int
+    public var style: Style
+    public var scheme: ColorScheme
+    public var colorBy: ColorBy
+    public var barsLayout: BarsLayout
+    /// Animation speed, 0.5...2.0: the fade after a release lasts `baseFadeSeconds / speed`.
+    public var speed: Double
+    public var grid: Bool
+    /// Replaces the scheme's background gradient.
+    public var background: RGBA?
+
+    public static let baseFadeSeconds = 1.0
+    public static let speedRange = 0.5...2.0
+
+    public init(width: Int = 1920, height: Int = 1080, framesPerSecond: Int = 60, style: Style = .circles,
+                scheme: ColorScheme = .rainbow, colorBy: ColorBy = .pitch, barsLayout: BarsLayout = .range,
+                speed: Double = 1, grid: Bool = false, background: RGBA? = nil) {
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+        self.style = style
+        self.scheme = scheme
+        self.colorBy = colorBy
+        self.barsLayout = barsLayout
+        self.speed = speed
+        self.grid = grid
+        self.background = background
+    }
+
+    /// Pinned for golden tests so that new defaults do not change recorded pixels.
+    public static let forTesting = RenderSettings(width: 480, height: 270, framesPerSecond: 30, style: .circles,
+                                                  scheme: .rainbow, colorBy: .pitch, barsLayout: .range,
+                                                  speed: 1, grid: false, background: nil)
+
+    /// How long a released note takes to fade out.
+    public var fadeSeconds: Double { Self.baseFadeSeconds / speed }
+
+    /// How long after its start a drum hit stays visible.
+    public var drumSeconds: Double { 0.4 / speed }
+
+    /// The time after the song's end that frames still show: the last fade.
+    public var tailSeconds: Double { max(fadeSeconds, drumSeconds) }
+
+    /// The number of frames for a song: ceil((duration + tail) × fps).
+    public func frameCount(songDuration: Double) -> Int {
+        Int(((songDuration + tailSeconds) * Double(framesPerSecond)).rounded(.up))
+    }
+
+    /// The time frame `index` (0-based) shows: computed, never accumulated.
+    public func seconds(ofFrame index: Int) -> Double { Double(index) / Double(framesPerSecond) }
+}

@@ -1,0 +1,67 @@
+import CFreeType
+import MIDIVizCore
+
+/// Rasterizes a font's Latin-1 glyphs into coverage masks with FreeType, once, before any frame
+/// is drawn. Owns an `FT_Library` and an `FT_Face`, freed in `deinit`.
+public final class FontRasterizer {
+    /// DejaVu Sans from Debian's fonts-dejavu-core.
+    public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    public struct FontError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot load font \(path): \(reason)" }
+    }
+
+    private var library: FT_Library?
+    private var face: FT_Face?
+
+    /// The corresponding C functions are `FT_Init_FreeType` and `FT_New_Face`.
+    public init(path: String = FontRasterizer.defaultFontPath) throws(FontError) {
+        guard FT_Init_FreeType(&library) == 0 else { throw FontError(path: path, reason: "FreeType did not start") }
+        let status = FT_New_Face(library, path, 0, &face)
+        guard status == 0, face != nil else {
+            FT_Done_FreeType(library)
+            let reason = status == 1 ? "no such file" : (status == 2 ? "not a font FreeType can read" : "FreeType error \(status)")
+            throw FontError(path: path, reason: reason)
+        }
+    }
+
+    deinit {
+        FT_Done_Face(face)
+        FT_Done_FreeType(library)
+    }
+
+    /// The glyphs for Latin-1 at `pixelSize`. The corresponding C functions are
+    /// `FT_Set_Pixel_Sizes` and `FT_Load_Char` with `FT_LOAD_RENDER`.
+    public func glyphSet(pixelSize: Int) -> GlyphSet {
+        guard let face else { return .empty(pixelSize: pixelSize) }
+        FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize))
+        var glyphs = [Glyph?](repeating: nil, count: 256)
+        for code in 32..<256 where code < 127 || code >= 160 {
+            guard FT_Load_Char(face, FT_ULong(code), FT_Int32(FT_LOAD_RENDER)) == 0, let slot = face.pointee.glyph else { continue }
+            let bitmap = slot.pointee.bitmap
+            let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+            var coverage = [UInt8](repeating: 0, count: width * height)
+            if let buffer = bitmap.buffer, width > 0, height > 0 {
+                for row in 0..<height {
+                    for column in 0..<width { coverage[row * width + column] = buffer[row * pitch + column] }
+                }
+            }
+            glyphs[code] = Glyph(width: width, height: height, left: Int(slot.pointee.bitmap_left),
+                                 top: Int(slot.pointee.bitmap_top), advance: Float(slot.pointee.advance.x) / 64,
+                                 coverage: coverage)
+        }
+        let metrics = face.pointee.size.pointee.metrics
+        return GlyphSet(pixelSize: pixelSize, ascender: Float(metrics.ascender) / 64,
+                        descender: Float(-metrics.descender) / 64, glyphs: glyphs)
+    }
+
+    /// Glyph sets for every `TextSize` on a canvas `canvasHeight` pixels high.
+    public func textFonts(canvasHeight: Int) -> TextFonts {
+        TextFonts(sets: TextSize.allCases.map { glyphSet(pixelSize: $0.pixelSize(canvasHeight: canvasHeight)) })
+    }
+}
+
+@available(*, unavailable)
+extension FontRasterizer: Sendable {}
