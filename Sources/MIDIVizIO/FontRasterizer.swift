@@ -21,15 +21,18 @@ public final class FontRasterizer {
         guard FT_Init_FreeType(&library) == 0 else { throw FontError(path: path, reason: "FreeType did not start") }
         let status = FT_New_Face(library, path, 0, &face)
         guard status == 0, face != nil else {
+            // deinit runs for this failed init too: leave nothing for it to free twice.
             FT_Done_FreeType(library)
+            library = nil
+            face = nil
             let reason = status == 1 ? "no such file" : (status == 2 ? "not a font FreeType can read" : "FreeType error \(status)")
             throw FontError(path: path, reason: reason)
         }
     }
 
     deinit {
-        FT_Done_Face(face)
-        FT_Done_FreeType(library)
+        if let face { FT_Done_Face(face) }
+        if let library { FT_Done_FreeType(library) }
     }
 
     /// The glyphs for Latin-1 at `pixelSize`. The corresponding C functions are

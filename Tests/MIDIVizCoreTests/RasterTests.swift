@@ -1,0 +1,119 @@
+import Testing
+@testable import MIDIVizCore
+
+@Suite struct RasterTests {
+    let black = RGBA(0, 0, 0)
+    let white = RGBA(1, 1, 1)
+
+    /// The summed coverage of `color` painted over black: the area actually drawn, in pixels.
+    func paintedArea(_ canvas: Canvas) -> Float {
+        canvas.pixels.reduce(Float(0)) { $0 + Float($1 & 0xFF) / 255 }
+    }
+
+    @Test func halfAlphaWhiteOverBlackIsMidGrey() {
+        var canvas = Canvas(width: 4, height: 4, color: black)
+        canvas.fillRect(Rect(x: 0, y: 0, width: 4, height: 4), white.withAlpha(0.5))
+        let value = canvas[1, 1] & 0xFF
+        #expect(value == 127 || value == 128)
+        #expect(canvas[1, 1] >> 24 == 255, "the canvas stays opaque")
+    }
+
+    @Test func opaqueFillReplacesAndFractionalEdgesAreCoverage() {
+        var canvas = Canvas(width: 30, height: 10, color: black)
+        canvas.fillRect(Rect(x: 10.5, y: 2, width: 9.5, height: 6), RGBA(1, 0, 0))
+        #expect(canvas[15, 5] == RGBA(1, 0, 0).pixel)
+        #expect(abs(Int(canvas[10, 5] & 0xFF) - 128) <= 1, "pixel 10 is half covered")
+        #expect(canvas[9, 5] == black.pixel && canvas[20, 5] == black.pixel)
+        #expect(abs(paintedArea(canvas) - 9.5 * 6) < 0.5)
+    }
+
+    @Test func shapesAreClippedAtTheCanvasBorder() {
+        var canvas = Canvas(width: 20, height: 20, color: black)
+        canvas.fillRect(Rect(x: -5, y: -5, width: 10, height: 10), white)
+        canvas.fillCircle(center: Point(-3, 10), radius: 8, white)
+        canvas.fillCircle(center: Point(500, 500), radius: 8, white)
+        canvas.fillGlow(center: Point(25, 25), radius: 10, white)
+        canvas.drawLine(from: Point(-10, 19), to: Point(40, 19), lineWidth: 2, white)
+        #expect(canvas[0, 0] == white.pixel && canvas[4, 4] == white.pixel && canvas[5, 5] == black.pixel)
+        #expect(canvas[0, 10] == white.pixel, "the part of the circle inside the canvas is drawn")
+        #expect(canvas[19, 19] != black.pixel)
+    }
+
+    @Test(arguments: [3.0, 10.0, 37.5] as [Float])
+    func circleCoverageAddsUpToItsArea(radius: Float) {
+        var canvas = Canvas(width: 100, height: 100, color: black)
+        canvas.fillCircle(center: Point(50.3, 49.6), radius: radius, white)
+        let area = Float.pi * radius * radius
+        #expect(abs(paintedArea(canvas) - area) < max(1, area * 0.01))
+        #expect(canvas[50, 49] == white.pixel)
+        #expect(canvas[50, Int(49.6 + radius + 2)] == black.pixel)
+        let edge = canvas[50, Int(49.6 - radius)] & 0xFF
+        #expect(edge > 0 && edge < 255, "the edge pixel is partly covered")
+    }
+
+    @Test func ringCoverageIsCircumferenceTimesWidth() {
+        var canvas = Canvas(width: 100, height: 100, color: black)
+        canvas.strokeCircle(center: Point(50, 50), radius: 30, lineWidth: 3, white)
+        #expect(abs(paintedArea(canvas) - 2 * Float.pi * 30 * 3) < 6)
+        #expect(canvas[50, 50] == black.pixel)
+    }
+
+    @Test func roundedRectLosesOnlyItsCorners() {
+        var canvas = Canvas(width: 100, height: 100, color: black)
+        canvas.fillRoundedRect(Rect(x: 10, y: 20, width: 60, height: 40), radius: 8, top: white, bottom: white)
+        let expected = 60 * 40 - (4 - Float.pi) * 64
+        #expect(abs(paintedArea(canvas) - expected) < 3)
+        #expect(canvas[10, 20] == black.pixel || (canvas[10, 20] & 0xFF) < 40, "the corner is cut")
+    }
+
+    @Test func roundedRectGradientRunsTopToBottom() {
+        var canvas = Canvas(width: 20, height: 100, color: black)
+        canvas.fillRoundedRect(Rect(x: 0, y: 0, width: 20, height: 100), radius: 2, top: RGBA(1, 0, 0), bottom: RGBA(0, 0, 1))
+        #expect(canvas.color(x: 10, y: 2).r > 0.9 && canvas.color(x: 10, y: 97).b > 0.9)
+    }
+
+    @Test func lineCoverageIsLengthTimesWidth() {
+        var canvas = Canvas(width: 100, height: 100, color: black)
+        canvas.drawLine(from: Point(20, 20), to: Point(80, 60), lineWidth: 2, white)
+        let length = (60 * 60 + 40 * 40 as Float).squareRoot()
+        // Round caps add a disc of the line's width.
+        #expect(abs(paintedArea(canvas) - (length * 2 + Float.pi)) < 3)
+    }
+
+    @Test func glowFallsOffToZeroAtItsRadius() {
+        var canvas = Canvas(width: 100, height: 100, color: black)
+        canvas.fillGlow(center: Point(50, 50), radius: 20, white)
+        let center = canvas[50, 50] & 0xFF, middle = canvas[60, 50] & 0xFF
+        #expect(center > 240 && middle > 0 && middle < center)
+        #expect(canvas[71, 50] == black.pixel && canvas[50, 29] == black.pixel)
+    }
+
+    @Test func glowHoleIsLeftAlone() {
+        var canvas = Canvas(width: 100, height: 100, color: black)
+        canvas.fillGlow(center: Point(50, 50), radius: 30, hole: 10, white)
+        #expect(canvas[50, 50] == black.pixel && canvas[50, 65] != black.pixel)
+    }
+
+    @Test func textBlendsGlyphCoverageAtTheBaseline() {
+        // A 2×3 glyph for "A" whose top is 3 px above the baseline.
+        var glyphs = [Glyph?](repeating: nil, count: 256)
+        glyphs[65] = Glyph(width: 2, height: 3, left: 1, top: 3, advance: 4, coverage: [255, 0, 255, 128, 255, 255])
+        let set = GlyphSet(pixelSize: 4, ascender: 3, descender: 1, glyphs: glyphs)
+        #expect(set.width(of: Array("AA".utf8)) == 8)
+        var canvas = Canvas(width: 12, height: 6, color: black)
+        canvas.drawText(Array("AA".utf8), glyphs: set, origin: Point(0, 4), white)
+        #expect(canvas[1, 1] == white.pixel && canvas[2, 1] == black.pixel)
+        #expect(abs(Int(canvas[2, 2] & 0xFF) - 128) <= 1)
+        #expect(canvas[5, 1] == white.pixel, "the second glyph starts one advance later")
+        #expect(canvas[1, 4] == black.pixel, "nothing below the baseline for this glyph")
+    }
+
+    @Test func pixelHashSeesOnePixel() {
+        var canvas = Canvas(width: 8, height: 8, color: black)
+        let before = canvas.pixelHash
+        canvas.fillRect(Rect(x: 3, y: 3, width: 1, height: 1), RGBA(0, 0, 1.0 / 255))
+        #expect(canvas.pixelHash != before)
+        #expect(Canvas(width: 8, height: 8, color: black).pixelHash == before)
+        #expect(Canvas(width: 4, height: 16, color: black).pixelHash != before, "size is part of the hash")
+    }
+}

@@ -1,0 +1,114 @@
+import Testing
+@testable import MIDIVizCore
+
+@Suite struct SceneTests {
+    /// One C4 of velocity 100 from 1 s to 2 s, and optionally a drum hit at 1 s.
+    func song(withDrum: Bool = false) -> Song {
+        var notes = [Note(startSeconds: 1, endSeconds: 2, pitch: 60, velocity: 100, channel: 0, track: 0)]
+        if withDrum { notes.append(Note(startSeconds: 1, endSeconds: 1.05, pitch: 38, velocity: 120, channel: 9, track: 0)) }
+        return Song(format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
+                    tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
+                    notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], controlEvents: [], warnings: [])
+    }
+
+    func circles(_ scene: Scene, frame: Int) -> [(radius: Float, alpha: Float)] {
+        var shapes: [Shape] = []
+        scene.makeShapes(ofFrame: frame, into: &shapes)
+        return shapes.compactMap { if case .circle(_, let radius, let color) = $0 { return (radius, color.a) } else { return nil } }
+    }
+
+    @Test func noteAppearsAtItsStartFrameFadesAfterItsEndAndIsGone() {
+        let scene = Scene(song: song(), settings: .forTesting)  // 30 fps, fade 1 s
+        #expect(circles(scene, frame: 29).isEmpty, "t = 0.967 s: not yet")
+        let start = circles(scene, frame: 30)
+        #expect(start.count == 1 && abs(start[0].alpha - 0.92) < 0.001, "t = 1 s: drawn at full strength")
+        #expect(abs(circles(scene, frame: 60)[0].alpha - 0.92) < 0.001, "t = 2 s: just released")
+        let fading = circles(scene, frame: 75)
+        #expect(abs(fading[0].alpha - 0.92 * 0.25) < 0.001, "t = 2.5 s: half way, (1 − ½)²")
+        #expect(fading[0].radius > start[0].radius, "a fading circle grows")
+        #expect(circles(scene, frame: 90).isEmpty, "t = 3 s: the fade is over")
+    }
+
+    @Test func speedScalesTheFade() {
+        var settings = RenderSettings.forTesting
+        settings.speed = 2
+        let scene = Scene(song: song(), settings: settings)
+        #expect(!circles(scene, frame: 74).isEmpty)
+        #expect(circles(scene, frame: 75).isEmpty, "fade of 0.5 s at speed 2")
+    }
+
+    @Test func barsRiseWhileSoundingAndSinkAfterRelease() {
+        var settings = RenderSettings.forTesting
+        settings.style = .bars
+        let layout = BarsLayout(scene: Scene(song: song(), settings: settings))
+        let slot = layout.slot(ofPitch: 60)
+        #expect(layout.levels(at: 0.99)[slot].level == 0)
+        let sounding = layout.levels(at: 1.5)[slot].level
+        #expect(abs(sounding - (0.3 + 0.7 * 100 / 127)) < 1e-5)
+        #expect(abs(layout.levels(at: 2.5)[slot].level - sounding * 0.25) < 1e-5)
+        #expect(layout.levels(at: 3.0)[slot].level == 0)
+    }
+
+    @Test func pitchClassBarsHaveTwelveSlots() {
+        var settings = RenderSettings.forTesting
+        settings.style = .bars
+        settings.barsLayout = .pitchClass
+        let layout = BarsLayout(scene: Scene(song: song(), settings: settings))
+        #expect(layout.levels(at: 1.5).count == 12)
+        #expect(layout.levels(at: 1.5)[0].level > 0, "C4 lights the C bar")
+    }
+
+    @Test func drumsGoToTheLaneNotToAPitchPosition() {
+        let scene = Scene(song: song(withDrum: true), settings: .forTesting)
+        var shapes: [Shape] = []
+        scene.makeShapes(at: 1.1, into: &shapes)
+        let labels = shapes.compactMap { if case .text(let label, _, _, _) = $0 { return label } else { return nil } }
+        #expect(labels == [.noteName(60)], "only the pitched note is named")
+        let rings = shapes.compactMap { if case .ring(let center, _, _, _) = $0 { return center } else { return nil } }
+        let laneY = Float(RenderSettings.forTesting.height) * 0.94
+        #expect(rings.contains { abs($0.y - laneY) < 0.01 }, "the drum hit is a ring in the lane")
+        #expect(scene.pitchRange.contains(60) && !scene.pitchRange.contains(20), "drum keys do not widen the pitch range")
+    }
+
+    @Test func frameCountCoversTheSongAndItsTail() {
+        let scene = Scene(song: song(), settings: .forTesting)
+        #expect(scene.frameCount == 120, "(3 s + 1 s fade) × 30 fps")
+        #expect(RenderSettings.forTesting.seconds(ofFrame: 90) == 3.0)
+    }
+
+    @Test func noteIndexFindsExactlyTheVisibleNotes() {
+        var state: UInt64 = 42
+        func random() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let notes = (0..<2000).map { _ -> Note in
+            let start = random() * 100
+            return Note(startSeconds: start, endSeconds: start + random() * random() * 8, pitch: 60, velocity: 1, channel: 0, track: 0)
+        }.sorted { $0.startSeconds < $1.startSeconds }
+        let index = NoteIndex(notes: notes) { $0.endSeconds + 0.5 }
+        for step in 0..<400 {
+            let t = Double(step) * 0.2537
+            var found: [Int] = []
+            index.forEachVisible(at: t) { found.append($0) }
+            let expected = notes.indices.filter { notes[$0].startSeconds <= t && t <= notes[$0].endSeconds + 0.5 }
+            #expect(found.sorted() == expected, "t = \(t)")
+        }
+    }
+
+    @Test(arguments: RenderSettings.Style.allCases)
+    func framesDoNotDependOnWhatTheWorkspaceDrewBefore(style: RenderSettings.Style) {
+        var settings = RenderSettings.forTesting
+        settings.style = style
+        settings.grid = true
+        let renderer = FrameRenderer(scene: Scene(song: song(withDrum: true), settings: settings),
+                                     fonts: .empty(canvasHeight: settings.height))
+        var reused = renderer.makeWorkspace()
+        for frame in [45, 31, 70, 30, 100, 31] {
+            renderer.render(frame: frame, in: &reused)
+            var fresh = renderer.makeWorkspace()
+            renderer.render(frame: frame, in: &fresh)
+            #expect(reused.canvas.pixelHash == fresh.canvas.pixelHash, "frame \(frame)")
+        }
+    }
+}

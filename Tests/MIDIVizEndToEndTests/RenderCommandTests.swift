@@ -1,0 +1,101 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizIO
+import Testing
+
+/// `midiviz render --frames-dir` and `midiviz frame` through the real binary.
+@Suite struct RenderCommandTests {
+    static let arpeggio = TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path
+
+    func temporaryDirectory(_ name: String) -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-\(name)-\(getpid())-\(UUID().uuidString)")
+        try? FileManager.default.removeItem(at: url)
+        return url
+    }
+
+    func frames(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    @Test func writesEveryFrameOfTheSongAndItsTail() throws {
+        let out = temporaryDirectory("frames")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--size", "320x180", "--fps", "10", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "--quiet prints nothing")
+        let names = try frames(in: out)
+        // 8 s of song + 1 s of fade at 10 fps.
+        #expect(names.count == 90)
+        #expect(names.first == "frame_000001.png" && names.last == "frame_000090.png")
+        #expect(!names.contains { $0.hasPrefix(".") }, "no staging folder left behind")
+        // Frame 1 shows t = 0: the first note, C4, a red (rainbow C) circle left of centre.
+        let first = try PNGReader.read(out.appendingPathComponent("frame_000001.png").path)
+        #expect(first.width == 320 && first.height == 180)
+        let x = Int(320 * (0.06 + 0.88 * 0.5 / 12))
+        let red = (0..<180).map { first.color(x: x, y: $0) }.filter { $0.r > 0.6 && $0.g < 0.4 && $0.b < 0.4 }
+        #expect(red.count >= 5, "a red circle in the C column")
+        // The last frame shows only the fading end: nothing as bright.
+        let last = try PNGReader.read(out.appendingPathComponent("frame_000090.png").path)
+        #expect(last.pixels.allSatisfy { (($0 & 0xFF) < 40) && ((($0 >> 8) & 0xFF) < 40) })
+    }
+
+    @Test func pixelsDoNotDependOnTheNumberOfJobs() throws {
+        var hashes: [[UInt64]] = []
+        for jobs in ["1", "2"] {
+            let out = temporaryDirectory("jobs\(jobs)")
+            defer { try? FileManager.default.removeItem(at: out) }
+            let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--size", "160x90",
+                                                    "--fps", "6", "--style", "bars", "--scheme", "ocean", "--jobs", jobs])
+            #expect(result.status == 0, "\(result.stderr)")
+            hashes.append(try frames(in: out).map { try PNGReader.read(out.appendingPathComponent($0).path).pixelHash })
+        }
+        #expect(hashes[0].count == 54 && hashes[0] == hashes[1])
+        #expect(Set(hashes[0]).count > 10, "frames differ from each other")
+    }
+
+    @Test func posterFrameEqualsTheSequenceFrameAtThatTime() throws {
+        let out = temporaryDirectory("poster")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let common = ["--size", "320x180", "--style", "circles", "--scheme", "fire", "--grid"]
+        let sequence = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.appendingPathComponent("seq").path, "--fps", "10"] + common)
+        #expect(sequence.status == 0, "\(sequence.stderr)")
+        let poster = out.appendingPathComponent("poster.png").path
+        let single = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "0:01.500", "-o", poster] + common)
+        #expect(single.status == 0, "\(single.stderr)")
+        let posterPixels = try PNGReader.read(poster).pixelHash
+        // t = 1.5 s is frame 16 (index 15) at 10 fps.
+        #expect(posterPixels == (try PNGReader.read(out.appendingPathComponent("seq/frame_000016.png").path).pixelHash))
+        #expect(!FileManager.default.fileExists(atPath: poster + ".partial-\(getpid())"))
+    }
+
+    @Test(arguments: [
+        ["--size", "0x0"], ["--size", "wide"], ["--fps", "0"], ["--style", "spiral"], ["--scheme", "neon"],
+        ["--speed", "3"], ["--png-level", "12"], ["--jobs", "0"], ["--background", "#12345"],
+    ])
+    func badOptionsAreUsageErrors(options: [String]) throws {
+        let out = temporaryDirectory("bad")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path] + options)
+        #expect(result.status == 64, "\(options): \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing created for a usage error")
+    }
+
+    @Test func unwritableFolderExits73AndLeavesNothing() throws {
+        let file = temporaryDirectory("plainfile")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", file.appendingPathComponent("frames").path])
+        #expect(result.status == 73)
+        #expect(result.stderr.hasPrefix("midiviz: cannot create \(file.appendingPathComponent("frames").path)"), "\(result.stderr)")
+    }
+
+    @Test func badSongExits65BeforeAnyOutput() throws {
+        let out = temporaryDirectory("badsong")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let song = TestEnvironment.corpus.appendingPathComponent("test-midi-files/test-not-a-midi-file.mid").path
+        let result = try ProcessRunner.midiviz(["render", song, "--frames-dir", out.path])
+        #expect(result.status == 65)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+}

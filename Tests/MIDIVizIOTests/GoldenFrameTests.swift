@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import MIDIVizCore
+@testable import MIDIVizIO
+
+/// Golden frames: FNV-1a 64 of the raw RGBA pixels (never PNG bytes) of chosen frames of the
+/// fixtures, per style and scheme, at `RenderSettings.forTesting`. Re-record with
+/// `RECORD_GOLDENS=1 swift test --filter GoldenFrameTests` (the run fails while recording);
+/// on a mismatch the frame is saved as PNG under $TMPDIR/midiviz-goldens/ to look at.
+@Suite struct GoldenFrameTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")
+
+    struct Case: CustomStringConvertible, Sendable {
+        var fixture: String
+        var style: RenderSettings.Style
+        var scheme: ColorScheme
+        var grid = false
+        var barsLayout = RenderSettings.BarsLayout.range
+        var colorBy = RenderSettings.ColorBy.pitch
+        var frames: [Int]
+        var description: String {
+            "\(fixture.replacingOccurrences(of: ".mid", with: ""))-\(style)-\(scheme)" + (grid ? "-grid" : "")
+                + (barsLayout == .pitchClass ? "-pitchclass" : "") + (colorBy != .pitch ? "-by\(colorBy)" : "")
+        }
+    }
+
+    static let cases: [Case] = {
+        var cases: [Case] = []
+        for style in RenderSettings.Style.allCases {
+            for scheme in ColorScheme.allCases {
+                cases.append(Case(fixture: "c-major-arpeggio.mid", style: style, scheme: scheme, frames: [0, 10, 37, 100, 250]))
+            }
+        }
+        cases.append(Case(fixture: "tempo-map.mid", style: .circles, scheme: .ocean, grid: true, frames: [0, 130, 200]))
+        cases.append(Case(fixture: "tempo-map.mid", style: .bars, scheme: .fire, grid: true, barsLayout: .pitchClass, frames: [0, 130]))
+        cases.append(Case(fixture: "c-major-arpeggio.mid", style: .circles, scheme: .rainbow, colorBy: .track, frames: [37]))
+        return cases
+    }()
+
+    static let fonts: TextFonts? = try? FontRasterizer().textFonts(canvasHeight: RenderSettings.forTesting.height)
+
+    @Test(arguments: cases)
+    func frameMatchesItsGolden(_ golden: Case) throws {
+        let fonts = try #require(Self.fonts, "DejaVu Sans is missing: apt-get install fonts-dejavu-core")
+        var settings = RenderSettings.forTesting
+        settings.style = golden.style
+        settings.scheme = golden.scheme
+        settings.grid = golden.grid
+        settings.barsLayout = golden.barsLayout
+        settings.colorBy = golden.colorBy
+        let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent(golden.fixture).path)
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
+        var workspace = renderer.makeWorkspace()
+        var lines: [String] = []
+        for frame in golden.frames {
+            renderer.render(frame: frame, in: &workspace)
+            lines.append("frame \(frame): \(String(workspace.canvas.pixelHash, radix: 16))")
+        }
+        let file = Self.directory.appendingPathComponent("\(golden).txt")
+        if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] != nil {
+            try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+            Issue.record("recorded \(file.lastPathComponent); run again without RECORD_GOLDENS")
+            return
+        }
+        let recorded = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        if recorded != lines {
+            let failures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("midiviz-goldens")
+            try FileManager.default.createDirectory(at: failures, withIntermediateDirectories: true)
+            for frame in golden.frames {
+                renderer.render(frame: frame, in: &workspace)
+                try PNGWriter().write(workspace.canvas, to: failures.appendingPathComponent("\(golden)-\(frame).png").path)
+            }
+        }
+        #expect(recorded == lines, "frames saved under \(NSTemporaryDirectory())midiviz-goldens/")
+    }
+}
