@@ -22,7 +22,7 @@ var targets: [Target] = [
     .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
     .executableTarget(name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO"], path: "Benchmarks/FrameLoop"),
     .testTarget(name: "MIDIVizCoreTests", dependencies: ["MIDIVizCore"]),
-    .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore"]),
+    .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore"], exclude: ["Goldens"]),
     .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "MIDIVizCore"]),
 ]
 

@@ -85,10 +85,45 @@ def tempo_map():
     return smf(tpq, [track(conductor, end_tick=14 * tpq), track([(0, name('beats'))] + notes(0, items))])
 
 
+def demo_groove():
+    """Our own 8-bar groove for the gallery and demos: chords, melody, bass and drums at 100 bpm
+    over C, Am, F, G (twice); 4 tracks, channel 10 for drums; 19.2 s."""
+    tpq = 480
+    bar = 4 * tpq
+    roots = [48, 45, 41, 43] * 2
+    triads = {48: [60, 64, 67], 45: [57, 60, 64], 41: [57, 60, 65], 43: [55, 59, 62]}
+    chords, bass, melody, drums = [], [], [], []
+    tune = [[72, 74, 76, 79], [76, 74, 72, 69], [69, 72, 77, 76], [74, 71, 67, 74],
+            [79, 76, 74, 72], [72, 76, 81, 79], [77, 76, 72, 69], [71, 74, 79, 84]]
+    for b, root in enumerate(roots):
+        start = b * bar
+        for beat in range(4):
+            for i, pitch in enumerate(triads[root]):
+                chords.append((start + beat * tpq + i * 40, tpq - 60, pitch, 70 + 10 * (beat % 2 == 0)))
+            melody.append((start + beat * tpq, tpq - 20, tune[b][beat], 96 + 8 * (beat == 0)))
+        bass += [(start, tpq * 3 // 2, root - 12, 110), (start + tpq * 3 // 2, tpq // 2, root - 12, 90),
+                 (start + 2 * tpq, tpq * 2, root, 100)]
+        for eighth in range(8):
+            t = start + eighth * tpq // 2
+            drums.append((t, 60, 42, 70 if eighth % 2 else 95))       # closed hi-hat
+            if eighth in (0, 5):
+                drums.append((t, 60, 36, 120))                        # kick
+            if eighth in (2, 6):
+                drums.append((t, 60, 38, 110))                        # snare
+        if b % 4 == 0:
+            drums.append((start, 240, 49, 100))                       # crash
+    conductor = [(0, name('midiviz groove')), (0, tempo(100)), (0, meta(0x58, [4, 2, 24, 8])), (0, meta(0x59, [0, 0]))]
+    return smf(tpq, [track(conductor),
+                     track([(0, name('Chords')), (0, [0xC0, 4])] + notes(0, chords)),
+                     track([(0, name('Melody')), (0, [0xC1, 80])] + notes(1, melody)),
+                     track([(0, name('Bass')), (0, [0xC2, 33])] + notes(2, bass)),
+                     track([(0, name('Drums'))] + notes(9, drums))])
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     for filename, data in [('c-major-arpeggio.mid', c_major_arpeggio()), ('smpte-25fps.mid', smpte_25fps()),
-                           ('tempo-map.mid', tempo_map())]:
+                           ('tempo-map.mid', tempo_map()), ('demo-groove.mid', demo_groove())]:
         with open(os.path.join(HERE, filename), 'wb') as f:
             f.write(data)
         print(f'fixtures/{filename}: {len(data)} bytes')

@@ -4,6 +4,7 @@
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct error_state {
@@ -43,11 +44,21 @@ int midiviz_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width
         fclose(file);
         return -1;
     }
+    /* One RGB row, filled from the RGBA input: cheaper than libpng's filler transform. */
+    uint8_t *row = malloc((size_t)width * 3);
+    if (!row) {
+        snprintf(error, error_size, "out of memory");
+        png_destroy_write_struct(&png, &info);
+        fclose(file);
+        return -1;
+    }
     /* Volatile: read after a longjmp. */
     FILE *volatile open_file = file;
+    uint8_t *volatile row_buffer = row;
     if (setjmp(state.jump)) {
         png_destroy_write_struct(&png, &info);
         fclose(open_file);
+        free(row_buffer);
         return -1;
     }
     png_init_io(png, file);
@@ -56,12 +67,18 @@ int midiviz_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width
     png_set_compression_level(png, level);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, level >= 6 ? PNG_ALL_FILTERS : (level == 0 ? PNG_FILTER_NONE : PNG_FILTER_UP));
     png_write_info(png, info);
-    png_set_filler(png, 0, PNG_FILLER_AFTER); /* input rows carry a 4th byte to drop */
     for (uint32_t y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(rgba + (size_t)y * width * 4));
+        const uint8_t *source = rgba + (size_t)y * width * 4;
+        for (uint32_t x = 0; x < width; x++) {
+            row[3 * x] = source[4 * x];
+            row[3 * x + 1] = source[4 * x + 1];
+            row[3 * x + 2] = source[4 * x + 2];
+        }
+        png_write_row(png, row);
     }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
+    free(row);
     if (fclose(file) != 0) {
         snprintf(error, error_size, "%s", strerror(errno));
         return -1;
