@@ -12,7 +12,7 @@ var targets: [Target] = [
     // libpng reports errors by longjmp: this C target owns the setjmp (STYLE.md).
     .target(name: "CPNGShim", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),
     .target(name: "MIDIVizCore"),
-    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType"]),
+    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth"]),
     .target(
         name: "MIDIVizCLI",
         dependencies: [

@@ -8,7 +8,7 @@ import Testing
         if withDrum { notes.append(Note(startSeconds: 1, endSeconds: 1.05, pitch: 38, velocity: 120, channel: 9, track: 0)) }
         return Song(format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
                     tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
-                    notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], controlEvents: [], warnings: [])
+                    notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
     }
 
     func circles(_ scene: Scene, frame: Int) -> [(radius: Float, alpha: Float)] {

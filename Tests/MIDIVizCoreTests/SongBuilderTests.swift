@@ -67,7 +67,7 @@ import Testing
         #expect(result.timeSignatures == [TimeSignature(seconds: 0, tick: 0, numerator: 3, denominator: 8)])
         #expect(result.keySignatures.first?.name == "C minor")
         #expect(result.notes[0].program == 40)
-        #expect(result.controlEvents.map(\.bytes) == [[0xC2, 40]])
+        #expect(result.synthEvents.map(\.bytes) == [[0xC2, 40], [0x92, 50, 60], [0x82, 50, 0]])
     }
 }
 

@@ -46,7 +46,7 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         let (validated, song) = try frontEndSong(SMFBytes.file(tracks: [body]))
         #expect(validated.warnings == ["track 0: running status used after a SysEx; continued with status 0x90"])
         #expect(song.notes.count == 1 && song.notes[0].endSeconds == 0.5)
-        #expect(song.controlEvents.map(\.bytes) == [[0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]])  // as on the wire
+        #expect(song.synthEvents.map(\.bytes) == [[0x90, 0x3C, 0x64], [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7], [0x90, 0x3C, 0x00]])  // as on the wire
     }
 
     @Test func dataByteWithoutRunningStatusIsRefused() {

@@ -13,8 +13,9 @@ public struct Song: Sendable {
     public var tempoChanges: [TempoChange]
     public var timeSignatures: [TimeSignature]
     public var keySignatures: [KeySignature]
-    /// Channel messages other than notes, and SysEx, for the synthesizer, in stream order.
-    public var controlEvents: [TimedMessage]
+    /// Every channel message (notes included) and SysEx, in stream order: what the
+    /// synthesizer plays.
+    public var synthEvents: [TimedMessage]
     /// What the loader repaired, skipped or assumed.
     public var warnings: [String]
 }

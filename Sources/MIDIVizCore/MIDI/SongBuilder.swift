@@ -26,7 +26,7 @@ public enum SongBuilder {
         var noteTicks: [(start: Int, end: Int, note: Note)] = []
         var timeSignatures: [TimeSignature] = []
         var keySignatures: [KeySignature] = []
-        var controlEvents: [TimedMessage] = []
+        var synthEvents: [TimedMessage] = []
 
         for event in events {
             let bytes = event.bytes
@@ -47,13 +47,15 @@ public enum SongBuilder {
                 continue
             }
             if status == 0xF0 {
-                controlEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
                                                   track: event.track, bytes: bytes))
                 continue
             }
             guard status >= 0x80, status < 0xF0 else { continue }
             let channel = status & 0x0F
             let kind = status & 0xF0
+            synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                                            track: event.track, bytes: bytes))
             if (kind == 0x90 || kind == 0x80), bytes.count == 3 {
                 let key = Int(channel) * 128 + Int(bytes[1] & 0x7F)
                 if kind == 0x90 && bytes[2] > 0 {
@@ -74,8 +76,6 @@ public enum SongBuilder {
                 programs[Int(channel)] = bytes[1]
                 if !tracks[event.track].programs.contains(bytes[1]) { tracks[event.track].programs.append(bytes[1]) }
             }
-            controlEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                                              track: event.track, bytes: bytes))
         }
 
         var unreleased = 0
@@ -102,7 +102,7 @@ public enum SongBuilder {
         return Song(format: format, division: division, endTick: endTick,
                     durationSeconds: tempoMap.seconds(atTick: endTick), tracks: tracks, notes: notes,
                     tempoChanges: tempoMap.changes, timeSignatures: timeSignatures, keySignatures: keySignatures,
-                    controlEvents: controlEvents, warnings: warnings)
+                    synthEvents: synthEvents, warnings: warnings)
     }
 
     /// Text meta events carry no declared encoding: UTF-8 when valid, else Latin-1.

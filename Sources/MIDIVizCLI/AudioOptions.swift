@@ -1,0 +1,42 @@
+import ArgumentParser
+import MIDIVizIO
+
+/// The options of the sound: SoundFont, rate, gain, effects, tail.
+struct AudioOptions: ParsableArguments {
+    @Option(help: "Write the song's sound through a SoundFont to this WAV (16-bit stereo).")
+    var audio: String?
+
+    @Option(help: "The SoundFont (.sf2); default: $MIDIVIZ_SOUNDFONT, then /usr/share/sounds/sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2.")
+    var soundfont: String?
+
+    @Option(name: .customLong("sample-rate"), help: "Audio sample rate in Hz (48000 suits video; 44100 also common).")
+    var sampleRate: Int = 48_000
+
+    @Option(help: "Synthesizer gain, as fluidsynth's -g.")
+    var gain: Double = 0.2
+
+    @Flag(name: .customLong("no-reverb"), help: "Turn the synthesizer's reverb off.")
+    var noReverb = false
+
+    @Flag(name: .customLong("no-chorus"), help: "Turn the synthesizer's chorus off.")
+    var noChorus = false
+
+    @Option(name: .customLong("max-tail"), help: "Seconds the sound may ring on after the song's end, at most.")
+    var maxTail: Double = 3
+
+    func validate() throws {
+        guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 192000, not \(sampleRate)") }
+        guard (0...10).contains(gain) else { throw ValidationError("--gain must be between 0 and 10, not \(gain)") }
+        guard (0...60).contains(maxTail) else { throw ValidationError("--max-tail must be between 0 and 60 seconds") }
+    }
+
+    var bouncer: AudioBouncer {
+        var bouncer = AudioBouncer()
+        bouncer.sampleRate = sampleRate
+        bouncer.gain = gain
+        bouncer.reverb = !noReverb
+        bouncer.chorus = !noChorus
+        bouncer.maximumTailSeconds = maxTail
+        return bouncer
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Finds the SoundFont to play with: `--soundfont`, else `$MIDIVIZ_SOUNDFONT`, else Debian's
+/// General MIDI SoundFonts.
+public enum SoundFontLocator {
+    public static let debianDefaults = [
+        "/usr/share/sounds/sf2/default-GM.sf2",
+        "/usr/share/sounds/sf2/FluidR3_GM.sf2",
+        "/usr/share/sounds/sf2/TimGM6mb.sf2",
+    ]
+
+    public static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                              defaults: [String] = debianDefaults) throws(AudioError) -> String {
+        if let path = explicit ?? environment["MIDIVIZ_SOUNDFONT"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .unreadableSoundFont(path: path, reason: "no such file")
+            }
+            guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
+                throw .unreadableSoundFont(path: path, reason: isDirectory.boolValue ? "a directory" : "permission denied")
+            }
+            return path
+        }
+        guard let found = defaults.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else {
+            throw .noSoundFont(searched: defaults)
+        }
+        return found
+    }
+}
