@@ -120,10 +120,21 @@ def demo_groove():
                      track([(0, name('Drums'))] + notes(9, drums))])
 
 
+def sync_notes():
+    """Isolated short loud notes at known times, each in its own pitch class, with silence
+    between, for the A/V sync test: 0.5, 1.75, 3.0, 4.4, 5.65 and 7.1 s (120 bpm, 480 ticks)."""
+    tpq = 480
+    starts = [0.5, 1.75, 3.0, 4.4, 5.65, 7.1]
+    pitches = [60, 62, 64, 65, 67, 69]
+    items = [(round(t * 2 * tpq), tpq // 8, p, 127) for t, p in zip(starts, pitches)]
+    return smf(tpq, [track([(0, name('sync notes')), (0, tempo(120)), (0, [0xC0, 0])] + notes(0, items))], fmt=0)
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     for filename, data in [('c-major-arpeggio.mid', c_major_arpeggio()), ('smpte-25fps.mid', smpte_25fps()),
-                           ('tempo-map.mid', tempo_map()), ('demo-groove.mid', demo_groove())]:
+                           ('tempo-map.mid', tempo_map()), ('demo-groove.mid', demo_groove()),
+                           ('sync-notes.mid', sync_notes())]:
         with open(os.path.join(HERE, filename), 'wb') as f:
             f.write(data)
         print(f'fixtures/{filename}: {len(data)} bytes')

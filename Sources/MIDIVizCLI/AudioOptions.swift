@@ -3,7 +3,7 @@ import MIDIVizIO
 
 /// The options of the sound: SoundFont, rate, gain, effects, tail.
 struct AudioOptions: ParsableArguments {
-    @Option(help: "Write the song's sound through a SoundFont to this WAV (16-bit stereo).")
+    @Option(help: "Also write the sound as this WAV (16-bit stereo).")
     var audio: String?
 
     @Option(help: "The SoundFont (.sf2); default: $MIDIVIZ_SOUNDFONT, then /usr/share/sounds/sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2.")

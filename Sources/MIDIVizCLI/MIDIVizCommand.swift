@@ -6,7 +6,7 @@ public struct MIDIVizCommand: ParsableCommand {
         commandName: "midiviz",
         abstract: "Render a Standard MIDI File into a music-visualization video, offline.",
         version: "0.1.0",
-        subcommands: [RenderCommand.self, FrameCommand.self, InfoCommand.self])
+        subcommands: [RenderCommand.self, DemoCommand.self, FrameCommand.self, InfoCommand.self])
 
     public init() {}
 }

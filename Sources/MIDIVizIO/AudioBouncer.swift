@@ -25,12 +25,18 @@ public struct AudioBouncer: Sendable {
     }
 
     /// Writes the WAV under a temporary name beside `path` and renames it into place when done.
-    public func bounce(_ song: Song, soundFont: String, to path: String) throws(AudioError) -> Result {
+    /// - Parameters:
+    ///   - range: the part of the song to keep, in song seconds; the synthesizer still plays
+    ///     everything before it, so its state at the start is that of the full render. Without
+    ///     an end, the sound rings out after the song's end (the tail).
+    ///   - length: given the natural length in seconds, the length to write; silence pads the rest.
+    public func bounce(_ song: Song, soundFont: String, to path: String, from start: Double = 0, until end: Double? = nil,
+                       length: (Double) -> Double = { $0 }) throws(AudioError) -> Result {
         let synthesizer = try FluidSynthesizer(soundFont: soundFont, sampleRate: sampleRate, gain: gain, reverb: reverb, chorus: chorus)
         let partial = path + ".partial-\(getpid())"
         do throws(AudioError) {
             let writer = try WAVWriter(path: partial, sampleRate: sampleRate)
-            let result = try render(song, with: synthesizer, into: writer)
+            let result = try render(song, with: synthesizer, into: writer, from: start, until: end, length: length)
             try writer.finish()
             guard rename(partial, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             return result
@@ -42,14 +48,19 @@ public struct AudioBouncer: Sendable {
 
     static let blockFrames = 4096
 
-    private func render(_ song: Song, with synthesizer: FluidSynthesizer, into writer: WAVWriter) throws(AudioError) -> Result {
+    private func render(_ song: Song, with synthesizer: FluidSynthesizer, into writer: WAVWriter,
+                        from start: Double, until end: Double?, length: (Double) -> Double) throws(AudioError) -> Result {
         let rate = Double(sampleRate)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
         defer { left.deallocate(); right.deallocate() }
+        let startFrame = max(0, Int((start * rate).rounded()))
+        let endFrame = end.map { Int(($0 * rate).rounded()) } ?? Int.max
         var position = 0
-        /// Renders up to frame `target`; returns the peak level of what it rendered if asked.
-        func advance(to target: Int, measuringPeak: Bool = false) throws(AudioError) -> Float {
+        /// Renders up to frame `target`, keeping what lies in the range; returns the peak level
+        /// of what it rendered if asked.
+        func advance(to requested: Int, measuringPeak: Bool = false) throws(AudioError) -> Float {
+            let target = min(requested, endFrame)
             var peak: Float = 0
             while position < target {
                 let count = min(Self.blockFrames, target - position)
@@ -57,24 +68,36 @@ public struct AudioBouncer: Sendable {
                 if measuringPeak {
                     for index in 0..<count { peak = max(peak, abs(left[index]), abs(right[index])) }
                 }
-                try writer.append(left: left, right: right, count: count)
+                let skip = min(count, max(0, startFrame - position))
+                if skip < count { try writer.append(left: left + skip, right: right + skip, count: count - skip) }
                 position += count
             }
             return peak
         }
         for event in song.synthEvents {
-            _ = try advance(to: Int((event.seconds * rate).rounded()))
+            let at = Int((event.seconds * rate).rounded())
+            if at >= endFrame { break }
+            _ = try advance(to: at)
             synthesizer.play(event.bytes)
         }
         let songEnd = max(position, Int((song.durationSeconds * rate).rounded()))
-        _ = try advance(to: songEnd)
-        synthesizer.releaseEverything()
-        let silent: Float = 0.5 / 32767  // rounds to 0 in 16 bits
-        let window = max(1, sampleRate / 20)
-        let tailLimit = songEnd + Int(maximumTailSeconds * rate)
-        while position < tailLimit {
-            if try advance(to: min(tailLimit, position + window), measuringPeak: true) < silent { break }
+        var tail = 0.0
+        if endFrame != Int.max {
+            _ = try advance(to: endFrame)
+        } else {
+            _ = try advance(to: songEnd)
+            synthesizer.releaseEverything()
+            let silent: Float = 0.5 / 32767  // rounds to 0 in 16 bits
+            let window = max(1, sampleRate / 20)
+            let tailLimit = songEnd + Int(maximumTailSeconds * rate)
+            while position < tailLimit {
+                if try advance(to: min(tailLimit, position + window), measuringPeak: true) < silent { break }
+            }
+            tail = Double(position - songEnd) / rate
         }
-        return Result(frames: position, seconds: Double(position) / rate, tailSeconds: Double(position - songEnd) / rate)
+        let natural = Double(writer.framesWritten) / rate
+        let wanted = Int((length(natural) * rate).rounded())
+        if wanted > writer.framesWritten { try writer.appendSilence(wanted - writer.framesWritten) }
+        return Result(frames: writer.framesWritten, seconds: Double(writer.framesWritten) / rate, tailSeconds: tail)
     }
 }

@@ -39,6 +39,18 @@ final class WAVWriter {
         framesWritten += count
     }
 
+    func appendSilence(_ count: Int) throws(AudioError) {
+        let zeros = [Float](repeating: 0, count: min(count, 4096))
+        var remaining = count
+        while remaining > 0 {
+            let chunk = min(remaining, zeros.count)
+            try zeros.withUnsafeBufferPointer { buffer throws(AudioError) in
+                try append(left: buffer.baseAddress!, right: buffer.baseAddress!, count: chunk)
+            }
+            remaining -= chunk
+        }
+    }
+
     @inline(__always)
     static func sample(_ value: Float) -> Int16 {
         // Clamp first (NaN becomes 0), then round half away from zero.

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+
+/// Where the outputs go and how the run reports, shared by `render` and `demo`.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "The MP4 to write (default: the song's name with .mp4, next to it).")
+    var output: String?
+
+    @Flag(name: .customLong("no-video"), help: "Write no MP4 (only --frames-dir and/or --audio).")
+    var noVideo = false
+
+    @Flag(name: .customLong("no-audio"), help: "A silent video: no SoundFont needed.")
+    var noAudio = false
+
+    @Option(name: .customLong("frames-dir"), help: "Also write frame_000001.png … into this folder (created if needed).")
+    var framesDirectory: String?
+
+    @Option(help: "x264 constant rate factor (0-51; lower is better and bigger).")
+    var crf: Int = 20
+
+    @Option(help: "x264 preset: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.")
+    var preset: String = "veryfast"
+
+    @Option(name: .customLong("from"), help: "Start at this time: seconds, mm:ss.fff or bar:N.")
+    var from: TimeSpec?
+
+    @Option(name: .customLong("to"), help: "End at this time: seconds, mm:ss.fff or bar:N (default: the end plus the release tail).")
+    var to: TimeSpec?
+
+    @Option(name: .customLong("png-level"), help: "zlib level 0-9 for --frames-dir (1: fast, about 84 KB a 1080p frame).")
+    var pngLevel: Int = 1
+
+    @Option(help: "Render on this many cores (default: all).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(name: .customLong("max-duration"), help: "Refuse songs longer than this many seconds.")
+    var maxDuration: Double = 3600
+
+    @Option(help: "Progress on stderr as a bar (default, on a terminal), or 'json': one JSON line a second on stdout.")
+    var progress: ProgressStyle = .bar
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    @Option(name: .customLong("raw-video-out"), help: .hidden)
+    var rawVideoOut: String?
+
+    static let presets: Set<String> = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+
+    func validate() throws {
+        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9, not \(pngLevel)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard maxDuration > 0 else { throw ValidationError("--max-duration must be positive") }
+        guard (0...51).contains(crf) else { throw ValidationError("--crf must be 0 to 51, not \(crf)") }
+        guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.sorted().joined(separator: ", "))") }
+        if noVideo && output != nil { throw ValidationError("--output and --no-video contradict each other") }
+    }
+}
+
+enum ProgressStyle: String, ExpressibleByArgument {
+    case bar, json
+}

@@ -1,0 +1,28 @@
+/// Why the video could not be made; each case has its exit code.
+public enum VideoError: Error, CustomStringConvertible, Sendable {
+    /// No ffmpeg on PATH (or at $MIDIVIZ_FFMPEG) (exit 69).
+    case ffmpegMissing
+    /// ffmpeg exited with an error; its last lines of stderr (exit 1).
+    case ffmpegFailed(status: Int32, lastLines: String)
+    /// A file could not be written (exit 73).
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .ffmpegMissing:
+            return "ffmpeg not found (install it with 'apt-get install ffmpeg'); PNG frames and the WAV are still available with --frames-dir and --audio and --no-video"
+        case .ffmpegFailed(let status, let lastLines):
+            return "ffmpeg failed (exit \(status)): \(lastLines.isEmpty ? "no message" : lastLines)"
+        case .cannotWrite(let path, let reason):
+            return "cannot write \(path): \(reason)"
+        }
+    }
+
+    public var exitCode: Int32 {
+        switch self {
+        case .ffmpegMissing: return 69
+        case .ffmpegFailed: return 1
+        case .cannotWrite: return 73
+        }
+    }
+}
