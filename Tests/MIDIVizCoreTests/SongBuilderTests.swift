@@ -85,3 +85,38 @@ import Testing
         #expect(map.seconds(atTick: 1) == 2)
     }
 }
+
+@Suite struct BarTests {
+    /// 4/4 at 120 bpm for two bars, then 3/4 at 90 bpm (as fixtures/tempo-map.mid).
+    let song = SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: 1, events: [
+        MIDIEvent(tick: 0, track: 0, bytes: [0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20]),
+        MIDIEvent(tick: 0, track: 0, bytes: [0xFF, 0x58, 0x04, 4, 2, 24, 8]),
+        MIDIEvent(tick: 768, track: 0, bytes: [0xFF, 0x51, 0x03, 0x0A, 0x2C, 0x2B]),
+        MIDIEvent(tick: 768, track: 0, bytes: [0xFF, 0x58, 0x04, 3, 2, 24, 8]),
+    ], endTick: 1344, warnings: [])
+
+    @Test func barsFollowTheTimeSignaturesAndTheTempoMap() throws {
+        #expect(song.startSeconds(ofBar: 1) == 0)
+        #expect(song.startSeconds(ofBar: 2) == 2)
+        #expect(abs(try #require(song.startSeconds(ofBar: 3)) - 4) < 1e-9)
+        // 3/4 at 90 bpm (666667 µs a beat): 2.000001 s a bar.
+        #expect(abs(try #require(song.startSeconds(ofBar: 4)) - 6.000001) < 1e-6)
+        #expect(song.startSeconds(ofBar: 0) == nil)
+    }
+
+    @Test func signatureChangeInsideABarStartsANewBar() {
+        // 4/4, then 2/4 from tick 96 (one beat into bar 1): bar 2 starts at tick 96.
+        let odd = SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: 1, events: [
+            MIDIEvent(tick: 96, track: 0, bytes: [0xFF, 0x58, 0x04, 2, 2, 24, 8]),
+        ], endTick: 960, warnings: [])
+        #expect(odd.startSeconds(ofBar: 2) == 0.5)
+        #expect(odd.startSeconds(ofBar: 3) == 1.5)
+    }
+
+    @Test func smpteSongsHaveNoBars() {
+        let smpte = SongBuilder.build(format: 0, division: .smpte(framesPerSecond: 25, ticksPerFrame: 40), trackCount: 1,
+                                      events: [], endTick: 1000, warnings: [])
+        #expect(smpte.startSeconds(ofBar: 2) == nil)
+        #expect(smpte.seconds(atTick: 500) == 0.5)
+    }
+}

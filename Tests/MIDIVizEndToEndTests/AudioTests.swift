@@ -20,7 +20,7 @@ struct AudioTests {
 
     func bounce(_ song: String, _ extra: [String] = []) throws -> (WAVFile, String) {
         let out = temporaryFile("song.wav")
-        let result = try ProcessRunner.midiviz(["render", song, "--audio", out, "--soundfont", Self.soundFont!, "--quiet"] + extra)
+        let result = try ProcessRunner.midiviz(["render", song, "--no-video", "--audio", out, "--soundfont", Self.soundFont!, "--quiet"] + extra)
         #expect(result.status == 0, "\(result.stderr)")
         return (try WAVFile(path: out), out)
     }
@@ -70,7 +70,7 @@ struct AudioTests {
 
     @Test func missingSoundFontExits66() throws {
         let out = temporaryFile("none.wav")
-        let result = try ProcessRunner.midiviz(["render", Self.groove, "--audio", out, "--soundfont", "/nonexistent/font.sf2"])
+        let result = try ProcessRunner.midiviz(["render", Self.groove, "--no-video", "--audio", out, "--soundfont", "/nonexistent/font.sf2"])
         #expect(result.status == 66)
         #expect(result.stderr == "midiviz: cannot read SoundFont /nonexistent/font.sf2: no such file\n")
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -80,7 +80,7 @@ struct AudioTests {
         let fake = temporaryFile("fake.sf2"), out = temporaryFile("fake.wav")
         try Data("RIFF1234sfbkLIST but not really".utf8).write(to: URL(fileURLWithPath: fake))
         defer { unlink(fake) }
-        let result = try ProcessRunner.midiviz(["render", Self.groove, "--audio", out, "--soundfont", fake])
+        let result = try ProcessRunner.midiviz(["render", Self.groove, "--no-video", "--audio", out, "--soundfont", fake])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("midiviz: cannot use SoundFont \(fake): not a SoundFont"))
         #expect(result.stderr.split(separator: "\n").count == 1, "FluidSynth's own log lines stay off the terminal")

@@ -11,10 +11,14 @@ enum ProcessRunner {
         var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    static func run(_ executable: URL, _ arguments: [String], currentDirectory: URL? = nil) throws -> Result {
+    static func run(_ executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         // stderr goes to a file: an unread pipe would block the child once it fills.
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-test-\(UUID().uuidString).err")
@@ -32,7 +36,7 @@ enum ProcessRunner {
                       stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func midiviz(_ arguments: [String]) throws -> Result {
-        try run(TestEnvironment.binary, arguments)
+    static func midiviz(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(TestEnvironment.binary, arguments, currentDirectory: currentDirectory, environment: environment)
     }
 }

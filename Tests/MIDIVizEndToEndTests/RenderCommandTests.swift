@@ -20,7 +20,7 @@ import Testing
     @Test func writesEveryFrameOfTheSongAndItsTail() throws {
         let out = temporaryDirectory("frames")
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--size", "320x180", "--fps", "10", "--quiet"])
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "320x180", "--fps", "10", "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "--quiet prints nothing")
         let names = try frames(in: out)
@@ -44,7 +44,7 @@ import Testing
         for jobs in ["1", "2"] {
             let out = temporaryDirectory("jobs\(jobs)")
             defer { try? FileManager.default.removeItem(at: out) }
-            let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--size", "160x90",
+            let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "160x90",
                                                     "--fps", "6", "--style", "bars", "--scheme", "ocean", "--jobs", jobs])
             #expect(result.status == 0, "\(result.stderr)")
             hashes.append(try frames(in: out).map { try PNGReader.read(out.appendingPathComponent($0).path).pixelHash })
@@ -58,7 +58,7 @@ import Testing
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let common = ["--size", "320x180", "--style", "circles", "--scheme", "fire", "--grid"]
-        let sequence = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.appendingPathComponent("seq").path, "--fps", "10"] + common)
+        let sequence = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.appendingPathComponent("seq").path, "--no-video", "--fps", "10"] + common)
         #expect(sequence.status == 0, "\(sequence.stderr)")
         let poster = out.appendingPathComponent("poster.png").path
         let single = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "0:01.500", "-o", poster] + common)
@@ -71,12 +71,13 @@ import Testing
 
     @Test(arguments: [
         ["--size", "0x0"], ["--size", "wide"], ["--fps", "0"], ["--style", "spiral"], ["--scheme", "neon"],
-        ["--speed", "3"], ["--png-level", "12"], ["--jobs", "0"], ["--background", "#12345"],
+        ["--speed", "3"], ["--png-level", "12"], ["--jobs", "0"], ["--background", "#12345"], ["--crf", "60"],
+        ["--preset", "warp"], ["--from", "bar:0"], ["--to", "soon"], ["--progress", "xml"],
     ])
     func badOptionsAreUsageErrors(options: [String]) throws {
         let out = temporaryDirectory("bad")
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path] + options)
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video"] + options)
         #expect(result.status == 64, "\(options): \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing created for a usage error")
     }
@@ -85,7 +86,7 @@ import Testing
         let file = temporaryDirectory("plainfile")
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", file.appendingPathComponent("frames").path])
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", file.appendingPathComponent("frames").path])
         #expect(result.status == 73)
         #expect(result.stderr.hasPrefix("midiviz: cannot create \(file.appendingPathComponent("frames").path)"), "\(result.stderr)")
     }
@@ -94,7 +95,7 @@ import Testing
         let out = temporaryDirectory("badsong")
         defer { try? FileManager.default.removeItem(at: out) }
         let song = TestEnvironment.corpus.appendingPathComponent("test-midi-files/test-not-a-midi-file.mid").path
-        let result = try ProcessRunner.midiviz(["render", song, "--frames-dir", out.path])
+        let result = try ProcessRunner.midiviz(["render", song, "--frames-dir", out.path, "--no-video"])
         #expect(result.status == 65)
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }

@@ -1,0 +1,172 @@
+import Foundation
+import MIDIVizCore
+import Testing
+
+/// The real tools the video tests read their results with.
+enum VideoTools {
+    static let ffmpeg: String? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static var available: Bool { ffmpeg != nil && ffprobe != nil && AudioTools.soundFont != nil }
+
+    struct Stream { var codec: String; var frames: Int; var duration: Double }
+
+    static func probe(_ path: String) throws -> [String: Stream] {
+        let result = try ProcessRunner.run(URL(fileURLWithPath: ffprobe!), ["-v", "error", "-count_frames", "-show_entries",
+                                           "stream=codec_type,codec_name,nb_read_frames,duration", "-of", "json", path])
+        let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        var streams: [String: Stream] = [:]
+        for stream in (object?["streams"] as? [[String: Any]]) ?? [] {
+            streams[stream["codec_type"] as? String ?? "?"] = Stream(codec: stream["codec_name"] as? String ?? "",
+                                                                     frames: Int(stream["nb_read_frames"] as? String ?? "") ?? -1,
+                                                                     duration: Double(stream["duration"] as? String ?? "") ?? -1)
+        }
+        return streams
+    }
+}
+
+@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (.ci/run does)"))
+struct VideoTests {
+    static let fixtures = TestEnvironment.packageRoot.appendingPathComponent("fixtures")
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-video-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func demoIsH264AndAACOfOneLength() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try ProcessRunner.midiviz(["demo", "--size", "320x180", "--fps", "30", "--quiet"], currentDirectory: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let video = folder.appendingPathComponent("demo.mp4").path
+        let streams = try VideoTools.probe(video)
+        let picture = try #require(streams["video"]), sound = try #require(streams["audio"])
+        #expect(picture.codec == "h264" && sound.codec == "aac")
+        // 8 s of song + at least the 1 s fade, at 30 fps; the sound has exactly that length.
+        #expect(picture.frames >= 270 && picture.frames <= 330, "\(picture.frames) frames")
+        #expect(abs(picture.duration - Double(picture.frames) / 30) < 0.001)
+        #expect(abs(picture.duration - sound.duration) <= 1.0 / 30, "video \(picture.duration) s, audio \(sound.duration) s")
+        // +faststart: the index (moov) comes before the media (mdat).
+        let head = try Data(contentsOf: URL(fileURLWithPath: video)).prefix(4096)
+        let moov = head.range(of: Data("moov".utf8)), mdat = head.range(of: Data("mdat".utf8))
+        #expect(moov != nil && (mdat == nil || moov!.lowerBound < mdat!.lowerBound))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers == ["demo.mp4"], "no partial files: \(leftovers)")
+    }
+
+    @Test func soundAndPictureAreInSync() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("sync.mp4").path
+        let fps = 30.0
+        let result = try ProcessRunner.midiviz(["render", Self.fixtures.appendingPathComponent("sync-notes.mid").path, "-o", video,
+                                                "--size", "320x180", "--fps", "30", "--no-reverb", "--no-chorus", "--quiet",
+                                                "--soundfont", AudioTools.soundFont!])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Audio onsets: where the 1 ms level first passes 0.02 after at least 300 ms below it.
+        let audio = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", video, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"])
+        let samples: [Int16] = audio.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        var audioOnsets: [Double] = []
+        var quietSince = 0
+        for block in 0..<(samples.count / 48) {
+            let peak = samples[block * 48..<(block + 1) * 48].map { abs(Int($0)) }.max() ?? 0
+            if peak > 655 {
+                if block - quietSince >= 300 { audioOnsets.append(Double(block) / 1000) }
+                quietSince = block + 1
+            }
+        }
+        // Picture onsets: the first frame in which each note's column lights up.
+        let frames = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", video, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let luma = [UInt8](frames.stdout)
+        let frameBytes = 320 * 180
+        var pictureOnsets: [Double] = []
+        for pitchClass in [0, 2, 4, 5, 7, 9] {
+            let column = Int(320 * (0.06 + 0.88 * (Double(pitchClass) + 0.5) / 12))
+            for frame in 0..<(luma.count / frameBytes) {
+                let brightest = (0..<180).map { luma[frame * frameBytes + $0 * 320 + column] }.max() ?? 0
+                if brightest > 90 { pictureOnsets.append(Double(frame) / fps); break }
+            }
+        }
+        #expect(audioOnsets.count == 6, "audio onsets \(audioOnsets)")
+        #expect(pictureOnsets.count == 6, "picture onsets \(pictureOnsets)")
+        for (heard, seen) in zip(audioOnsets, pictureOnsets) {
+            #expect(abs(heard - seen) <= 1 / fps, "heard at \(heard) s, seen at \(seen) s")
+        }
+        print("A/V sync: heard \(audioOnsets), seen \(pictureOnsets)")
+    }
+
+    @Test func rangeByBarsCutsPictureAndSoundAtTheSameInstant() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("bars.mp4").path
+        // Bars 2 and 3 of tempo-map.mid: from 2 s to 6 s (bar 3 is in 3/4 at 90 bpm).
+        let result = try ProcessRunner.midiviz(["render", Self.fixtures.appendingPathComponent("tempo-map.mid").path, "-o", video,
+                                                "--from", "bar:2", "--to", "bar:4", "--size", "160x90", "--fps", "30", "--quiet",
+                                                "--soundfont", AudioTools.soundFont!])
+        #expect(result.status == 0, "\(result.stderr)")
+        let streams = try VideoTools.probe(video)
+        #expect(streams["video"]?.frames == 120, "4 s at 30 fps")
+        #expect(abs((streams["audio"]?.duration ?? 0) - 4.0) <= 1.0 / 30)
+    }
+
+    @Test func rangeInSecondsAndClockTime() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("range.mp4").path
+        let result = try ProcessRunner.midiviz(["render", Self.fixtures.appendingPathComponent("c-major-arpeggio.mid").path, "-o", video,
+                                                "--from", "1.5", "--to", "0:03.250", "--size", "160x90", "--fps", "20", "--no-audio", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let streams = try VideoTools.probe(video)
+        #expect(streams["video"]?.frames == 35 && streams["audio"] == nil, "1.75 s at 20 fps, silent")
+    }
+
+    @Test func missingFFmpegExits69() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try ProcessRunner.midiviz(["demo", "--no-audio"], currentDirectory: folder,
+                                               environment: ["MIDIVIZ_FFMPEG": "/nonexistent/ffmpeg"])
+        #expect(result.status == 69)
+        #expect(result.stderr.hasPrefix("midiviz: ffmpeg not found"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func failingFFmpegIsReportedWithItsOwnWords() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fake = folder.appendingPathComponent("fake-ffmpeg").path
+        try "#!/bin/sh\ncat >/dev/null\necho 'Unknown encoder libx264 (a broken build)' >&2\nexit 1\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        let result = try ProcessRunner.midiviz(["demo", "--no-audio", "--size", "160x90", "-o", folder.appendingPathComponent("x.mp4").path],
+                                               environment: ["MIDIVIZ_FFMPEG": fake])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("ffmpeg failed (exit 1): Unknown encoder libx264 (a broken build)"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["fake-ffmpeg"])
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalLeavesNoTemporaryFileAndNoFFmpeg(signal: Int32, expected: Int32) throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("long.mp4").path
+        let process = Process()
+        process.executableURL = TestEnvironment.binary
+        // A long song, silent, so the frames are streaming to ffmpeg when the signal comes.
+        process.arguments = ["render", TestEnvironment.corpus.appendingPathComponent("Tonejs-Midi/bartok/concerto_for_orchestra_1.mid").path,
+                             "-o", video, "--no-audio", "--size", "320x180", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var sawPartial = false
+        for _ in 0..<100 where !sawPartial {
+            usleep(50_000)
+            sawPartial = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.contains { $0.contains(".partial-") } ?? false
+        }
+        #expect(sawPartial, "ffmpeg was writing")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no temporary left")
+        let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])
+        #expect(!ps.stdoutText.contains(folder.path), "no ffmpeg left writing into the folder")
+    }
+}
