@@ -38,6 +38,13 @@ enum FrameLoopBenchmark {
                 let mean = times.reduce(0, +) / Double(times.count)
                 print(String(format: "raster %-8@ mean %.2f ms/frame  p95 %.2f ms  max %.2f ms  (%.0f shapes/frame)",
                              style.rawValue, mean, times[times.count * 95 / 100], times.last!, Double(shapeCount) / Double(sampleCount)))
+                if style == .circles {
+                    var yuv: [UInt8] = []
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<100 { YUV420.convert(workspace.canvas, into: &yuv) }
+                    let perFrame = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / 100
+                    print(String(format: "yuv420p conversion %.2f ms/frame", perFrame))
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MIDIVizCore
+import MIDIVizIO
 
 /// The options that decide how frames look, shared by `render` and `frame`.
 struct LookOptions: ParsableArguments {
@@ -31,7 +32,7 @@ struct LookOptions: ParsableArguments {
     var background: RGBA?
 
     @Option(help: "A TrueType/OpenType font for labels (default: DejaVu Sans).")
-    var font: String = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    var font: String = FontRasterizer.defaultFontPath
 
     func validate() throws {
         guard size.width > 0, size.height > 0 else { throw ValidationError("--size must be at least 1x1, not \(size.width)x\(size.height)") }

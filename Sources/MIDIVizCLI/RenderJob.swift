@@ -97,7 +97,7 @@ struct RenderJob {
         var encoder: FFmpegProcess?
         var rawVideo: UnsafeMutablePointer<FILE>?
         let partialVideo = videoPath.map { Self.partialName(for: $0) }
-        if let videoPath, let ffmpeg, let partialVideo {
+        if let ffmpeg, let partialVideo {
             do {
                 encoder = try FFmpegProcess(executable: ffmpeg, arguments: encoderArguments(settings: settings, audio: wavPath, output: partialVideo))
             } catch {
@@ -105,7 +105,6 @@ struct RenderJob {
                 throw fail(error.description, code: error.exitCode)
             }
             cleanup.add { encoder?.stop(); unlink(partialVideo) }
-            _ = videoPath
         } else if let raw = output.rawVideoOut {
             rawVideo = fopen(raw, "wb")
             guard rawVideo != nil else { throw fail("cannot write \(raw): \(String(cString: strerror(errno)))", code: ExitCodes.cannotCreate) }

@@ -157,7 +157,7 @@ struct VideoTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var sawPartial = false
-        for _ in 0..<100 where !sawPartial {
+        for _ in 0..<600 where !sawPartial {  // up to 30 s on a busy machine
             usleep(50_000)
             sawPartial = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.contains { $0.contains(".partial-") } ?? false
         }

@@ -1,0 +1,10 @@
+#ifndef MIDIVIZ_YUV_H
+#define MIDIVIZ_YUV_H
+#include <stdint.h>
+
+/* RGBA8 (bytes R G B A per pixel) to planar yuv420p, BT.709, limited range: Y plane, then U and
+ * V at quarter size; chroma is the average of each 2x2 block. Width and height must be even.
+ * Plain loops over independent pixels, written for the compiler to vectorize. */
+void midiviz_rgba_to_yuv420(const uint32_t *rgba, int width, int height, uint8_t *out);
+
+#endif

@@ -1,0 +1,37 @@
+#include "midiviz_yuv.h"
+
+/* Fixed point, x 2^16: Y = 16 + 219 (0.2126 R + 0.7152 G + 0.0722 B) / 255, and
+ * U, V = 128 + 224 (B' - Y') / 1.8556 / 255, (R' - Y') / 1.5748 / 255. */
+enum {
+    Y_R = 11966, Y_G = 40254, Y_B = 4064,
+    U_R = -6596, U_G = -22189, U_B = 28784,
+    V_R = 28784, V_G = -26145, V_B = -2639,
+};
+
+void midiviz_rgba_to_yuv420(const uint32_t *restrict rgba, int width, int height, uint8_t *restrict out) {
+    uint8_t *restrict luma = out;
+    uint8_t *restrict u_plane = out + (long)width * height;
+    uint8_t *restrict v_plane = u_plane + (long)(width / 2) * (height / 2);
+    /* Luma: one independent expression per pixel (vectorized). */
+    long count = (long)width * height;
+    for (long i = 0; i < count; i++) {
+        uint32_t p = rgba[i];
+        int32_t r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
+        luma[i] = (uint8_t)((Y_R * r + Y_G * g + Y_B * b + (16 << 16) + 32768) >> 16);
+    }
+    /* Chroma: the sums of each 2x2 block. */
+    int half = width / 2;
+    for (int y = 0; y < height; y += 2) {
+        const uint32_t *top = rgba + (long)y * width, *bottom = top + width;
+        uint8_t *u_row = u_plane + (long)(y / 2) * half, *v_row = v_plane + (long)(y / 2) * half;
+        for (int x = 0; x < half; x++) {
+            uint32_t a = top[2 * x], b = top[2 * x + 1], c = bottom[2 * x], d = bottom[2 * x + 1];
+            int32_t r = (int32_t)((a & 0xFF) + (b & 0xFF) + (c & 0xFF) + (d & 0xFF));
+            int32_t g = (int32_t)(((a >> 8) & 0xFF) + ((b >> 8) & 0xFF) + ((c >> 8) & 0xFF) + ((d >> 8) & 0xFF));
+            int32_t bl = (int32_t)(((a >> 16) & 0xFF) + ((b >> 16) & 0xFF) + ((c >> 16) & 0xFF) + ((d >> 16) & 0xFF));
+            /* Sums of four pixels: divide by 4 inside the shift. */
+            u_row[x] = (uint8_t)((U_R * r + U_G * g + U_B * bl + (512 << 16) + 131072) >> 18);
+            v_row[x] = (uint8_t)((V_R * r + V_G * g + V_B * bl + (512 << 16) + 131072) >> 18);
+        }
+    }
+}
