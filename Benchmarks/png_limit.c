@@ -1,5 +1,5 @@
-/* The PNG limit of this machine, for scripts/bench: reads up to MAX frames written by
- * midiviz, holds them in memory, and writes them again with the same libpng shim (level 1,
+/* The PNG limit of this machine, for scripts/bench: reads MAX frames spread evenly over those
+ * midiviz wrote (so that sparse and dense parts of the song both count), holds them in memory, and writes them again with the same libpng shim (level 1,
  * Up filter) from THREADS threads with nothing else to do. Prints frames per second.
  *   png_limit THREADS MAX DIR */
 #include <dirent.h>
@@ -48,7 +48,10 @@ int main(int argc, char **argv) {
         if (strstr(entry->d_name, ".png")) names[count++] = strdup(entry->d_name);
     closedir(dir);
     qsort(names, count, sizeof(char *), by_name);
-    if (count > max) count = max;
+    if (count > max) {
+        for (int i = 0; i < max; i++) names[i] = names[(long)i * count / max];
+        count = max;
+    }
     frames = calloc(count, sizeof(struct frame));
     for (int i = 0; i < count; i++) {
         char path[4200];

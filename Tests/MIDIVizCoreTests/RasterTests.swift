@@ -33,6 +33,12 @@ import Testing
         canvas.fillCircle(center: Point(-3, 10), radius: 8, white)
         canvas.fillCircle(center: Point(500, 500), radius: 8, white)
         canvas.fillGlow(center: Point(25, 25), radius: 10, white)
+        // Beside the canvas, on rows that are inside it: nothing to draw, nothing to crash.
+        let before = canvas.pixelHash
+        canvas.fillCircle(center: Point(60, 10), radius: 8, white)
+        canvas.strokeCircle(center: Point(-40, 10), radius: 8, lineWidth: 2, white)
+        canvas.fillGlow(center: Point(60, 10), radius: 12, hole: 4, white)
+        #expect(canvas.pixelHash == before)
         canvas.drawLine(from: Point(-10, 19), to: Point(40, 19), lineWidth: 2, white)
         #expect(canvas[0, 0] == white.pixel && canvas[4, 4] == white.pixel && canvas[5, 5] == black.pixel)
         #expect(canvas[0, 10] == white.pixel, "the part of the circle inside the canvas is drawn")

@@ -107,6 +107,17 @@ extension Canvas {
         }
     }
 
+    /// The columns of `span` whose pixel centres lie within `radius` of `centerX`, on a row
+    /// `dySquared` (squared) from the centre; empty, at the end of `span`, when there are none.
+    @inline(__always)
+    static func columns(within radius: Float, of centerX: Float, dySquared: Float, in span: Range<Int>) -> Range<Int> {
+        guard dySquared < radius * radius else { return span.upperBound..<span.upperBound }
+        let half = (radius * radius - dySquared).squareRoot()
+        let first = max(span.lowerBound, Int((centerX - half - 0.5).rounded(.up)))
+        let last = max(first, min(span.upperBound, Int((centerX + half - 0.5).rounded(.down)) + 1))
+        return first..<last
+    }
+
     /// Fills an anti-aliased disc.
     public mutating func fillCircle(center: Point, radius: Float, _ color: RGBA) {
         guard color.a > 0, radius > 0 else { return }
@@ -125,13 +136,10 @@ extension Canvas {
                 let outerHalf = (outer * outer - dySquared).squareRoot()
                 let first = max(0, Int((center.x - outerHalf - 0.5).rounded(.down)))
                 let last = min(width, Int((center.x + outerHalf + 0.5).rounded(.up)))
+                guard last > first else { continue }  // this row of the disc lies beside the canvas
                 // Pixels whose centres lie within radius − 0.5 are fully covered.
-                var innerFirst = last, innerLast = last
-                if dySquared < inner * inner {
-                    let innerHalf = (inner * inner - dySquared).squareRoot()
-                    innerFirst = max(first, Int((center.x - innerHalf - 0.5).rounded(.up)))
-                    innerLast = max(innerFirst, min(last, Int((center.x + innerHalf - 0.5).rounded(.down)) + 1))
-                }
+                let full = Canvas.columns(within: inner, of: center.x, dySquared: dySquared, in: first..<last)
+                let innerFirst = full.lowerBound, innerLast = full.upperBound
                 for x in first..<innerFirst {
                     let dx = Float(x) + 0.5 - center.x
                     let coverage = max(0, min(1, outer - (dx * dx + dySquared).squareRoot()))
@@ -167,13 +175,9 @@ extension Canvas {
                 let outerHalf = (outer * outer - dySquared).squareRoot()
                 let first = max(0, Int((center.x - outerHalf - 0.5).rounded(.down)))
                 let last = min(width, Int((center.x + outerHalf + 0.5).rounded(.up)))
-                var skipFirst = last, skipLast = last
-                if dySquared < hole * hole {
-                    let holeHalf = (hole * hole - dySquared).squareRoot()
-                    skipFirst = max(first, Int((center.x - holeHalf - 0.5).rounded(.up)))
-                    skipLast = max(skipFirst, min(last, Int((center.x + holeHalf - 0.5).rounded(.down)) + 1))
-                }
-                for x in first..<last where x < skipFirst || x >= skipLast {
+                guard last > first else { continue }
+                let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: first..<last)
+                for x in first..<last where !skip.contains(x) {
                     let dx = Float(x) + 0.5 - center.x
                     let distance = (dx * dx + dySquared).squareRoot()
                     let coverage = max(0, min(1, half + 0.5 - abs(distance - radius)))
@@ -202,20 +206,16 @@ extension Canvas {
                 let half = remaining.squareRoot()
                 let first = max(0, Int((center.x - half).rounded(.down)))
                 let last = min(width, Int((center.x + half).rounded(.up)))
-                var skipFirst = last, skipLast = last
-                if dy * dy < hole * hole {
-                    let holeHalf = (hole * hole - dy * dy).squareRoot()
-                    skipFirst = max(first, Int((center.x - holeHalf - 0.5).rounded(.up)))
-                    skipLast = max(skipFirst, min(last, Int((center.x + holeHalf - 0.5).rounded(.down)) + 1))
-                }
+                guard last > first else { continue }
+                let skip = Canvas.columns(within: hole, of: center.x, dySquared: dy * dy, in: first..<last)
                 let row = buffer.baseAddress!.advanced(by: y * width)
                 let rowTerm = 1 - dy * dy * inverseSquared
                 func blendRun(_ start: Int, _ end: Int) {
                     Canvas.blendGlowRun(row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
                                         rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
                 }
-                blendRun(first, skipFirst)
-                blendRun(skipLast, last)
+                blendRun(first, skip.lowerBound)
+                blendRun(skip.upperBound, last)
             }
         }
     }
