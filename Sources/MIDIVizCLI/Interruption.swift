@@ -1,21 +1,37 @@
 import Dispatch
 import Foundation
 
-/// On SIGINT or SIGTERM, runs a cleanup and exits with 130 or 143 (128 + the signal).
-final class Interruption {
+/// On SIGINT or SIGTERM, runs a cleanup and exits with 130 or 143 (128 + the signal). The work
+/// it interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe): such a failure must
+/// call `yieldIfInterrupted()`, so that the exit status is the signal's and the cleanup finishes.
+final class Interruption: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var received: Int32?
 
     init(cleanup: @escaping @Sendable () -> Void) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
+            source.setEventHandler { [self] in
+                lock.lock()
+                received = signalNumber
+                lock.unlock()
                 cleanup()
                 exit(128 + signalNumber)
             }
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// If a signal has arrived, waits for its handler to clean up and exit; returns otherwise.
+    func yieldIfInterrupted() {
+        lock.lock()
+        let interrupted = received != nil
+        lock.unlock()
+        guard interrupted else { return }
+        while true { pause() }
     }
 
     func cancel() {

@@ -74,6 +74,7 @@ struct RenderJob {
                 }
                 audioSeconds = result.seconds
             } catch {
+                interruption.yieldIfInterrupted()
                 cleanup.run()
                 throw fail(error.description, code: error.exitCode)
             }
@@ -89,6 +90,7 @@ struct RenderJob {
         var staged: StagedDirectory?
         if let directory = output.framesDirectory {
             do { staged = try StagedDirectory(path: directory) } catch {
+                interruption.yieldIfInterrupted()
                 cleanup.run()
                 throw fail(error.description, code: ExitCodes.cannotCreate)
             }
@@ -101,6 +103,7 @@ struct RenderJob {
             do {
                 encoder = try FFmpegProcess(executable: ffmpeg, arguments: encoderArguments(settings: settings, audio: wavPath, output: partialVideo))
             } catch {
+                interruption.yieldIfInterrupted()
                 cleanup.run()
                 throw fail(error.description, code: error.exitCode)
             }
@@ -131,6 +134,7 @@ struct RenderJob {
                 throw VideoError.cannotWrite(path: videoPath, reason: String(cString: strerror(errno)))
             }
         } catch {
+            interruption.yieldIfInterrupted()
             reporter.finish()
             cleanup.run()
             if let error = error as? VideoError { throw fail(error.description, code: error.exitCode) }
@@ -197,11 +201,12 @@ final class Cleanup: @unchecked Sendable {
         lock.lock(); steps.append(step); lock.unlock()
     }
 
+    /// Runs the steps, newest first; a second caller waits until the first has finished.
     func run() {
         lock.lock()
+        defer { lock.unlock() }
         let pending = steps
         steps.removeAll()
-        lock.unlock()
         for step in pending.reversed() { step() }
     }
 }
