@@ -33,11 +33,9 @@ struct RenderJob {
             throw fail("nothing to render: --from \(Self.clock(start)) is not before the end \(Self.clock(visualEnd))", code: ExitCodes.usage)
         }
         /// Frames cover the range (and the sound's tail, when it rings on longer); the WAV is
-        /// padded to exactly the frames' length. A range end within a thousandth of a frame of a
-        /// frame boundary (tempo values are rounded to microseconds) adds no frame.
+        /// padded to exactly the frames' length.
         func frameCount(forAudioSeconds audio: Double) -> Int {
-            let seconds = end != nil ? visualEnd - start : max(audio, visualEnd - start)
-            return max(1, Int((seconds * fps - 1e-3).rounded(.up)))
+            settings.frameCount(seconds: end != nil ? visualEnd - start : max(audio, visualEnd - start))
         }
 
         let wantsVideo = videoPath != nil || output.rawVideoOut != nil

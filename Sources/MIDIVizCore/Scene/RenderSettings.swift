@@ -56,8 +56,13 @@ public struct RenderSettings: Sendable, Equatable {
     public var tailSeconds: Double { max(fadeSeconds, drumSeconds) }
 
     /// The number of frames for a song: ceil((duration + tail) × fps).
-    public func frameCount(songDuration: Double) -> Int {
-        Int(((songDuration + tailSeconds) * Double(framesPerSecond)).rounded(.up))
+    public func frameCount(songDuration: Double) -> Int { frameCount(seconds: songDuration + tailSeconds) }
+
+    /// The frames that cover `seconds`: ceil(seconds × fps), at least one. An end within a
+    /// thousandth of a frame of a frame boundary (tempo values are rounded to microseconds)
+    /// adds no frame.
+    public func frameCount(seconds: Double) -> Int {
+        max(1, Int((seconds * Double(framesPerSecond) - 1e-3).rounded(.up)))
     }
 
     /// The time frame `index` (0-based) shows: computed, never accumulated.
