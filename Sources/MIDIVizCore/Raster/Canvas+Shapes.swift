@@ -118,39 +118,48 @@ extension Canvas {
         return first..<last
     }
 
-    /// Fills an anti-aliased disc.
-    public mutating func fillCircle(center: Point, radius: Float, _ color: RGBA) {
-        guard color.a > 0, radius > 0 else { return }
-        let ink = Ink(color)
-        let width = self.width
-        let outer = radius + 0.5, inner = max(0, radius - 0.5)
-        let rowStart = max(0, Int((center.y - outer).rounded(.down)))
-        let rowEnd = min(height, Int((center.y + outer).rounded(.up)))
+    /// Visits each canvas row a disc of `radius` around `center` touches: the row's pixels, its
+    /// squared vertical distance from the centre (to pixel centres) and the clipped columns the
+    /// disc spans, widened by `margin` on each side. Rows beside the canvas are skipped.
+    @inline(__always)
+    mutating func forEachRow(ofDiscAt center: Point, radius: Float, margin: Float,
+                             _ body: (_ row: UnsafeMutablePointer<UInt32>, _ dySquared: Float, _ columns: Range<Int>) -> Void) {
+        let rowStart = max(0, Int((center.y - radius).rounded(.down)))
+        let rowEnd = min(height, Int((center.y + radius).rounded(.up)))
         guard rowEnd > rowStart else { return }
+        let width = self.width
         pixels.withUnsafeMutableBufferPointer { buffer in
             for y in rowStart..<rowEnd {
                 let dy = Float(y) + 0.5 - center.y
                 let dySquared = dy * dy
-                guard dySquared < outer * outer else { continue }
-                let row = buffer.baseAddress!.advanced(by: y * width)
-                let outerHalf = (outer * outer - dySquared).squareRoot()
-                let first = max(0, Int((center.x - outerHalf - 0.5).rounded(.down)))
-                let last = min(width, Int((center.x + outerHalf + 0.5).rounded(.up)))
-                guard last > first else { continue }  // this row of the disc lies beside the canvas
-                // Pixels whose centres lie within radius − 0.5 are fully covered.
-                let full = Canvas.columns(within: inner, of: center.x, dySquared: dySquared, in: first..<last)
-                let innerFirst = full.lowerBound, innerLast = full.upperBound
-                for x in first..<innerFirst {
-                    let dx = Float(x) + 0.5 - center.x
-                    let coverage = max(0, min(1, outer - (dx * dx + dySquared).squareRoot()))
-                    row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
-                }
-                Canvas.blendSpan(row, from: innerFirst, to: innerLast, ink, ink.weight)
-                for x in innerLast..<last {
-                    let dx = Float(x) + 0.5 - center.x
-                    let coverage = max(0, min(1, outer - (dx * dx + dySquared).squareRoot()))
-                    row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
-                }
+                guard dySquared < radius * radius else { continue }
+                let half = (radius * radius - dySquared).squareRoot()
+                let first = max(0, Int((center.x - half - margin).rounded(.down)))
+                let last = min(width, Int((center.x + half + margin).rounded(.up)))
+                guard last > first else { continue }
+                body(buffer.baseAddress!.advanced(by: y * width), dySquared, first..<last)
+            }
+        }
+    }
+
+    /// Fills an anti-aliased disc.
+    public mutating func fillCircle(center: Point, radius: Float, _ color: RGBA) {
+        guard color.a > 0, radius > 0 else { return }
+        let ink = Ink(color)
+        let outer = radius + 0.5, inner = max(0, radius - 0.5)
+        forEachRow(ofDiscAt: center, radius: outer, margin: 0.5) { row, dySquared, columns in
+            // Pixels whose centres lie within radius − 0.5 are fully covered.
+            let full = Canvas.columns(within: inner, of: center.x, dySquared: dySquared, in: columns)
+            for x in columns.lowerBound..<full.lowerBound {
+                let dx = Float(x) + 0.5 - center.x
+                let coverage = max(0, min(1, outer - (dx * dx + dySquared).squareRoot()))
+                row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
+            }
+            Canvas.blendSpan(row, from: full.lowerBound, to: full.upperBound, ink, ink.weight)
+            for x in full.upperBound..<columns.upperBound {
+                let dx = Float(x) + 0.5 - center.x
+                let coverage = max(0, min(1, outer - (dx * dx + dySquared).squareRoot()))
+                row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
             }
         }
     }
@@ -159,30 +168,15 @@ extension Canvas {
     public mutating func strokeCircle(center: Point, radius: Float, lineWidth: Float, _ color: RGBA) {
         guard color.a > 0, radius > 0, lineWidth > 0 else { return }
         let ink = Ink(color)
-        let width = self.width
         let half = lineWidth / 2
-        let outer = radius + half + 0.5
         let hole = max(0, radius - half - 0.5)  // pixels with centres inside this are untouched
-        let rowStart = max(0, Int((center.y - outer).rounded(.down)))
-        let rowEnd = min(height, Int((center.y + outer).rounded(.up)))
-        guard rowEnd > rowStart else { return }
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in rowStart..<rowEnd {
-                let dy = Float(y) + 0.5 - center.y
-                let dySquared = dy * dy
-                guard dySquared < outer * outer else { continue }
-                let row = buffer.baseAddress!.advanced(by: y * width)
-                let outerHalf = (outer * outer - dySquared).squareRoot()
-                let first = max(0, Int((center.x - outerHalf - 0.5).rounded(.down)))
-                let last = min(width, Int((center.x + outerHalf + 0.5).rounded(.up)))
-                guard last > first else { continue }
-                let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: first..<last)
-                for x in first..<last where !skip.contains(x) {
-                    let dx = Float(x) + 0.5 - center.x
-                    let distance = (dx * dx + dySquared).squareRoot()
-                    let coverage = max(0, min(1, half + 0.5 - abs(distance - radius)))
-                    if coverage > 0 { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage)) }
-                }
+        forEachRow(ofDiscAt: center, radius: radius + half + 0.5, margin: 0.5) { row, dySquared, columns in
+            let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
+            for x in columns where !skip.contains(x) {
+                let dx = Float(x) + 0.5 - center.x
+                let distance = (dx * dx + dySquared).squareRoot()
+                let coverage = max(0, min(1, half + 0.5 - abs(distance - radius)))
+                if coverage > 0 { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage)) }
             }
         }
     }
@@ -192,31 +186,17 @@ extension Canvas {
     public mutating func fillGlow(center: Point, radius: Float, hole: Float = 0, _ color: RGBA) {
         guard color.a > 0, radius > 0 else { return }
         let ink = Ink(color)
-        let width = self.width
         let inverseSquared = 1 / (radius * radius)
         let scale = Float(ink.weight)
-        let rowStart = max(0, Int((center.y - radius).rounded(.down)))
-        let rowEnd = min(height, Int((center.y + radius).rounded(.up)))
-        guard rowEnd > rowStart else { return }
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in rowStart..<rowEnd {
-                let dy = Float(y) + 0.5 - center.y
-                let remaining = radius * radius - dy * dy
-                guard remaining > 0 else { continue }
-                let half = remaining.squareRoot()
-                let first = max(0, Int((center.x - half).rounded(.down)))
-                let last = min(width, Int((center.x + half).rounded(.up)))
-                guard last > first else { continue }
-                let skip = Canvas.columns(within: hole, of: center.x, dySquared: dy * dy, in: first..<last)
-                let row = buffer.baseAddress!.advanced(by: y * width)
-                let rowTerm = 1 - dy * dy * inverseSquared
-                func blendRun(_ start: Int, _ end: Int) {
-                    Canvas.blendGlowRun(row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
-                                        rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
-                }
-                blendRun(first, skip.lowerBound)
-                blendRun(skip.upperBound, last)
+        forEachRow(ofDiscAt: center, radius: radius, margin: 0) { row, dySquared, columns in
+            let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
+            let rowTerm = 1 - dySquared * inverseSquared
+            func blendRun(_ start: Int, _ end: Int) {
+                Canvas.blendGlowRun(row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
+                                    rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
             }
+            blendRun(columns.lowerBound, skip.lowerBound)
+            blendRun(skip.upperBound, columns.upperBound)
         }
     }
 
