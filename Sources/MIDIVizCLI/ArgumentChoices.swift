@@ -4,6 +4,7 @@ import MIDIVizCore
 extension RenderSettings.Style: ExpressibleByArgument {}
 extension RenderSettings.ColorBy: ExpressibleByArgument {}
 extension RenderSettings.BarsLayout: ExpressibleByArgument {}
+extension RenderSettings.KeyRange: ExpressibleByArgument {}
 extension ColorScheme: ExpressibleByArgument {}
 
 /// `--size`: `WxH` or a name.

@@ -28,7 +28,7 @@ struct FrameCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try loadSongOrExit(song)
-        let settings = look.settings
+        let settings = look.settings(for: loaded)
         let fonts = try loadFontsOrExit(look.font, canvasHeight: settings.height)
         let scene = Scene(song: loaded, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: fonts)

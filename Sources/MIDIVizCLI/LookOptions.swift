@@ -4,7 +4,7 @@ import MIDIVizIO
 
 /// The options that decide how frames look, shared by `render` and `frame`.
 struct LookOptions: ParsableArguments {
-    @Option(help: "Visual style: circles or bars.")
+    @Option(help: "Visual style: circles, bars, roll (a scrolling piano roll) or keyboard (notes falling onto a piano).")
     var style: RenderSettings.Style = .circles
 
     @Option(help: "Colour scheme: rainbow, fire or ocean.")
@@ -31,6 +31,19 @@ struct LookOptions: ParsableArguments {
     @Option(help: "Background colour as #RRGGBB (a gradient from it to a darker shade).")
     var background: RGBA?
 
+    @Option(help: ArgumentHelp("Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed).",
+                               valueName: "seconds"))
+    var window: Double?
+
+    @Option(help: "Keys of the keyboard style: 88 (A0 to C8) or song (the song's range in whole octaves).")
+    var keys: RenderSettings.KeyRange = .piano
+
+    @Flag(help: "Name the chord sounding now (C, Am7, G/B, ...) in the top right corner.")
+    var chords = false
+
+    @Option(help: "A title for the top left corner (default: the song's first track name, if any; \"\" for none).")
+    var title: String?
+
     @Option(help: "A TrueType/OpenType font for labels (default: DejaVu Sans).")
     var font: String = FontRasterizer.defaultFontPath
 
@@ -42,10 +55,15 @@ struct LookOptions: ParsableArguments {
         }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240, not \(fps)") }
         guard RenderSettings.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 2.0, not \(speed)") }
+        if let window, !RenderSettings.windowRange.contains(window) {
+            throw ValidationError("--window must be between 0.5 and 60 seconds, not \(window)")
+        }
     }
 
-    var settings: RenderSettings {
+    /// The settings for `song`, whose first track's name is the default title.
+    func settings(for song: Song) -> RenderSettings {
         RenderSettings(width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
-                       colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: background)
+                       colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: background,
+                       window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
     }
 }

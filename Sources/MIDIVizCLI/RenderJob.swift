@@ -23,7 +23,7 @@ struct RenderJob {
             throw fail("cannot render \(songName): it lasts \(Int(song.durationSeconds)) s, more than --max-duration \(Int(output.maxDuration)) s",
                        code: ExitCodes.dataError)
         }
-        let settings = look.settings
+        let settings = look.settings(for: song)
         let fps = Double(settings.framesPerSecond)
         // The range, in song seconds.
         let start = try resolve(output.from, default: 0, name: "--from")

@@ -20,10 +20,10 @@ extension Canvas {
             strokeCircle(center: center, radius: radius, lineWidth: lineWidth, color)
         case .line(let from, let to, let lineWidth, let color):
             drawLine(from: from, to: to, lineWidth: lineWidth, color)
-        case .text(let label, let size, let center, let color):
+        case .text(let label, let size, let center, let color, let alignment):
             let glyphs = fonts[size]
             let bytes = label.bytes
-            let origin = Point(center.x - glyphs.width(of: bytes) / 2, center.y + glyphs.capHeight / 2)
+            let origin = Point(alignment.left(ofWidth: glyphs.width(of: bytes), at: center.x), center.y + glyphs.capHeight / 2)
             drawText(bytes, glyphs: glyphs, origin: origin, color)
         }
     }

@@ -27,10 +27,16 @@ struct NoteColors: Sendable {
     func color(of note: Note) -> RGBA {
         switch colorBy {
         case .pitch: return color(ofPitch: Int(note.pitch))
-        case .channel: return scheme.color(at: channelPositions[Int(note.channel) & 15])
-        case .track: return scheme.color(at: note.track < trackPositions.count ? trackPositions[note.track] : 0)
+        case .channel: return color(ofChannel: Int(note.channel))
+        case .track: return color(ofTrack: note.track)
         }
     }
+
+    /// The colour of a channel (0-based) under `--color-by channel`.
+    func color(ofChannel channel: Int) -> RGBA { scheme.color(at: channelPositions[channel & 15]) }
+
+    /// The colour of a track (0-based) under `--color-by track`.
+    func color(ofTrack track: Int) -> RGBA { scheme.color(at: track >= 0 && track < trackPositions.count ? trackPositions[track] : 0) }
 
     /// Rainbow runs around the colour wheel by pitch class;
     /// fire and ocean run from low (dark) to high (bright) pitches.

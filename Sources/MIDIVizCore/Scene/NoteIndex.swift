@@ -1,24 +1,28 @@
 /// Finds the notes visible at a time without scanning the song: each note is listed in every
-/// one-second bucket its visible span [start, start + visible length] touches, so a query reads
+/// one-second bucket its visible span [from, until] touches, so a query reads
 /// one bucket, whose size follows the notes on screen, not the notes in the file.
 public struct NoteIndex: Sendable {
     public static let bucketSeconds = 1.0
     private let buckets: [[Int32]]
     private let spans: [(start: Double, end: Double)]
 
-    /// - Parameter visibleUntil: the time a note stops being visible (its end plus a fade).
-    public init(notes: [Note], visibleUntil: (Note) -> Double) {
+    /// - Parameters:
+    ///   - visibleFrom: the time a note comes into view (its start, or earlier in styles that
+    ///     show what is coming).
+    ///   - visibleUntil: the time a note stops being visible (its end plus a fade).
+    public init(notes: [Note], visibleFrom: (Note) -> Double = { $0.startSeconds }, visibleUntil: (Note) -> Double) {
         var spans: [(start: Double, end: Double)] = []
         spans.reserveCapacity(notes.count)
         var lastBucket = 0
         for note in notes {
-            let span = (note.startSeconds, max(note.startSeconds, visibleUntil(note)))
+            let from = visibleFrom(note)
+            let span = (from, max(from, visibleUntil(note)))
             spans.append(span)
             lastBucket = max(lastBucket, Int(span.1 / Self.bucketSeconds))
         }
         var buckets = [[Int32]](repeating: [], count: lastBucket + 1)
         for (index, span) in spans.enumerated() {
-            let first = max(0, Int(span.start / Self.bucketSeconds)), last = Int(span.end / Self.bucketSeconds)
+            let first = max(0, Int(span.start / Self.bucketSeconds)), last = max(first, Int(span.end / Self.bucketSeconds))
             for bucket in first...last { buckets[bucket].append(Int32(index)) }
         }
         self.buckets = buckets

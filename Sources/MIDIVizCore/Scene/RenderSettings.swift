@@ -1,13 +1,21 @@
 /// How frames look and how many there are: everything a frame depends on besides the song and
 /// its index.
 public struct RenderSettings: Sendable, Equatable {
-    public enum Style: String, Sendable, CaseIterable { case circles, bars }
+    public enum Style: String, Sendable, CaseIterable { case circles, bars, roll, keyboard }
     public enum ColorBy: String, Sendable, CaseIterable { case pitch, channel, track }
     public enum BarsLayout: String, Sendable, CaseIterable {
         /// One bar per pitch over the song's range.
         case range
         /// One bar per pitch class, C to B.
         case pitchClass = "pitch-class"
+    }
+
+    /// The keys the `keyboard` style draws.
+    public enum KeyRange: String, Sendable, CaseIterable {
+        /// A piano's 88 keys, A0 to C8.
+        case piano = "88"
+        /// The song's pitch range widened to whole octaves.
+        case song
     }
 
     public var width: Int
@@ -22,13 +30,22 @@ public struct RenderSettings: Sendable, Equatable {
     public var grid: Bool
     /// Replaces the scheme's background gradient.
     public var background: RGBA?
+    /// The seconds of music the `roll` and `keyboard` styles show at once (nil: the style's
+    /// default over `speed`).
+    public var window: Double?
+    public var keys: KeyRange
+    /// Name the chord sounding now.
+    public var chords: Bool
+    /// Written in the top left corner (nil or empty: no title).
+    public var title: String?
 
     public static let baseFadeSeconds = 1.0
     public static let speedRange = 0.5...2.0
 
     public init(width: Int = 1920, height: Int = 1080, framesPerSecond: Int = 60, style: Style = .circles,
                 scheme: ColorScheme = .rainbow, colorBy: ColorBy = .pitch, barsLayout: BarsLayout = .range,
-                speed: Double = 1, grid: Bool = false, background: RGBA? = nil) {
+                speed: Double = 1, grid: Bool = false, background: RGBA? = nil, window: Double? = nil,
+                keys: KeyRange = .piano, chords: Bool = false, title: String? = nil) {
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
@@ -39,12 +56,25 @@ public struct RenderSettings: Sendable, Equatable {
         self.speed = speed
         self.grid = grid
         self.background = background
+        self.window = window
+        self.keys = keys
+        self.chords = chords
+        self.title = title
     }
 
     /// Pinned for golden tests so that new defaults do not change recorded pixels.
     public static let forTesting = RenderSettings(width: 480, height: 270, framesPerSecond: 30, style: .circles,
                                                   scheme: .rainbow, colorBy: .pitch, barsLayout: .range,
-                                                  speed: 1, grid: false, background: nil)
+                                                  speed: 1, grid: false, background: nil, window: nil,
+                                                  keys: .piano, chords: false, title: nil)
+
+    public static let windowRange = 0.5...60.0
+
+    /// The seconds of music on screen in `roll` (before and after the playhead) and `keyboard`
+    /// (above the keys).
+    public var windowSeconds: Double {
+        window ?? (style == .keyboard ? 3.0 : 8.0) / speed
+    }
 
     /// How long a released note takes to fade out.
     public var fadeSeconds: Double { Self.baseFadeSeconds / speed }

@@ -5,9 +5,17 @@ public struct Scene: Sendable {
     public let settings: RenderSettings
     /// The non-drum pitch range the layouts span (at least two octaves).
     public let pitchRange: ClosedRange<Int>
+    /// The lowest and highest non-drum pitches (60...60 without notes).
+    public let notePitches: ClosedRange<Int>
     let colors: NoteColors
+    /// The notes on screen at a time, for this style.
     let index: NoteIndex
     let background: (top: RGBA, bottom: RGBA)
+    /// Bar and beat lines, for the styles that scroll (empty for the others).
+    let beatGrid: BeatGrid
+    /// Chord names, when shown.
+    let chordTimeline: ChordTimeline?
+    let overlay: Overlay
 
     public static let drumChannel: UInt8 = 9
 
@@ -15,17 +23,36 @@ public struct Scene: Sendable {
         self.song = song
         self.settings = settings
         let pitches = song.notes.filter { $0.channel != Self.drumChannel }.map { Int($0.pitch) }
-        pitchRange = Self.paddedRange(low: pitches.min() ?? 60, high: pitches.max() ?? 60)
+        notePitches = (pitches.min() ?? 60)...(pitches.max() ?? 60)
+        pitchRange = Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
         colors = NoteColors(song: song, settings: settings, pitchRange: pitchRange)
-        let fade = settings.fadeSeconds, drum = settings.drumSeconds
-        index = NoteIndex(notes: song.notes) { note in
-            note.channel == Self.drumChannel ? note.startSeconds + drum : note.endSeconds + fade
+        let fade = settings.fadeSeconds, drum = settings.drumSeconds, window = settings.windowSeconds
+        switch settings.style {
+        case .circles, .bars:
+            index = NoteIndex(notes: song.notes) { note in
+                note.channel == Self.drumChannel ? note.startSeconds + drum : note.endSeconds + fade
+            }
+            beatGrid = BeatGrid(lines: [])
+        case .roll:
+            let past = window * RollLayout.playheadPosition, future = window - past
+            index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - future }) { note in
+                max(note.endSeconds, note.startSeconds + RollLayout.shortestNoteSeconds) + past
+            }
+            beatGrid = BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window)
+        case .keyboard:
+            index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - window }) { note in
+                note.channel == Self.drumChannel ? note.startSeconds + drum
+                    : max(note.endSeconds, note.startSeconds + KeyboardLayout.impactSeconds)
+            }
+            beatGrid = BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window)
         }
         if let color = settings.background {
             background = (color, color.scaled(0.35))
         } else {
             background = settings.scheme.background
         }
+        chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
+        overlay = Overlay(song: song, settings: settings, colors: colors)
     }
 
     /// Widens a pitch range to at least 24 semitones, centred, within 0...127.
@@ -50,6 +77,8 @@ public struct Scene: Sendable {
         switch settings.style {
         case .circles: CirclesLayout(scene: self).appendBackdrop(to: &shapes)
         case .bars: BarsLayout(scene: self).appendBackdrop(to: &shapes)
+        case .roll: RollLayout(scene: self).appendBackdrop(to: &shapes)
+        case .keyboard: KeyboardLayout(scene: self).appendBackdrop(to: &shapes)
         }
     }
 
@@ -64,7 +93,10 @@ public struct Scene: Sendable {
         switch settings.style {
         case .circles: CirclesLayout(scene: self).append(at: seconds, to: &shapes)
         case .bars: BarsLayout(scene: self).append(at: seconds, to: &shapes)
+        case .roll: RollLayout(scene: self).append(at: seconds, to: &shapes)
+        case .keyboard: KeyboardLayout(scene: self).append(at: seconds, to: &shapes)
         }
+        overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }
 
     /// Where a note is in its life at `seconds`: how long it has sounded and, once released,

@@ -8,8 +8,9 @@ public enum Shape: Sendable, Equatable {
     case glow(center: Point, radius: Float, hole: Float, RGBA)
     case ring(center: Point, radius: Float, lineWidth: Float, RGBA)
     case line(from: Point, to: Point, lineWidth: Float, RGBA)
-    /// Text centred horizontally on `center.x`, its capitals centred vertically on `center.y`.
-    case text(TextLabel, TextSize, center: Point, RGBA)
+    /// Text placed by `alignment` at `center.x` (centred on it, starting or ending there), its
+    /// capitals centred vertically on `center.y`.
+    case text(TextLabel, TextSize, center: Point, RGBA, alignment: TextAlignment = .center)
 }
 
 extension Shape {
@@ -29,11 +30,13 @@ extension Shape {
             let pad = lineWidth / 2 + 2
             return Rect(x: min(from.x, to.x) - pad, y: min(from.y, to.y) - pad,
                         width: abs(to.x - from.x) + 2 * pad, height: abs(to.y - from.y) + 2 * pad)
-        case .text(let label, let size, let center, _):
+        case .text(let label, let size, let center, _, let alignment):
             let glyphs = fonts[size]
-            let halfWidth = glyphs.width(of: label.bytes) / 2 + Float(glyphs.pixelSize)
+            let width = glyphs.width(of: label.bytes)
+            let pad = Float(glyphs.pixelSize)
             let halfHeight = glyphs.ascender + glyphs.descender + 2
-            return Rect(x: center.x - halfWidth, y: center.y - halfHeight, width: 2 * halfWidth, height: 2 * halfHeight)
+            return Rect(x: alignment.left(ofWidth: width, at: center.x) - pad, y: center.y - halfHeight,
+                        width: width + 2 * pad, height: 2 * halfHeight)
         }
     }
 }
@@ -44,21 +47,50 @@ public enum TextLabel: Sendable, Equatable {
     case noteName(UInt8)
     /// `C#`
     case pitchClass(UInt8)
+    /// A whole number, e.g. a bar number.
+    case number(Int)
+    /// A chord symbol, e.g. `Am7/G`.
+    case chord(ChordName)
+    /// Any text, as Latin-1 bytes (see `TextLabel.latin1`).
+    case bytes([UInt8])
 
     var bytes: [UInt8] {
         switch self {
         case .noteName(let pitch): return NoteName.all[Int(pitch & 0x7F)]
         case .pitchClass(let pitchClass): return NoteName.classes[Int(pitchClass) % 12]
+        case .number(let number): return Array(String(number).utf8)
+        case .chord(let chord): return Array(chord.symbol.utf8)
+        case .bytes(let bytes): return bytes
+        }
+    }
+
+    /// `text` in Latin-1, the glyphs the font tables hold; other characters become `?`.
+    public static func latin1(_ text: String) -> TextLabel {
+        .bytes(text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") })
+    }
+}
+
+/// Where text sits relative to its anchor's x.
+public enum TextAlignment: Sendable, Equatable {
+    case left, center, right
+
+    /// The x where text `width` wide starts when anchored at `x`.
+    func left(ofWidth width: Float, at x: Float) -> Float {
+        switch self {
+        case .left: return x
+        case .center: return x - width / 2
+        case .right: return x - width
         }
     }
 }
 
 public enum TextSize: Int, Sendable, CaseIterable {
-    case small, medium, large
+    /// Labels; `title` for the song's title, `display` for the chord name.
+    case small, medium, large, title, display
 
     /// The pixel size of this text on a canvas `height` pixels high.
     public func pixelSize(canvasHeight height: Int) -> Int {
-        let fraction: Double = [0.016, 0.021, 0.028][rawValue]
+        let fraction: Double = [0.016, 0.021, 0.028, 0.034, 0.052][rawValue]
         return max(8, Int((Double(height) * fraction).rounded()))
     }
 }

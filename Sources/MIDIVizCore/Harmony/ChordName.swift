@@ -1,0 +1,126 @@
+/// A chord symbol: root, quality and, for an inversion, the bass (`C`, `F#m7`, `Bbmaj7/D`).
+/// Chords are named from pitch classes only; `identify` knows the eleven qualities below and
+/// names nothing else.
+public struct ChordName: Sendable, Equatable, CustomStringConvertible {
+    public enum Quality: String, Sendable, CaseIterable {
+        case major = "", minor = "m", diminished = "dim", augmented = "aug", sus2, sus4
+        case major7 = "maj7", minor7 = "m7", dominant7 = "7", diminished7 = "dim7", halfDiminished7 = "m7b5"
+
+        /// Semitones above the root.
+        public var intervals: [Int] {
+            switch self {
+            case .major: return [0, 4, 7]
+            case .minor: return [0, 3, 7]
+            case .diminished: return [0, 3, 6]
+            case .augmented: return [0, 4, 8]
+            case .sus2: return [0, 2, 7]
+            case .sus4: return [0, 5, 7]
+            case .major7: return [0, 4, 7, 11]
+            case .minor7: return [0, 3, 7, 10]
+            case .dominant7: return [0, 4, 7, 10]
+            case .diminished7: return [0, 3, 6, 9]
+            case .halfDiminished7: return [0, 3, 6, 10]
+            }
+        }
+
+        /// The intervals as a 12-bit set, bit 0 the root.
+        var mask: UInt16 { intervals.reduce(0) { $0 | 1 << UInt16($1) } }
+    }
+
+    /// How accidentals are written.
+    public enum Spelling: Sendable, Equatable {
+        /// C# D# F# G# A#: in keys with sharps.
+        case sharps
+        /// Db Eb Gb Ab Bb: in keys with flats.
+        case flats
+        /// Db Eb F# Ab Bb, the usual chord-chart spelling: when the key is C/Am or unknown.
+        case common
+
+        /// The spelling for a key signature with `sharps` sharps (negative: flats).
+        public init(keySharps sharps: Int?) {
+            guard let sharps, sharps != 0 else { self = .common; return }
+            self = sharps > 0 ? .sharps : .flats
+        }
+
+        func name(ofPitchClass pitchClass: Int) -> String {
+            let names: [String]
+            switch self {
+            case .sharps: names = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
+            case .flats: names = ["C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B"]
+            case .common: names = ["C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"]
+            }
+            return names[pitchClass % 12]
+        }
+    }
+
+    /// Pitch classes, C = 0.
+    public var root: Int
+    public var quality: Quality
+    /// The lowest sounding pitch class when it is not the root.
+    public var bass: Int?
+    public var spelling: Spelling
+
+    public init(root: Int, quality: Quality, bass: Int? = nil, spelling: Spelling = .common) {
+        self.root = root
+        self.quality = quality
+        self.bass = bass
+        self.spelling = spelling
+    }
+
+    public var symbol: String {
+        let name = spelling.name(ofPitchClass: root) + quality.rawValue
+        guard let bass else { return name }
+        return name + "/" + spelling.name(ofPitchClass: bass)
+    }
+
+    public var description: String { symbol }
+
+    /// The chord made by `pitchClasses` (a 12-bit set, bit 0 = C) over the bass pitch class
+    /// `bass`, or nil when the set is not exactly one of the qualities (fewer than three pitch
+    /// classes never is). When the set reads as more than one chord (an augmented triad or a
+    /// diminished seventh is symmetric; Csus2 is Gsus4), the reading rooted on the bass wins,
+    /// then the first quality in `Quality.allCases`.
+    public static func identify(pitchClasses: UInt16, bass: Int, spelling: Spelling = .common) -> ChordName? {
+        let set = pitchClasses & 0xFFF
+        guard set.nonzeroBitCount >= 3, set & (1 << UInt16(bass % 12)) != 0 else { return nil }
+        var best: ChordName?
+        for quality in Quality.allCases {
+            for root in 0..<12 where rotated(set, down: root) == quality.mask {
+                let chord = ChordName(root: root, quality: quality, bass: root == bass % 12 ? nil : bass % 12, spelling: spelling)
+                if chord.bass == nil { return chord }
+                if best == nil { best = chord }
+            }
+        }
+        return best
+    }
+
+    /// The chord sounding in `pitches` (MIDI numbers, any order, doublings allowed). When all of
+    /// them name no chord, the top voice is read as a melody over the chord and left out, if no
+    /// lower note doubles its pitch class (C E G under a D names C).
+    public static func identify<Pitches: Sequence>(pitches: Pitches, spelling: Spelling = .common) -> ChordName? where Pitches.Element == Int {
+        var set: UInt16 = 0, lowerSet: UInt16 = 0
+        var lowest = Int.max, highest = Int.min
+        for pitch in pitches {
+            set |= 1 << UInt16(pitch % 12)
+            if pitch > highest {
+                if highest != Int.min { lowerSet |= 1 << UInt16(highest % 12) }
+                highest = pitch
+            } else if pitch < highest {
+                lowerSet |= 1 << UInt16(pitch % 12)
+            }
+            lowest = min(lowest, pitch)
+        }
+        guard lowest != Int.max else { return nil }
+        if let chord = identify(pitchClasses: set, bass: lowest % 12, spelling: spelling) { return chord }
+        let top: UInt16 = 1 << UInt16(highest % 12)
+        guard highest != lowest, lowerSet & top == 0 else { return nil }
+        return identify(pitchClasses: set & ~top, bass: lowest % 12, spelling: spelling)
+    }
+
+    /// The set transposed down by `semitones`, so that pitch class `semitones` becomes bit 0.
+    static func rotated(_ set: UInt16, down semitones: Int) -> UInt16 {
+        guard semitones % 12 != 0 else { return set }
+        let shift = UInt16(semitones % 12)
+        return ((set >> shift) | (set << (12 - shift))) & 0xFFF
+    }
+}

@@ -1,0 +1,160 @@
+/// `keyboard`: notes fall onto a piano at the bottom. A note's bottom edge reaches the keys at
+/// the moment it starts sounding and its top edge when it ends; while it sounds its key is lit
+/// in its colour and a glow flares where it struck. The piano has 88 keys or the song's range
+/// in whole octaves (`--keys`); faint lines mark each C, and bar lines fall with the notes.
+/// Drums go to the drum lane at the top.
+struct KeyboardLayout {
+    let scene: Scene
+
+    /// How long the glow of a struck key lasts.
+    static let impactSeconds = 0.35
+    static let shortestNoteSeconds = 0.04
+
+    private var width: Float { Float(scene.settings.width) }
+    private var height: Float { Float(scene.settings.height) }
+
+    /// The keys drawn: A0–C8, or whole octaves (at least two) around the song's notes.
+    var keys: ClosedRange<Int> {
+        switch scene.settings.keys {
+        case .piano:
+            return PianoKeys.eightyEight
+        case .song:
+            var keys = PianoKeys.wholeOctaves(around: scene.notePitches)
+            if keys.count < 24 { keys = keys.upperBound + 12 <= 127 ? keys.lowerBound...(keys.upperBound + 12) : (keys.lowerBound - 12)...keys.upperBound }
+            return keys
+        }
+    }
+
+    private var firstWhite: Int { PianoKeys.whiteKeyIndex(keys.lowerBound) }
+    var whiteKeyWidth: Float { width / Float(PianoKeys.whiteKeyIndex(keys.upperBound) - firstWhite + 1) }
+    var whiteKeyLength: Float { min(height * 0.2, whiteKeyWidth * 6.4).rounded() }
+    var feltHeight: Float { max(2, (height * 0.005).rounded()) }
+    /// Where notes land: the top of the keyboard.
+    var keysTop: Float { height - whiteKeyLength - feltHeight }
+    var pixelsPerSecond: Float { keysTop / Float(scene.settings.windowSeconds) }
+
+    /// The left and right of a key.
+    func keySpan(_ pitch: Int) -> (left: Float, right: Float) {
+        let span = PianoKeys.whiteKeySpan(pitch)
+        return ((span.lower - Float(firstWhite)) * whiteKeyWidth, (span.upper - Float(firstWhite)) * whiteKeyWidth)
+    }
+
+    /// The falling bar of `note` at `now`, before clipping at the keys.
+    func noteRect(_ note: Note, now: Double) -> Rect {
+        let span = keySpan(Int(note.pitch))
+        let inset = PianoKeys.isBlack(Int(note.pitch)) ? 0 : max(1, whiteKeyWidth * 0.06)
+        let bottom = keysTop - Float(note.startSeconds - now) * pixelsPerSecond
+        let length = Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)) * pixelsPerSecond
+        return Rect(x: span.left + inset, y: bottom - length, width: span.right - span.left - 2 * inset, height: length)
+    }
+
+    // MARK: backdrop
+
+    func appendBackdrop(to shapes: inout [Shape]) {
+        let accent = scene.settings.scheme.accent
+        for pitch in keys where pitch % 12 == 0 || (scene.settings.grid && pitch % 12 == 5) {
+            let x = keySpan(pitch).left.rounded()
+            shapes.append(.line(from: Point(x, 0), to: Point(x, keysTop), lineWidth: 1, accent.withAlpha(pitch % 12 == 0 ? 0.08 : 0.04)))
+        }
+        shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: height - keysTop), KeyShading.bed))
+        for pitch in keys where !PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
+        for pitch in keys where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
+        let felt = scene.settings.scheme.color(at: 0.12)
+        shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), felt.scaled(0.8)))
+        let labelSize = Float(TextSize.small.pixelSize(canvasHeight: Int(height)))
+        if whiteKeyWidth >= labelSize * 1.5 {
+            for pitch in keys where pitch % 12 == 0 {
+                let span = keySpan(pitch)
+                shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point((span.left + span.right) / 2, height - whiteKeyLength * 0.14 - labelSize),
+                                    KeyShading.label))
+            }
+        }
+    }
+
+    /// One key, at rest or lit in a note's colour.
+    private func appendKey(_ pitch: Int, lit: RGBA?, to shapes: inout [Shape]) {
+        let span = keySpan(pitch)
+        let black = PianoKeys.isBlack(pitch)
+        let top = keysTop + feltHeight
+        let length = black ? (whiteKeyLength * PianoKeys.blackKeyLength).rounded() : whiteKeyLength
+        let gap: Float = black ? 0 : max(1, (whiteKeyWidth * 0.04).rounded())
+        let lip = black ? max(2, (length * 0.08).rounded()) : max(2, (length * 0.05).rounded())
+        let colors = KeyShading.colors(black: black, lit: lit)
+        let rect = Rect(x: span.left + gap / 2, y: top, width: span.right - span.left - gap, height: length - lip)
+        let radius = min(rect.width * 0.12, 3)
+        shapes.append(.roundedRect(rect, radius: black ? radius : 0, top: colors.top, bottom: colors.bottom))
+        shapes.append(.roundedRect(Rect(x: rect.minX, y: rect.maxY, width: rect.width, height: lip), radius: radius,
+                                   top: colors.lip, bottom: colors.lip.scaled(0.85)))
+    }
+
+    // MARK: frames
+
+    func append(at seconds: Double, to shapes: inout [Shape]) {
+        let accent = scene.settings.scheme.accent
+        let window = scene.settings.windowSeconds
+        scene.beatGrid.forEachLine(in: seconds...(seconds + window)) { line in
+            guard line.isBarStart || scene.settings.grid else { return }
+            let y = (keysTop - Float(line.seconds - seconds) * pixelsPerSecond).rounded()
+            guard y > 0, y < keysTop - 1 else { return }
+            shapes.append(.line(from: Point(0, y), to: Point(width, y), lineWidth: 1, accent.withAlpha(line.isBarStart ? 0.10 : 0.04)))
+        }
+        let notes = scene.song.notes
+        let lane = DrumLane(scene: scene, centerY: height * 0.07)
+        var lit = [(color: RGBA, velocity: UInt8)?](repeating: nil, count: 128)
+        var impacts: [(pitch: Int, strength: Float, color: RGBA)] = []
+        scene.index.forEachVisible(at: seconds) { index in
+            let note = notes[index]
+            if note.channel == Scene.drumChannel {
+                lane.append(note, at: seconds, to: &shapes)
+                return
+            }
+            guard keys.contains(Int(note.pitch)) else { return }
+            let color = scene.colors.color(of: note)
+            appendNote(note, color: color, at: seconds, to: &shapes)
+            guard note.startSeconds <= seconds else { return }
+            let since = seconds - note.startSeconds
+            if since < Self.impactSeconds {
+                let remaining = Float(1 - since / Self.impactSeconds)
+                impacts.append((Int(note.pitch), remaining * remaining * NoteColors.intensity(note.velocity), color))
+            }
+            if note.endSeconds > seconds, note.velocity > (lit[Int(note.pitch)]?.velocity ?? 0) {
+                lit[Int(note.pitch)] = (color, note.velocity)
+            }
+        }
+        appendLitKeys(lit.map { $0?.color }, to: &shapes)
+        for impact in impacts {
+            let span = keySpan(impact.pitch)
+            shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
+                                impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
+        }
+    }
+
+    private func appendNote(_ note: Note, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
+        let full = noteRect(note, now: seconds)
+        let top = max(full.minY, -2), bottom = min(full.maxY, keysTop)
+        guard bottom - top >= 1 else { return }
+        let rect = Rect(x: full.minX, y: top, width: full.width, height: bottom - top)
+        let base = color.scaled(NoteColors.intensity(note.velocity))
+        let white = RGBA(1, 1, 1)
+        let radius = min(full.width * 0.25, height * 0.006)
+        let sounding = note.startSeconds <= seconds && seconds < note.endSeconds
+        shapes.append(.roundedRect(rect, radius: radius,
+                                   top: sounding ? base.mixed(with: white, 0.35) : base.mixed(with: white, 0.1),
+                                   bottom: sounding ? base.mixed(with: white, 0.15) : base.scaled(0.72)))
+    }
+
+    /// Lit keys over the keyboard: white keys first, then every black key that is lit or lies
+    /// over a lit white key (which would otherwise cover it).
+    private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
+        var blackToDraw = [Bool](repeating: false, count: 128)
+        for pitch in keys where lit[pitch] != nil {
+            if PianoKeys.isBlack(pitch) {
+                blackToDraw[pitch] = true
+            } else {
+                appendKey(pitch, lit: lit[pitch], to: &shapes)
+                for neighbour in PianoKeys.blackNeighbours(of: pitch) where keys.contains(neighbour) { blackToDraw[neighbour] = true }
+            }
+        }
+        for pitch in keys where blackToDraw[pitch] { appendKey(pitch, lit: lit[pitch], to: &shapes) }
+    }
+}

@@ -1,0 +1,114 @@
+/// What is written over every style: the title (top left), the legend of track or channel
+/// colours under it (`--color-by track|channel`), and the chord sounding now (top right).
+/// Drawn last, over the notes, so that it stays readable.
+struct Overlay: Sendable {
+    struct LegendEntry: Sendable, Equatable {
+        var label: TextLabel
+        var color: RGBA
+    }
+
+    let title: TextLabel?
+    let legend: [LegendEntry]
+    private let width: Float
+    private let height: Float
+    private let left: Float
+    private let legendTop: Float
+    private let accent: RGBA
+    private let panel: RGBA
+
+    static let longestTitle = 64
+    static let chordFadeInSeconds = 0.08
+
+    init(song: Song, settings: RenderSettings, colors: NoteColors) {
+        width = Float(settings.width)
+        height = Float(settings.height)
+        accent = settings.scheme.accent
+        panel = (settings.background ?? settings.scheme.background.bottom).scaled(0.6).withAlpha(0.72)
+        let margin = height * 0.03
+        if settings.style == .roll {
+            left = RollLayout.keyboardWidth(canvasWidth: width) + margin
+            legendTop = RollLayout.notesTop(settings: settings) + margin * 0.5
+        } else {
+            left = margin
+            legendTop = height * 0.075
+        }
+        if let text = settings.title.map(Self.trimmed), !text.isEmpty {
+            title = .latin1(text.count > Self.longestTitle ? String(text.prefix(Self.longestTitle - 3)) + "..." : text)
+        } else {
+            title = nil
+        }
+        legend = Self.legend(song: song, colorBy: settings.colorBy, colors: colors)
+    }
+
+    /// One entry per track (or channel) with non-drum notes, named from the file.
+    static func legend(song: Song, colorBy: RenderSettings.ColorBy, colors: NoteColors) -> [LegendEntry] {
+        let melodic = song.notes.filter { $0.channel != Scene.drumChannel }
+        switch colorBy {
+        case .pitch:
+            return []
+        case .track:
+            return Set(melodic.map(\.track)).sorted().map { track in
+                let name = track < song.tracks.count ? song.tracks[track].name.map(trimmed) : nil
+                return LegendEntry(label: .latin1(name.flatMap { $0.isEmpty ? nil : $0 } ?? "Track \(track + 1)"),
+                                   color: colors.color(ofTrack: track))
+            }
+        case .channel:
+            return Set(melodic.map { Int($0.channel) }).sorted().map { channel in
+                // Named after the named track holding most of the channel's notes.
+                var counts: [Int: Int] = [:]
+                for note in melodic where Int(note.channel) == channel { counts[note.track, default: 0] += 1 }
+                let named = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                    .compactMap { $0.key < song.tracks.count ? song.tracks[$0.key].name.map(trimmed) : nil }
+                    .first { !$0.isEmpty }
+                return LegendEntry(label: .latin1("Ch \(channel + 1)" + (named.map { " \u{B7} " + $0 } ?? "")),
+                                   color: colors.color(ofChannel: channel))
+            }
+        }
+    }
+
+    /// `text` without the spaces, tabs, line breaks and NULs some files pad names with.
+    static func trimmed(_ text: String) -> String {
+        let isPadding: (Character) -> Bool = { $0.isWhitespace || $0 == "\0" }
+        return String(text.drop(while: isPadding).reversed().drop(while: isPadding).reversed())
+    }
+
+    private var titleY: Float { height * 0.04 }
+
+    func append(chord: ChordTimeline.Segment?, at seconds: Double, to shapes: inout [Shape]) {
+        let margin = height * 0.03
+        if let title {
+            shapes.append(.text(title, .title, center: Point(left, titleY), accent.withAlpha(0.92), alignment: .left))
+        }
+        appendLegend(to: &shapes)
+        if let chord {
+            let alpha = Float(min(1, (seconds - chord.start) / Self.chordFadeInSeconds))
+            shapes.append(.text(.chord(chord.chord), .display, center: Point(width - margin, height * 0.055),
+                                accent.withAlpha(0.95 * alpha), alignment: .right))
+        }
+    }
+
+    private func appendLegend(to shapes: inout [Shape]) {
+        guard !legend.isEmpty else { return }
+        let textSize = Float(TextSize.small.pixelSize(canvasHeight: Int(height)))
+        let row = textSize * 1.7, pad = textSize * 0.8, swatch = textSize * 0.9
+        let fitting = max(1, Int((height * 0.6 - 2 * pad) / row))
+        let shown = legend.count > fitting ? Array(legend.prefix(fitting - 1)) : legend
+        let longest = legend.prefix(shown.count + 1).map { Float($0.label.bytes.count) }.max() ?? 0
+        let panelWidth = pad * 2 + swatch + textSize * 0.6 + longest * textSize * 0.62
+        let rows = shown.count + (shown.count < legend.count ? 1 : 0)
+        shapes.append(.roundedRect(Rect(x: left - pad, y: legendTop, width: panelWidth, height: Float(rows) * row + pad),
+                                   radius: textSize * 0.5, top: panel, bottom: panel))
+        for (index, entry) in shown.enumerated() {
+            let y = legendTop + pad * 0.5 + row * (Float(index) + 0.5)
+            shapes.append(.roundedRect(Rect(x: left, y: y - swatch / 2, width: swatch, height: swatch), radius: swatch * 0.25,
+                                       top: entry.color, bottom: entry.color.scaled(0.7)))
+            shapes.append(.text(entry.label, .small, center: Point(left + swatch + textSize * 0.6, y), accent.withAlpha(0.88),
+                                alignment: .left))
+        }
+        if shown.count < legend.count {
+            let y = legendTop + pad * 0.5 + row * (Float(shown.count) + 0.5)
+            shapes.append(.text(.latin1("+\(legend.count - shown.count) more"), .small, center: Point(left, y), accent.withAlpha(0.6),
+                                alignment: .left))
+        }
+    }
+}

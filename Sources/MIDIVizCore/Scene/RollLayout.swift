@@ -1,0 +1,220 @@
+/// `roll`: a piano roll. Time runs right to left past a playhead a quarter of the way in; one
+/// row per pitch over the song's range, with a keyboard at the left whose keys line up with
+/// their rows and light up while their notes sound. Notes are rounded bars as long as they
+/// last, brighter while they cross the playhead, dimmed once played. Bar and beat lines come
+/// from the time signatures and the tempo map, with bar numbers in a ruler; drums scroll by in
+/// a strip of six lanes at the bottom.
+struct RollLayout {
+    let scene: Scene
+
+    /// The playhead's place across the notes area: this much of the window is past.
+    static let playheadPosition = 0.25
+    /// Notes shorter than this are drawn this long, so that they can be seen.
+    static let shortestNoteSeconds = 0.04
+
+    static func keyboardWidth(canvasWidth: Float) -> Float { max(24, (canvasWidth * 0.065).rounded()) }
+
+    /// The top of the notes area: below a header for the title and chord, when shown, and the ruler.
+    static func notesTop(settings: RenderSettings) -> Float {
+        let height = Float(settings.height)
+        let hasHeader = settings.chords || !(settings.title.map(Overlay.trimmed) ?? "").isEmpty
+        return ((hasHeader ? 0.085 : 0.015) * height + rulerHeight(canvasHeight: height)).rounded()
+    }
+
+    static func rulerHeight(canvasHeight: Float) -> Float { max(10, canvasHeight * 0.035) }
+
+    private var width: Float { Float(scene.settings.width) }
+    private var height: Float { Float(scene.settings.height) }
+    var keyboardWidth: Float { Self.keyboardWidth(canvasWidth: width) }
+    var notesLeft: Float { keyboardWidth }
+    var notesTop: Float { Self.notesTop(settings: scene.settings) }
+    var rulerTop: Float { notesTop - Self.rulerHeight(canvasHeight: height) }
+    private var hasDrums: Bool { scene.song.notes.contains { $0.channel == Scene.drumChannel } }
+    var drumStripHeight: Float { hasDrums ? (height * 0.075).rounded() : 0 }
+    /// The bottom of the pitch rows.
+    var notesBottom: Float { (height * 0.985).rounded() - drumStripHeight }
+    var rowHeight: Float { (notesBottom - notesTop) / Float(scene.pitchRange.count) }
+    var playheadX: Float { (notesLeft + (width - notesLeft) * Float(Self.playheadPosition)).rounded() }
+    var pixelsPerSecond: Float { (width - notesLeft) / Float(scene.settings.windowSeconds) }
+
+    /// The x of a moment `seconds` when the playhead is at `now`.
+    func x(of seconds: Double, now: Double) -> Float { playheadX + Float(seconds - now) * pixelsPerSecond }
+
+    /// The top of the row of `pitch`.
+    func rowTop(_ pitch: Int) -> Float { notesTop + Float(scene.pitchRange.upperBound - pitch) * rowHeight }
+
+    /// The bar of `note` at `now`, before clipping to the notes area.
+    func noteRect(_ note: Note, now: Double) -> Rect {
+        let left = x(of: note.startSeconds, now: now)
+        let length = max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)
+        let gap = min(1, rowHeight * 0.1)
+        return Rect(x: left, y: rowTop(Int(note.pitch)) + gap, width: Float(length) * pixelsPerSecond, height: rowHeight - 2 * gap)
+    }
+
+    // MARK: backdrop
+
+    func appendBackdrop(to shapes: inout [Shape]) {
+        let accent = scene.settings.scheme.accent
+        let range = scene.pitchRange
+        // Ruler and rows: black-key rows darker, a line under every C.
+        shapes.append(.rect(Rect(x: notesLeft, y: rulerTop, width: width - notesLeft, height: notesTop - rulerTop), accent.withAlpha(0.035)))
+        for pitch in range where PianoKeys.isBlack(pitch) {
+            shapes.append(.rect(Rect(x: notesLeft, y: rowTop(pitch), width: width - notesLeft, height: rowHeight), RGBA(0, 0, 0, 0.22)))
+        }
+        for pitch in range {
+            let isC = pitch % 12 == 0
+            guard isC || scene.settings.grid else { continue }
+            let y = rowTop(pitch) + rowHeight
+            shapes.append(.line(from: Point(notesLeft, y), to: Point(width, y), lineWidth: 1, accent.withAlpha(isC ? 0.10 : 0.035)))
+        }
+        shapes.append(.line(from: Point(notesLeft, notesTop), to: Point(width, notesTop), lineWidth: 1, accent.withAlpha(0.14)))
+        if hasDrums {
+            shapes.append(.rect(Rect(x: notesLeft, y: notesBottom, width: width - notesLeft, height: drumStripHeight), RGBA(0, 0, 0, 0.25)))
+            shapes.append(.line(from: Point(0, notesBottom), to: Point(width, notesBottom), lineWidth: 1, accent.withAlpha(0.14)))
+            let labelSize: TextSize = drumStripHeight > height * 0.05 ? .small : .small
+            shapes.append(.text(.latin1("Drums"), labelSize, center: Point(keyboardWidth / 2, notesBottom + drumStripHeight / 2),
+                                accent.withAlpha(0.6)))
+        }
+        appendKeyboard(to: &shapes)
+    }
+
+    /// The y extent of a key in the side keyboard, clipped to the rows.
+    func keyExtent(_ pitch: Int) -> (top: Float, bottom: Float) {
+        let span = PianoKeys.semitoneSpan(pitch)
+        let low = Float(scene.pitchRange.lowerBound)
+        return (max(notesTop, notesBottom - (span.upper - low) * rowHeight), min(notesBottom, notesBottom - (span.lower - low) * rowHeight))
+    }
+
+    var blackKeyLength: Float { (keyboardWidth * PianoKeys.blackKeyLength).rounded() }
+
+    private func appendKeyboard(to shapes: inout [Shape]) {
+        let range = scene.pitchRange
+        shapes.append(.rect(Rect(x: 0, y: notesTop, width: keyboardWidth, height: notesBottom - notesTop), KeyShading.bed))
+        for pitch in range where !PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
+        for pitch in range where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
+        // Octave names on the Cs, when a row is tall enough to read them.
+        if rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasHeight: Int(height))) * 1.1 {
+            for pitch in range where pitch % 12 == 0 {
+                let extent = keyExtent(pitch)
+                shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point(keyboardWidth - keyboardWidth * 0.08, (extent.top + extent.bottom) / 2),
+                                    KeyShading.label, alignment: .right))
+            }
+        }
+    }
+
+    /// One key of the side keyboard, at rest or lit in a note's colour.
+    private func appendKey(_ pitch: Int, lit: RGBA?, to shapes: inout [Shape]) {
+        let extent = keyExtent(pitch)
+        guard extent.bottom - extent.top >= 1 else { return }
+        let black = PianoKeys.isBlack(pitch)
+        let length = black ? blackKeyLength : keyboardWidth - 1
+        let gap: Float = black ? 0 : min(1, rowHeight * 0.15)
+        let rect = Rect(x: 0, y: extent.top, width: length, height: extent.bottom - extent.top - gap)
+        let lip = max(2, (keyboardWidth * 0.06).rounded())
+        let colors = KeyShading.colors(black: black, lit: lit)
+        shapes.append(.rect(Rect(x: rect.minX, y: rect.minY, width: rect.width - lip, height: rect.height), colors.face))
+        shapes.append(.rect(Rect(x: rect.maxX - lip, y: rect.minY, width: lip, height: rect.height), colors.lip))
+    }
+
+    // MARK: frames
+
+    func append(at seconds: Double, to shapes: inout [Shape]) {
+        let accent = scene.settings.scheme.accent
+        let window = scene.settings.windowSeconds
+        let past = window * Self.playheadPosition
+        let visible = (seconds - past - 0.5)...(seconds + window - past + 0.5)
+        // Bar and beat lines with the bar numbers in the ruler.
+        let rulerY = (rulerTop + notesTop) / 2
+        scene.beatGrid.forEachLine(in: visible) { line in
+            let x = x(of: line.seconds, now: seconds).rounded()
+            guard x >= notesLeft, x < width else { return }
+            if line.isBarStart {
+                shapes.append(.line(from: Point(x, rulerTop), to: Point(x, notesBottom + drumStripHeight), lineWidth: 1.5, accent.withAlpha(0.2)))
+                shapes.append(.text(.number(line.bar), .small, center: Point(x + height * 0.006, rulerY), accent.withAlpha(0.65), alignment: .left))
+            } else {
+                shapes.append(.line(from: Point(x, notesTop), to: Point(x, notesBottom + drumStripHeight), lineWidth: 1, accent.withAlpha(0.07)))
+            }
+        }
+        // Notes, and the colour each key is lit with: the loudest note sounding on it.
+        let notes = scene.song.notes
+        var lit = [(color: RGBA, velocity: UInt8)?](repeating: nil, count: 128)
+        scene.index.forEachVisible(at: seconds) { index in
+            let note = notes[index]
+            if note.channel == Scene.drumChannel {
+                appendDrumHit(note, at: seconds, to: &shapes)
+                return
+            }
+            appendNote(note, at: seconds, to: &shapes)
+            if note.startSeconds <= seconds, note.endSeconds > seconds, note.velocity > (lit[Int(note.pitch)]?.velocity ?? 0) {
+                lit[Int(note.pitch)] = (scene.colors.color(of: note), note.velocity)
+            }
+        }
+        // The playhead.
+        shapes.append(.rect(Rect(x: playheadX - 3, y: rulerTop, width: 6, height: notesBottom + drumStripHeight - rulerTop), accent.withAlpha(0.06)))
+        shapes.append(.line(from: Point(playheadX, rulerTop), to: Point(playheadX, notesBottom + drumStripHeight), lineWidth: 2, accent.withAlpha(0.8)))
+        appendLitKeys(lit.map { $0?.color }, to: &shapes)
+    }
+
+    private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
+        guard scene.pitchRange.contains(Int(note.pitch)) else { return }
+        let full = noteRect(note, now: seconds)
+        let left = max(full.minX, notesLeft), right = min(full.maxX, width)
+        guard right - left >= 1 else { return }
+        let rect = Rect(x: left, y: full.minY, width: right - left, height: full.height)
+        let base = scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity))
+        let radius = min(rowHeight * 0.3, 4)
+        let white = RGBA(1, 1, 1)
+        if seconds >= note.endSeconds {
+            // Played: dimmed.
+            shapes.append(.roundedRect(rect, radius: radius, top: base.scaled(0.5).withAlpha(0.75), bottom: base.scaled(0.38).withAlpha(0.75)))
+        } else if seconds >= note.startSeconds {
+            // Sounding: lit, with a glow where it crosses the playhead.
+            let centre = Point(playheadX, rect.minY + rect.height / 2)
+            shapes.append(.glow(center: centre, radius: max(rowHeight * 2.2, height * 0.018), hole: 0,
+                                base.withAlpha(0.5 * NoteColors.intensity(note.velocity))))
+            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.5), bottom: base.mixed(with: white, 0.2)))
+        } else {
+            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.12).withAlpha(0.95), bottom: base.scaled(0.78).withAlpha(0.95)))
+        }
+    }
+
+    private func appendDrumHit(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
+        let lane = Float(DrumLane.slot(ofKey: note.pitch))
+        let laneHeight = drumStripHeight / Float(DrumLane.slotCount)
+        let x = x(of: note.startSeconds, now: seconds)
+        let size = max(3, laneHeight * 0.7)
+        guard x + size / 2 >= notesLeft, x - size / 2 < width else { return }
+        let center = Point(x, notesBottom + laneHeight * (lane + 0.5))
+        let accent = scene.settings.scheme.accent
+        let velocity = Float(note.velocity) / 127
+        let since = seconds - note.startSeconds
+        let alpha: Float
+        if since < 0 {
+            alpha = 0.35 + 0.35 * velocity
+        } else if since < scene.settings.drumSeconds {
+            let remaining = Float(1 - since / scene.settings.drumSeconds)
+            shapes.append(.glow(center: Point(playheadX, center.y), radius: laneHeight * 2.5, hole: 0, accent.withAlpha(0.35 * remaining * velocity)))
+            alpha = 0.7 + 0.3 * remaining
+        } else {
+            alpha = 0.22
+        }
+        shapes.append(.roundedRect(Rect(x: center.x - size / 2, y: center.y - size / 2, width: size, height: size), radius: size * 0.3,
+                                   top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
+    }
+
+    /// Lit keys over the keyboard: white keys first, then every black key that is lit or lies
+    /// over a lit white key (which would otherwise cover it).
+    private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
+        let range = scene.pitchRange
+        var blackToDraw = Set<Int>()
+        for pitch in range where lit[pitch] != nil {
+            if PianoKeys.isBlack(pitch) {
+                blackToDraw.insert(pitch)
+            } else {
+                appendKey(pitch, lit: lit[pitch], to: &shapes)
+                for neighbour in PianoKeys.blackNeighbours(of: pitch) where range.contains(neighbour) { blackToDraw.insert(neighbour) }
+            }
+        }
+        for pitch in blackToDraw.sorted() { appendKey(pitch, lit: lit[pitch], to: &shapes) }
+    }
+}

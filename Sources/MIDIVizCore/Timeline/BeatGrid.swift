@@ -1,0 +1,70 @@
+/// The song's bar and beat lines in seconds, from the time signatures and the tempo map: each
+/// line's time is converted from its tick, never accumulated, so a tempo change does not make
+/// the grid drift. Built once; a query is a binary search, whatever the song's length.
+public struct BeatGrid: Sendable {
+    public struct Line: Sendable, Equatable {
+        public var seconds: Double
+        public var tick: Int
+        /// The bar this line is in (1-based).
+        public var bar: Int
+        /// True for the first beat of a bar.
+        public var isBarStart: Bool
+    }
+
+    public let lines: [Line]
+
+    init(lines: [Line]) { self.lines = lines }
+
+    /// Lines from the start until `seconds` (SMPTE files have none).
+    public init(song: Song, until seconds: Double) {
+        var lines: [Line] = []
+        var clock = TickClock(song: song)
+        segments: for segment in song.meterSegments() {
+            var barStart = segment.startTick, bar = segment.firstBar
+            while barStart < segment.endTick {
+                var tick = barStart
+                while tick < min(barStart + segment.ticksPerBar, segment.endTick) {
+                    let time = clock.seconds(atTick: tick)
+                    if time > seconds { break segments }
+                    lines.append(Line(seconds: time, tick: tick, bar: bar, isBarStart: tick == barStart))
+                    tick += segment.ticksPerBeat
+                }
+                barStart += segment.ticksPerBar
+                bar += 1
+            }
+        }
+        self.lines = lines
+    }
+
+    /// Calls `body` with each line in `range`, in time order.
+    public func forEachLine(in range: ClosedRange<Double>, _ body: (Line) -> Void) {
+        var low = 0, high = lines.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lines[middle].seconds < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        while low < lines.count, lines[low].seconds <= range.upperBound {
+            body(lines[low])
+            low += 1
+        }
+    }
+}
+
+/// Converts increasing ticks to seconds in one walk over the tempo changes (the same formula as
+/// `Song.seconds(atTick:)`, without its search).
+struct TickClock {
+    private let song: Song
+    private var next = 0
+
+    init(song: Song) { self.song = song }
+
+    mutating func seconds(atTick tick: Int) -> Double {
+        guard case .ticksPerQuarter(let ticksPerQuarter) = song.division, !song.tempoChanges.isEmpty else {
+            return song.seconds(atTick: tick)
+        }
+        let changes = song.tempoChanges
+        while next < changes.count, changes[next].tick <= tick { next += 1 }
+        let change = changes[max(0, next - 1)]
+        return change.seconds + Double(tick - change.tick) * 60 / (change.beatsPerMinute * Double(ticksPerQuarter))
+    }
+}
