@@ -62,7 +62,7 @@ import Testing
         let scene = Scene(song: song(withDrum: true), settings: .forTesting)
         var shapes: [Shape] = []
         scene.makeShapes(at: 1.1, into: &shapes)
-        let labels = shapes.compactMap { if case .text(let label, _, _, _) = $0 { return label } else { return nil } }
+        let labels = shapes.compactMap { if case .text(let label, _, _, _, _) = $0 { return label } else { return nil } }
         #expect(labels == [.noteName(60)], "only the pitched note is named")
         let rings = shapes.compactMap { if case .ring(let center, _, _, _) = $0 { return center } else { return nil } }
         let laneY = Float(RenderSettings.forTesting.height) * 0.94

@@ -19,10 +19,14 @@ import Testing
         var grid = false
         var barsLayout = RenderSettings.BarsLayout.range
         var colorBy = RenderSettings.ColorBy.pitch
+        var keys = RenderSettings.KeyRange.piano
+        var chords = false
+        var title: String? = nil
         var frames: [Int]
         var description: String {
             "\(fixture.replacingOccurrences(of: ".mid", with: ""))-\(style)-\(scheme)" + (grid ? "-grid" : "")
                 + (barsLayout == .pitchClass ? "-pitchclass" : "") + (colorBy != .pitch ? "-by\(colorBy)" : "")
+                + (keys == .song ? "-songkeys" : "") + (chords ? "-chords" : "") + (title != nil ? "-title" : "")
         }
     }
 
@@ -36,6 +40,16 @@ import Testing
         cases.append(Case(fixture: "tempo-map.mid", style: .circles, scheme: .ocean, grid: true, frames: [0, 130, 200]))
         cases.append(Case(fixture: "tempo-map.mid", style: .bars, scheme: .fire, grid: true, barsLayout: .pitchClass, frames: [0, 130]))
         cases.append(Case(fixture: "c-major-arpeggio.mid", style: .circles, scheme: .rainbow, colorBy: .track, frames: [37]))
+        // Roll: the grid across the tempo and meter change; keyboard on the song's keys;
+        // chords, a title and legends over every style.
+        cases.append(Case(fixture: "tempo-map.mid", style: .roll, scheme: .ocean, grid: true, frames: [0, 110, 130, 200]))
+        cases.append(Case(fixture: "tempo-map.mid", style: .keyboard, scheme: .fire, grid: true, keys: .song, frames: [0, 110, 130]))
+        cases.append(Case(fixture: "demo-groove.mid", style: .roll, scheme: .rainbow, colorBy: .track, chords: true,
+                          title: "midiviz groove", frames: [0, 120, 183, 329]))
+        cases.append(Case(fixture: "demo-groove.mid", style: .keyboard, scheme: .ocean, colorBy: .channel, keys: .song, chords: true,
+                          frames: [0, 120, 183, 329]))
+        cases.append(Case(fixture: "demo-groove.mid", style: .circles, scheme: .fire, chords: true, title: "midiviz groove", frames: [183]))
+        cases.append(Case(fixture: "demo-groove.mid", style: .bars, scheme: .rainbow, colorBy: .channel, chords: true, frames: [183]))
         return cases
     }()
 
@@ -50,6 +64,9 @@ import Testing
         settings.grid = golden.grid
         settings.barsLayout = golden.barsLayout
         settings.colorBy = golden.colorBy
+        settings.keys = golden.keys
+        settings.chords = golden.chords
+        settings.title = golden.title
         let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent(golden.fixture).path)
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
         var workspace = renderer.makeWorkspace()
@@ -74,5 +91,26 @@ import Testing
             }
         }
         #expect(recorded == lines, "frames saved under \(NSTemporaryDirectory())midiviz-goldens/")
+    }
+
+    /// Each frame restores only what the previous one drew over the backdrop; with text of every
+    /// kind (title, legend, chord, bar numbers) in every style, that must equal a fresh frame.
+    @Test(arguments: RenderSettings.Style.allCases)
+    func framesWithTextDoNotDependOnTheFrameBefore(style: RenderSettings.Style) throws {
+        let fonts = try #require(Self.fonts, "DejaVu Sans is missing: apt-get install fonts-dejavu-core")
+        var settings = RenderSettings.forTesting
+        settings.style = style
+        settings.chords = true
+        settings.title = "midiviz groove"
+        settings.colorBy = .track
+        let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent("demo-groove.mid").path)
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
+        var reused = renderer.makeWorkspace()
+        for frame in [183, 120, 329, 0, 184, 60, 500] {
+            renderer.render(frame: frame, in: &reused)
+            var fresh = renderer.makeWorkspace()
+            renderer.render(frame: frame, in: &fresh)
+            #expect(reused.canvas.pixelHash == fresh.canvas.pixelHash, "frame \(frame)")
+        }
     }
 }

@@ -15,7 +15,7 @@ enum KeyShading {
     static func colors(black: Bool, lit: RGBA?) -> Colors {
         switch (black, lit) {
         case (false, nil): return Colors(top: RGBA(0.80, 0.80, 0.82), bottom: RGBA(0.97, 0.97, 0.98), lip: RGBA(0.70, 0.70, 0.73))
-        case (true, nil): return Colors(top: RGBA(0.03, 0.03, 0.04), bottom: RGBA(0.17, 0.17, 0.19), lip: RGBA(0.30, 0.30, 0.33))
+        case (true, nil): return Colors(top: RGBA(0.03, 0.03, 0.04), bottom: RGBA(0.17, 0.17, 0.19), lip: RGBA(0.24, 0.24, 0.27))
         case (false, let color?):
             return Colors(top: color.mixed(with: RGBA(1, 1, 1), 0.15), bottom: color.mixed(with: RGBA(1, 1, 1), 0.45), lip: color.scaled(0.6))
         case (true, let color?):

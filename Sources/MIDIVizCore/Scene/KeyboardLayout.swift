@@ -45,7 +45,9 @@ struct KeyboardLayout {
         let inset = PianoKeys.isBlack(Int(note.pitch)) ? 0 : max(1, whiteKeyWidth * 0.06)
         let bottom = keysTop - Float(note.startSeconds - now) * pixelsPerSecond
         let length = Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)) * pixelsPerSecond
-        return Rect(x: span.left + inset, y: bottom - length, width: span.right - span.left - 2 * inset, height: length)
+        // A repeated note stands apart from the one before it: its top edge is pulled in a little.
+        let gap = min(2, length * 0.2)
+        return Rect(x: span.left + inset, y: bottom - length + gap, width: span.right - span.left - 2 * inset, height: length - gap)
     }
 
     // MARK: backdrop

@@ -71,8 +71,7 @@ struct RollLayout {
         if hasDrums {
             shapes.append(.rect(Rect(x: notesLeft, y: notesBottom, width: width - notesLeft, height: drumStripHeight), RGBA(0, 0, 0, 0.25)))
             shapes.append(.line(from: Point(0, notesBottom), to: Point(width, notesBottom), lineWidth: 1, accent.withAlpha(0.14)))
-            let labelSize: TextSize = drumStripHeight > height * 0.05 ? .small : .small
-            shapes.append(.text(.latin1("Drums"), labelSize, center: Point(keyboardWidth / 2, notesBottom + drumStripHeight / 2),
+            shapes.append(.text(.latin1("Drums"), .small, center: Point(keyboardWidth / 2, notesBottom + drumStripHeight / 2),
                                 accent.withAlpha(0.6)))
         }
         appendKeyboard(to: &shapes)
@@ -182,8 +181,10 @@ struct RollLayout {
         let lane = Float(DrumLane.slot(ofKey: note.pitch))
         let laneHeight = drumStripHeight / Float(DrumLane.slotCount)
         let x = x(of: note.startSeconds, now: seconds)
-        let size = max(3, laneHeight * 0.7)
-        guard x + size / 2 >= notesLeft, x - size / 2 < width else { return }
+        let size = max(3, laneHeight * 0.75)
+        let length = max(size, Float(0.05) * pixelsPerSecond)
+        let left = max(notesLeft, x), right = min(width, x + length)
+        guard right - left >= 1 else { return }
         let center = Point(x, notesBottom + laneHeight * (lane + 0.5))
         let accent = scene.settings.scheme.accent
         let velocity = Float(note.velocity) / 127
@@ -198,7 +199,7 @@ struct RollLayout {
         } else {
             alpha = 0.22
         }
-        shapes.append(.roundedRect(Rect(x: center.x - size / 2, y: center.y - size / 2, width: size, height: size), radius: size * 0.3,
+        shapes.append(.roundedRect(Rect(x: left, y: center.y - size / 2, width: right - left, height: size), radius: size * 0.3,
                                    top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
     }
 

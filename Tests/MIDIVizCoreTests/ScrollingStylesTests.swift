@@ -1,0 +1,156 @@
+import Testing
+@testable import MIDIVizCore
+
+/// The roll and keyboard styles: where notes are at their start, and where the grid lies.
+@Suite struct ScrollingStylesTests {
+    /// C4 from 1 s to 2 s and E4 from 1.5 s to 1.75 s, at 120 bpm 4/4 until tick 768 (4 s),
+    /// then 3/4 at 90 bpm: bars at 0, 2, 4 and 6 s, as in fixtures/tempo-map.mid.
+    func song() -> Song {
+        let notes = [Note(startSeconds: 1, endSeconds: 2, pitch: 60, velocity: 100, channel: 0, track: 0),
+                     Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 64, velocity: 100, channel: 0, track: 0)]
+        return Song(format: 0, division: .ticksPerQuarter(96), endTick: 1344, durationSeconds: 8,
+                    tracks: [TrackSummary(name: "piano", noteCount: 2, channels: [0], programs: [])], notes: notes,
+                    tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120), TempoChange(seconds: 4, tick: 768, beatsPerMinute: 90)],
+                    timeSignatures: [TimeSignature(seconds: 0, tick: 0, numerator: 4, denominator: 4),
+                                     TimeSignature(seconds: 4, tick: 768, numerator: 3, denominator: 4)],
+                    keySignatures: [], synthEvents: [], warnings: [])
+    }
+
+    func settings(_ style: RenderSettings.Style) -> RenderSettings {
+        var settings = RenderSettings.forTesting
+        settings.style = style
+        return settings
+    }
+
+    func roundedRects(_ scene: Scene, frame: Int) -> [Rect] {
+        var shapes: [Shape] = []
+        scene.makeShapes(ofFrame: frame, into: &shapes)
+        return shapes.compactMap { if case .roundedRect(let rect, _, _, _) = $0 { return rect } else { return nil } }
+    }
+
+    @Test func gridLinesSitAtTheTempoMapsBeatsAcrossTempoAndMeterChanges() {
+        let song = song()
+        let grid = BeatGrid(song: song, until: 8)
+        let bars = grid.lines.filter(\.isBarStart)
+        #expect(bars.map(\.seconds) == [0, 2, 4, 6, 8])
+        #expect(bars.map(\.bar) == [1, 2, 3, 4, 5])
+        for number in 1...4 { #expect(song.startSeconds(ofBar: number) == bars[number - 1].seconds) }
+        #expect(grid.lines.filter { $0.bar == 1 }.count == 4 && grid.lines.filter { $0.bar == 3 }.count == 3, "4/4, then 3/4")
+        for line in grid.lines {
+            #expect(abs(line.seconds - song.seconds(atTick: line.tick)) < 1e-9, "each line from its tick")
+        }
+        let beatsInBar3 = grid.lines.filter { $0.bar == 3 }.map(\.seconds)
+        #expect(zip(beatsInBar3, [4, 4 + 2.0 / 3, 4 + 4.0 / 3]).allSatisfy { abs($0 - $1) < 1e-9 }, "beats of 2/3 s at 90 bpm")
+        var found: [Double] = []
+        grid.forEachLine(in: 3.9...6.1) { found.append($0.seconds) }
+        #expect(found.count == 4 && found.first == 4 && found.last == 6)
+    }
+
+    @Test func compoundMetersBeatInDottedQuarters() {
+        var song = song()
+        song.tempoChanges = [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)]
+        song.timeSignatures = [TimeSignature(seconds: 0, tick: 0, numerator: 6, denominator: 8)]
+        let bar1 = BeatGrid(song: song, until: 10).lines.filter { $0.bar == 1 }
+        #expect(bar1.map(\.tick) == [0, 144], "6/8: two beats of three eighths (96 ticks a quarter)")
+    }
+
+    @Test func rollPlayheadCrossesANotesLeftEdgeAtItsStart() {
+        let scene = Scene(song: song(), settings: settings(.roll))
+        let layout = RollLayout(scene: scene)
+        #expect(layout.noteRect(scene.song.notes[0], now: 1).minX == layout.playheadX)
+        // From the drawn shapes: at frame 30 (1 s) one bar starts at the playhead; its row is C4's.
+        let atStart = roundedRects(scene, frame: 30)
+        let c4 = atStart.filter { abs($0.minX - layout.playheadX) <= 1 }
+        #expect(c4.count == 1)
+        #expect(abs(c4[0].minY - layout.rowTop(60)) <= 1)
+        #expect(abs(c4[0].width - layout.pixelsPerSecond) <= 1, "a one-second note is one second long")
+        // A frame earlier it is still to the right of the playhead, by one frame of scrolling.
+        let before = roundedRects(scene, frame: 29).filter { abs($0.minY - c4[0].minY) < 0.5 }
+        #expect(before.count == 1 && abs(before[0].minX - layout.playheadX - layout.pixelsPerSecond / 30) < 0.01)
+    }
+
+    @Test func rollBarLinesScrollWithTheTempoMap() {
+        let scene = Scene(song: song(), settings: settings(.roll))
+        let layout = RollLayout(scene: scene)
+        for time in [0.0, 3.0, 4.5, 5.9] {
+            var shapes: [Shape] = []
+            scene.makeShapes(at: time, into: &shapes)
+            let barXs = shapes.compactMap { shape -> Float? in
+                if case .line(let from, _, 1.5, _) = shape { return from.x } else { return nil }
+            }
+            let expected = stride(from: 0.0, through: 16, by: 2).map { layout.x(of: $0, now: time).rounded() }.filter { $0 >= layout.notesLeft && $0 < 480 }
+            #expect(barXs == expected, "t = \(time)")
+        }
+    }
+
+    @Test func rollKeyLightsWhileItsNoteSounds() {
+        let scene = Scene(song: song(), settings: settings(.roll))
+        var quiet: [Shape] = [], sounding: [Shape] = []
+        scene.makeShapes(at: 0.5, into: &quiet)
+        scene.makeShapes(at: 1.2, into: &sounding)
+        let keyColor = scene.colors.color(of: scene.song.notes[0])
+        let lit = KeyShading.colors(black: false, lit: keyColor).face
+        #expect(!quiet.contains { if case .rect(_, lit) = $0 { return true } else { return false } })
+        #expect(sounding.contains { if case .rect(_, lit) = $0 { return true } else { return false } })
+    }
+
+    @Test func keyboardNoteTouchesTheKeysAtItsStartFrame() {
+        for keys in RenderSettings.KeyRange.allCases {
+            var settings = settings(.keyboard)
+            settings.keys = keys
+            let scene = Scene(song: song(), settings: settings)
+            let layout = KeyboardLayout(scene: scene)
+            let span = layout.keySpan(60)
+            func c4(_ frame: Int) -> Rect? {
+                roundedRects(scene, frame: frame).first { $0.minX > span.left && $0.maxX < span.right && $0.maxY <= layout.keysTop + 0.5 }
+            }
+            let atStart = try! #require(c4(30))
+            #expect(abs(atStart.maxY - layout.keysTop) <= 1, "bottom edge on the keys at 1 s (\(keys))")
+            let before = try! #require(c4(29))
+            #expect(layout.keysTop - before.maxY > 1, "still falling a frame earlier")
+            #expect(abs(layout.keysTop - before.maxY - layout.pixelsPerSecond / 30) < 0.01)
+            // Its top edge reaches the keys when it ends (less the gap that parts repeated notes).
+            #expect(abs(layout.noteRect(scene.song.notes[0], now: 2).minY - layout.keysTop) <= 2)
+        }
+    }
+
+    @Test func keyboardKeyRanges() {
+        var settings = settings(.keyboard)
+        #expect(KeyboardLayout(scene: Scene(song: song(), settings: settings)).keys == 21...108)
+        settings.keys = .song
+        #expect(KeyboardLayout(scene: Scene(song: song(), settings: settings)).keys == 60...83, "C4–E4 widened to two whole octaves")
+    }
+
+    @Test func windowSetsTheVisibleTime() {
+        var settings = settings(.roll)
+        settings.window = 4
+        let layout = RollLayout(scene: Scene(song: song(), settings: settings))
+        #expect(abs(layout.pixelsPerSecond * 4 - (480 - layout.notesLeft)) < 1e-3)
+        settings.window = nil
+        settings.speed = 2
+        #expect(settings.windowSeconds == 4, "8 s over speed 2")
+        settings.style = .keyboard
+        settings.window = 2
+        let keyboard = KeyboardLayout(scene: Scene(song: song(), settings: settings))
+        #expect(abs(keyboard.pixelsPerSecond * 2 - keyboard.keysTop) < 1e-3)
+    }
+
+    @Test func titleLegendAndChordAreDrawnOnTop() {
+        var settings = settings(.keyboard)
+        settings.title = "  My Song \u{0}"
+        settings.chords = true
+        settings.colorBy = .track
+        var song = song()
+        song.notes.append(Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 67, velocity: 100, channel: 0, track: 0))
+        song.notes.sort { $0.startSeconds < $1.startSeconds }
+        let scene = Scene(song: song, settings: settings)
+        var shapes: [Shape] = []
+        scene.makeShapes(at: 1.6, into: &shapes)
+        let labels = shapes.compactMap { if case .text(let label, _, _, _, _) = $0 { return label } else { return nil } }
+        #expect(labels.contains(.latin1("My Song")))
+        #expect(labels.contains(.latin1("piano")), "the legend names the track")
+        #expect(labels.contains(.chord(ChordName(root: 0, quality: .major))))
+        scene.makeShapes(at: 1.2, into: &shapes)
+        #expect(!shapes.contains { if case .text(.chord, _, _, _, _) = $0 { return true } else { return false } }, "one pitch: no chord")
+    }
+}
