@@ -4,7 +4,8 @@ import MIDIVizIO
 
 /// Rasterizing cost per frame on one core, per style: `midiviz-bench SONG.mid [WIDTHxHEIGHT] [FRAMES]`.
 /// Renders FRAMES frames spread evenly over the song (shapes + drawing, no PNG) and prints the
-/// mean and the 95th percentile in ms.
+/// mean and the 95th percentile in ms; then the roll and keyboard on the song played ten times
+/// over, to show that their cost follows what is on screen, not the song's length.
 @main
 enum FrameLoopBenchmark {
     static func main() throws {
@@ -20,24 +21,10 @@ enum FrameLoopBenchmark {
         print("song: \(arguments[1]) (\(song.notes.count) notes, \(String(format: "%.1f", song.durationSeconds)) s); \(size[0])x\(size[1]), \(sampleCount) frames per style, one core")
         for style in RenderSettings.Style.allCases {
             for scheme in [ColorScheme.rainbow] {
-                let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme)
-                let scene = Scene(song: song, settings: settings)
-                let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasHeight: settings.height))
-                var workspace = renderer.makeWorkspace()
-                var times: [Double] = []
-                var shapeCount = 0
-                let frameCount = scene.frameCount
-                for sample in 0..<sampleCount {
-                    let frame = sample * frameCount / sampleCount
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    renderer.render(frame: frame, in: &workspace)
-                    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-                    shapeCount += workspace.shapeCount
-                }
-                times.sort()
-                let mean = times.reduce(0, +) / Double(times.count)
+                let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
+                let (mean, _, p95, maximum, shapes, workspace) = measure(song: song, settings: settings, font: font, samples: sampleCount)
                 print(String(format: "raster %-8@ mean %.2f ms/frame  p95 %.2f ms  max %.2f ms  (%.0f shapes/frame)",
-                             style.rawValue, mean, times[times.count * 95 / 100], times.last!, Double(shapeCount) / Double(sampleCount)))
+                             style.rawValue, mean, p95, maximum, shapes))
                 if style == .circles {
                     var yuv: [UInt8] = []
                     let start = DispatchTime.now().uptimeNanoseconds
@@ -47,5 +34,59 @@ enum FrameLoopBenchmark {
                 }
             }
         }
+        // The same music ten times over: ten times the notes and the length. The frames are the
+        // same moments of the music, taken from the last copy, so only the length differs.
+        let repeated = repeating(song, times: 10)
+        print(String(format: "length check: the song x10 (%d notes, %.0f s), the same %d moments taken from its last copy (medians)",
+                     repeated.notes.count, repeated.durationSeconds, sampleCount))
+        for style in [RenderSettings.Style.roll, .keyboard] {
+            let settings = RenderSettings(width: size[0], height: size[1], style: style, chords: true)
+            let shift = Int((9 * song.durationSeconds * Double(settings.framesPerSecond)).rounded())
+            var once: [Double] = [], tenTimes: [Double] = []
+            for _ in 0..<2 {  // alternated, so that a busy moment of the machine hits both
+                once.append(measure(song: song, settings: settings, font: font, samples: sampleCount).median)
+                tenTimes.append(measure(song: repeated, settings: settings, font: font, samples: sampleCount, frameShift: shift).median)
+            }
+            print(String(format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f)", style.rawValue, once.min()!, tenTimes.min()!,
+                         tenTimes.min()! / once.min()!))
+        }
+    }
+
+    /// Renders `samples` frames spread over the song (frames of a song `frameShift` frames
+    /// shorter, shifted by that much) and times each.
+    static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int, frameShift: Int = 0)
+        -> (mean: Double, median: Double, p95: Double, max: Double, shapes: Double, workspace: FrameWorkspace) {
+        let scene = Scene(song: song, settings: settings)
+        let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasHeight: settings.height))
+        var workspace = renderer.makeWorkspace()
+        var times: [Double] = []
+        var shapeCount = 0
+        let frameCount = scene.frameCount - frameShift
+        for sample in 0..<samples {
+            let frame = frameShift + sample * frameCount / samples
+            let start = DispatchTime.now().uptimeNanoseconds
+            renderer.render(frame: frame, in: &workspace)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            shapeCount += workspace.shapeCount
+        }
+        times.sort()
+        return (times.reduce(0, +) / Double(times.count), times[times.count / 2], times[times.count * 95 / 100], times.last!,
+                Double(shapeCount) / Double(samples), workspace)
+    }
+
+    /// `song` played `times` times in a row.
+    static func repeating(_ song: Song, times: Int) -> Song {
+        var result = song
+        result.notes = (0..<times).flatMap { copy in
+            song.notes.map { note in
+                var note = note
+                note.startSeconds += Double(copy) * song.durationSeconds
+                note.endSeconds += Double(copy) * song.durationSeconds
+                return note
+            }
+        }
+        result.durationSeconds = song.durationSeconds * Double(times)
+        result.endTick = song.endTick * times
+        return result
     }
 }

@@ -39,13 +39,14 @@ import Testing
         #expect(last.pixels.allSatisfy { (($0 & 0xFF) < 40) && ((($0 >> 8) & 0xFF) < 40) })
     }
 
-    @Test func pixelsDoNotDependOnTheNumberOfJobs() throws {
+    @Test(arguments: ["bars", "roll", "keyboard"])
+    func pixelsDoNotDependOnTheNumberOfJobs(style: String) throws {
         var hashes: [[UInt64]] = []
         for jobs in ["1", "2"] {
             let out = temporaryDirectory("jobs\(jobs)")
             defer { try? FileManager.default.removeItem(at: out) }
             let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "160x90",
-                                                    "--fps", "6", "--style", "bars", "--scheme", "ocean", "--jobs", jobs])
+                                                    "--fps", "6", "--style", style, "--scheme", "ocean", "--chords", "--jobs", jobs])
             #expect(result.status == 0, "\(result.stderr)")
             hashes.append(try frames(in: out).map { try PNGReader.read(out.appendingPathComponent($0).path).pixelHash })
         }

@@ -77,6 +77,9 @@ extension Canvas {
         // Columns whose centres are at least half a pixel inside both straight sides.
         let innerStart = max(columnStart, Int((rect.minX + radius + 0.5).rounded(.up)))
         let innerEnd = min(columnEnd, Int((rect.maxX - radius - 0.5).rounded(.down)))
+        // Away from the corners every whole column inside the rectangle is covered.
+        let wholeStart = max(columnStart, Int(rect.minX.rounded(.up)))
+        let wholeEnd = min(columnEnd, Int(rect.maxX.rounded(.down)))
         pixels.withUnsafeMutableBufferPointer { buffer in
             for y in rowStart..<rowEnd {
                 let py = Float(y) + 0.5
@@ -96,10 +99,14 @@ extension Canvas {
                     let vertical = dy > 0 ? max(0, min(1, radius + 0.5 - dy)) : rowCoverage
                     return min(horizontal, vertical)
                 }
-                if dy == 0 && innerEnd > innerStart {
-                    for x in columnStart..<innerStart { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
-                    Canvas.blendSpan(row, from: innerStart, to: innerEnd, ink, ink.weight(rowCoverage))
-                    for x in innerEnd..<columnEnd { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
+                // Between the corners a row has one coverage: the straight top or bottom edge's
+                // in corner rows, the row's own elsewhere, where the span reaches the sides.
+                let (spanStart, spanEnd) = dy > 0 ? (innerStart, innerEnd) : (wholeStart, wholeEnd)
+                if spanEnd > spanStart {
+                    let spanCoverage = dy > 0 ? max(0, min(1, radius + 0.5 - dy)) : rowCoverage
+                    for x in columnStart..<spanStart { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
+                    Canvas.blendSpan(row, from: spanStart, to: spanEnd, ink, ink.weight(spanCoverage))
+                    for x in spanEnd..<columnEnd { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
                 } else {
                     for x in columnStart..<columnEnd { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
                 }

@@ -10,28 +10,42 @@ struct KeyboardLayout {
     static let impactSeconds = 0.35
     static let shortestNoteSeconds = 0.04
 
-    private var width: Float { Float(scene.settings.width) }
-    private var height: Float { Float(scene.settings.height) }
-
+    // Geometry, worked out once per layout (frames build one layout each).
+    private let width: Float
+    private let height: Float
     /// The keys drawn: A0–C8, or whole octaves (at least two) around the song's notes.
-    var keys: ClosedRange<Int> {
-        switch scene.settings.keys {
+    let keys: ClosedRange<Int>
+    private let firstWhite: Int
+    let whiteKeyWidth: Float
+    let whiteKeyLength: Float
+    let feltHeight: Float
+    /// Where notes land: the top of the keyboard.
+    let keysTop: Float
+    let pixelsPerSecond: Float
+
+    init(scene: Scene) {
+        self.scene = scene
+        width = Float(scene.settings.width)
+        height = Float(scene.settings.height)
+        keys = Self.keys(scene.settings.keys, notePitches: scene.notePitches)
+        firstWhite = PianoKeys.whiteKeyIndex(keys.lowerBound)
+        whiteKeyWidth = width / Float(PianoKeys.whiteKeyIndex(keys.upperBound) - firstWhite + 1)
+        whiteKeyLength = min(height * 0.2, whiteKeyWidth * 6.4).rounded()
+        feltHeight = max(2, (height * 0.005).rounded())
+        keysTop = height - whiteKeyLength - feltHeight
+        pixelsPerSecond = keysTop / Float(scene.settings.windowSeconds)
+    }
+
+    static func keys(_ range: RenderSettings.KeyRange, notePitches: ClosedRange<Int>) -> ClosedRange<Int> {
+        switch range {
         case .piano:
             return PianoKeys.eightyEight
         case .song:
-            var keys = PianoKeys.wholeOctaves(around: scene.notePitches)
-            if keys.count < 24 { keys = keys.upperBound + 12 <= 127 ? keys.lowerBound...(keys.upperBound + 12) : (keys.lowerBound - 12)...keys.upperBound }
-            return keys
+            let keys = PianoKeys.wholeOctaves(around: notePitches)
+            guard keys.count < 24 else { return keys }
+            return keys.upperBound + 12 <= 127 ? keys.lowerBound...(keys.upperBound + 12) : (keys.lowerBound - 12)...keys.upperBound
         }
     }
-
-    private var firstWhite: Int { PianoKeys.whiteKeyIndex(keys.lowerBound) }
-    var whiteKeyWidth: Float { width / Float(PianoKeys.whiteKeyIndex(keys.upperBound) - firstWhite + 1) }
-    var whiteKeyLength: Float { min(height * 0.2, whiteKeyWidth * 6.4).rounded() }
-    var feltHeight: Float { max(2, (height * 0.005).rounded()) }
-    /// Where notes land: the top of the keyboard.
-    var keysTop: Float { height - whiteKeyLength - feltHeight }
-    var pixelsPerSecond: Float { keysTop / Float(scene.settings.windowSeconds) }
 
     /// The left and right of a key.
     func keySpan(_ pitch: Int) -> (left: Float, right: Float) {

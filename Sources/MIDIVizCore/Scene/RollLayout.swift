@@ -23,19 +23,37 @@ struct RollLayout {
 
     static func rulerHeight(canvasHeight: Float) -> Float { max(10, canvasHeight * 0.035) }
 
-    private var width: Float { Float(scene.settings.width) }
-    private var height: Float { Float(scene.settings.height) }
-    var keyboardWidth: Float { Self.keyboardWidth(canvasWidth: width) }
+    // Geometry, worked out once per layout (frames build one layout each).
+    private let width: Float
+    private let height: Float
+    let keyboardWidth: Float
     var notesLeft: Float { keyboardWidth }
-    var notesTop: Float { Self.notesTop(settings: scene.settings) }
-    var rulerTop: Float { notesTop - Self.rulerHeight(canvasHeight: height) }
-    private var hasDrums: Bool { scene.song.notes.contains { $0.channel == Scene.drumChannel } }
-    var drumStripHeight: Float { hasDrums ? (height * 0.075).rounded() : 0 }
+    let notesTop: Float
+    let rulerTop: Float
+    private let hasDrums: Bool
+    let drumStripHeight: Float
     /// The bottom of the pitch rows.
-    var notesBottom: Float { (height * 0.985).rounded() - drumStripHeight }
-    var rowHeight: Float { (notesBottom - notesTop) / Float(scene.pitchRange.count) }
-    var playheadX: Float { (notesLeft + (width - notesLeft) * Float(Self.playheadPosition)).rounded() }
-    var pixelsPerSecond: Float { (width - notesLeft) / Float(scene.settings.windowSeconds) }
+    let notesBottom: Float
+    let rowHeight: Float
+    let playheadX: Float
+    let pixelsPerSecond: Float
+    let blackKeyLength: Float
+
+    init(scene: Scene) {
+        self.scene = scene
+        width = Float(scene.settings.width)
+        height = Float(scene.settings.height)
+        keyboardWidth = Self.keyboardWidth(canvasWidth: width)
+        notesTop = Self.notesTop(settings: scene.settings)
+        rulerTop = notesTop - Self.rulerHeight(canvasHeight: height)
+        hasDrums = scene.hasDrums
+        drumStripHeight = hasDrums ? (height * 0.075).rounded() : 0
+        notesBottom = (height * 0.985).rounded() - drumStripHeight
+        rowHeight = (notesBottom - notesTop) / Float(scene.pitchRange.count)
+        playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
+        pixelsPerSecond = (width - keyboardWidth) / Float(scene.settings.windowSeconds)
+        blackKeyLength = (keyboardWidth * PianoKeys.blackKeyLength).rounded()
+    }
 
     /// The x of a moment `seconds` when the playhead is at `now`.
     func x(of seconds: Double, now: Double) -> Float { playheadX + Float(seconds - now) * pixelsPerSecond }
@@ -83,8 +101,6 @@ struct RollLayout {
         let low = Float(scene.pitchRange.lowerBound)
         return (max(notesTop, notesBottom - (span.upper - low) * rowHeight), min(notesBottom, notesBottom - (span.lower - low) * rowHeight))
     }
-
-    var blackKeyLength: Float { (keyboardWidth * PianoKeys.blackKeyLength).rounded() }
 
     private func appendKeyboard(to shapes: inout [Shape]) {
         let range = scene.pitchRange

@@ -7,6 +7,8 @@ public struct Scene: Sendable {
     public let pitchRange: ClosedRange<Int>
     /// The lowest and highest non-drum pitches (60...60 without notes).
     public let notePitches: ClosedRange<Int>
+    /// Whether any note is on the drum channel.
+    let hasDrums: Bool
     let colors: NoteColors
     /// The notes on screen at a time, for this style.
     let index: NoteIndex
@@ -24,6 +26,7 @@ public struct Scene: Sendable {
         self.settings = settings
         let pitches = song.notes.filter { $0.channel != Self.drumChannel }.map { Int($0.pitch) }
         notePitches = (pitches.min() ?? 60)...(pitches.max() ?? 60)
+        hasDrums = song.notes.contains { $0.channel == Self.drumChannel }
         pitchRange = Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
         colors = NoteColors(song: song, settings: settings, pitchRange: pitchRange)
         let fade = settings.fadeSeconds, drum = settings.drumSeconds, window = settings.windowSeconds
