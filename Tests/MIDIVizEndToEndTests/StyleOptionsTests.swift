@@ -10,7 +10,8 @@ import Testing
     func frame(_ arguments: [String]) throws -> Canvas {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-style-\(getpid())-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try ProcessRunner.midiviz(["frame", Self.arpeggio, "-o", path, "--size", "480x270"] + arguments)
+        let at = arguments.contains("--at") ? [] : ["--at", "1"]
+        let result = try ProcessRunner.midiviz(["frame", Self.arpeggio, "-o", path, "--size", "480x270"] + at + arguments)
         #expect(result.status == 0, "\(result.stderr)")
         return try PNGReader.read(path)
     }
@@ -28,13 +29,13 @@ import Testing
     }
 
     @Test func titleDefaultsToTheFirstTracksName() throws {
-        let byDefault = try frame(["--style", "roll"])
-        let named = try frame(["--style", "roll", "--title", "midiviz demo"])  // the fixture's track-0 name
-        let none = try frame(["--style", "roll", "--title", ""])
-        let other = try frame(["--style", "roll", "--title", "Another"])
+        let byDefault = try frame(["--style", "bars"])
+        let named = try frame(["--style", "bars", "--title", "midiviz demo"])  // the fixture's track-0 name
+        let none = try frame(["--style", "bars", "--title", ""])
+        let other = try frame(["--style", "bars", "--title", "Another"])
         #expect(byDefault.pixelHash == named.pixelHash)
         #expect(byDefault.pixelHash != none.pixelHash && other.pixelHash != byDefault.pixelHash)
-        // Text means bright pixels in the top-left corner.
+        // Text means bright pixels in the top-left corner, which bars leave empty.
         func brightInCorner(_ canvas: Canvas) -> Int {
             (0..<30).flatMap { y in (0..<240).map { canvas.color(x: $0, y: y) } }.filter { $0.luma > 0.5 }.count
         }
@@ -63,7 +64,7 @@ import Testing
     @Test(arguments: [(["--window", "0.1"], "--window"), (["--keys", "61"], "--keys"), (["--style", "tiles"], "--style")])
     func badStyleOptionsAreUsageErrors(arguments: [String], option: String) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-bad-\(getpid()).png").path
-        let result = try ProcessRunner.midiviz(["frame", Self.arpeggio, "-o", path] + arguments)
+        let result = try ProcessRunner.midiviz(["frame", Self.arpeggio, "-o", path, "--at", "1"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(option), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path))

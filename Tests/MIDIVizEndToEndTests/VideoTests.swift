@@ -62,6 +62,7 @@ struct VideoTests {
         let fps = 30.0
         let result = try ProcessRunner.midiviz(["render", Self.fixtures.appendingPathComponent("sync-notes.mid").path, "-o", video,
                                                 "--size", "320x180", "--fps", "30", "--no-reverb", "--no-chorus", "--quiet",
+                                                "--title", "",  // no title text in the columns watched below
                                                 "--soundfont", AudioTools.soundFont!])
         #expect(result.status == 0, "\(result.stderr)")
         // Audio onsets: where the 1 ms level first passes 0.02 after at least 300 ms below it.
