@@ -57,7 +57,7 @@ enum FrameLoopBenchmark {
     static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int, frameShift: Int = 0)
         -> (mean: Double, median: Double, p95: Double, max: Double, shapes: Double, workspace: FrameWorkspace) {
         let scene = Scene(song: song, settings: settings)
-        let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasHeight: settings.height))
+        let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
         var times: [Double] = []
         var shapeCount = 0

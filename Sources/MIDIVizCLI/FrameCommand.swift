@@ -29,7 +29,7 @@ struct FrameCommand: ParsableCommand {
     func run() throws {
         let loaded = try loadSongOrExit(song)
         let settings = look.settings(for: loaded)
-        let fonts = try loadFontsOrExit(look.font, canvasHeight: settings.height)
+        let fonts = try loadFontsOrExit(look.font, canvasSide: settings.textSide)
         let scene = Scene(song: loaded, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: fonts)
         var workspace = renderer.makeWorkspace()

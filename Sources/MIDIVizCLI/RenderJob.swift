@@ -54,7 +54,7 @@ struct RenderJob {
                 throw fail("cannot create \(videoPath): \(String(cString: strerror(errno)))", code: ExitCodes.cannotCreate)
             }
         }
-        let fonts = try loadFontsOrExit(look.font, canvasHeight: settings.height)
+        let fonts = try loadFontsOrExit(look.font, canvasSide: settings.textSide)
         let cleanup = Cleanup()
         let interruption = Interruption { cleanup.run() }
         defer { interruption.cancel() }

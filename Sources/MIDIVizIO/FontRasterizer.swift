@@ -60,9 +60,9 @@ public final class FontRasterizer {
                         descender: Float(-metrics.descender) / 64, glyphs: glyphs)
     }
 
-    /// Glyph sets for every `TextSize` on a canvas `canvasHeight` pixels high.
-    public func textFonts(canvasHeight: Int) -> TextFonts {
-        TextFonts(sets: TextSize.allCases.map { glyphSet(pixelSize: $0.pixelSize(canvasHeight: canvasHeight)) })
+    /// Glyph sets for every `TextSize` on a canvas whose shorter side is `canvasSide` pixels.
+    public func textFonts(canvasSide: Int) -> TextFonts {
+        TextFonts(sets: TextSize.allCases.map { glyphSet(pixelSize: $0.pixelSize(canvasSide: canvasSide)) })
     }
 }
 

@@ -102,7 +102,7 @@ import Testing
         settings.style = style
         settings.grid = true
         let renderer = FrameRenderer(scene: Scene(song: song(withDrum: true), settings: settings),
-                                     fonts: .empty(canvasHeight: settings.height))
+                                     fonts: .empty(canvasSide: settings.textSide))
         var reused = renderer.makeWorkspace()
         for frame in [45, 31, 70, 30, 100, 31] {
             renderer.render(frame: frame, in: &reused)

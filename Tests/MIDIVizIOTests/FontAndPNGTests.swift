@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func centredLabelStaysInsideItsBounds() throws {
-        let fonts = try FontRasterizer().textFonts(canvasHeight: 1080)
+        let fonts = try FontRasterizer().textFonts(canvasSide: 1080)
         var canvas = Canvas(width: 200, height: 100)
         let shape = Shape.text(.noteName(61), .large, center: Point(100, 50), RGBA(1, 1, 1))
         canvas.draw(shape, fonts: fonts)

@@ -53,7 +53,7 @@ import Testing
         return cases
     }()
 
-    static let fonts: TextFonts? = try? FontRasterizer().textFonts(canvasHeight: RenderSettings.forTesting.height)
+    static let fonts: TextFonts? = try? FontRasterizer().textFonts(canvasSide: RenderSettings.forTesting.textSide)
 
     @Test(arguments: cases)
     func frameMatchesItsGolden(_ golden: Case) throws {

@@ -77,7 +77,7 @@ struct KeyboardLayout {
         for pitch in keys where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
         let felt = scene.settings.scheme.color(at: 0.12)
         shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), felt.scaled(0.8)))
-        let labelSize = Float(TextSize.small.pixelSize(canvasHeight: Int(height)))
+        let labelSize = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
         if whiteKeyWidth >= labelSize * 1.5 {
             for pitch in keys where pitch % 12 == 0 {
                 let span = keySpan(pitch)

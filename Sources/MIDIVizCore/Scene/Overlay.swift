@@ -11,6 +11,7 @@ struct Overlay: Sendable {
     let legend: [LegendEntry]
     private let width: Float
     private let height: Float
+    private let textSide: Int
     private let left: Float
     private let legendTop: Float
     private let accent: RGBA
@@ -22,6 +23,7 @@ struct Overlay: Sendable {
     init(song: Song, settings: RenderSettings, colors: NoteColors) {
         width = Float(settings.width)
         height = Float(settings.height)
+        textSide = settings.textSide
         accent = settings.scheme.accent
         panel = (settings.background ?? settings.scheme.background.bottom).scaled(0.6).withAlpha(0.72)
         let margin = height * 0.03
@@ -89,7 +91,7 @@ struct Overlay: Sendable {
 
     private func appendLegend(to shapes: inout [Shape]) {
         guard !legend.isEmpty else { return }
-        let textSize = Float(TextSize.small.pixelSize(canvasHeight: Int(height)))
+        let textSize = Float(TextSize.small.pixelSize(canvasSide: textSide))
         let row = textSize * 1.7, pad = textSize * 0.8, swatch = textSize * 0.9
         let fitting = max(1, Int((height * 0.6 - 2 * pad) / row))
         let shown = legend.count > fitting ? Array(legend.prefix(fitting - 1)) : legend

@@ -76,6 +76,9 @@ public struct RenderSettings: Sendable, Equatable {
         window ?? (style == .keyboard ? 3.0 : 8.0) / speed
     }
 
+    /// The side text sizes follow: the shorter one, so that labels fit a vertical frame too.
+    public var textSide: Int { min(width, height) }
+
     /// How long a released note takes to fade out.
     public var fadeSeconds: Double { Self.baseFadeSeconds / speed }
 

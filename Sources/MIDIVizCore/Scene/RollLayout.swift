@@ -18,10 +18,11 @@ struct RollLayout {
     static func notesTop(settings: RenderSettings) -> Float {
         let height = Float(settings.height)
         let hasHeader = settings.chords || !(settings.title.map(Overlay.trimmed) ?? "").isEmpty
-        return ((hasHeader ? 0.085 : 0.015) * height + rulerHeight(canvasHeight: height)).rounded()
+        return ((hasHeader ? 0.085 : 0.015) * height + rulerHeight(settings: settings)).rounded()
     }
 
-    static func rulerHeight(canvasHeight: Float) -> Float { max(10, canvasHeight * 0.035) }
+    /// Tall enough for the bar numbers.
+    static func rulerHeight(settings: RenderSettings) -> Float { max(10, Float(settings.textSide) * 0.035) }
 
     // Geometry, worked out once per layout (frames build one layout each).
     private let width: Float
@@ -45,7 +46,7 @@ struct RollLayout {
         height = Float(scene.settings.height)
         keyboardWidth = Self.keyboardWidth(canvasWidth: width)
         notesTop = Self.notesTop(settings: scene.settings)
-        rulerTop = notesTop - Self.rulerHeight(canvasHeight: height)
+        rulerTop = notesTop - Self.rulerHeight(settings: scene.settings)
         hasDrums = scene.hasDrums
         drumStripHeight = hasDrums ? (height * 0.075).rounded() : 0
         notesBottom = (height * 0.985).rounded() - drumStripHeight
@@ -108,7 +109,7 @@ struct RollLayout {
         for pitch in range where !PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
         for pitch in range where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
         // Octave names on the Cs, when a row is tall enough to read them.
-        if rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasHeight: Int(height))) * 1.1 {
+        if rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide)) * 1.1 {
             for pitch in range where pitch % 12 == 0 {
                 let extent = keyExtent(pitch)
                 shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point(keyboardWidth - keyboardWidth * 0.08, (extent.top + extent.bottom) / 2),

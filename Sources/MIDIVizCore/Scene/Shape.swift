@@ -88,10 +88,11 @@ public enum TextSize: Int, Sendable, CaseIterable {
     /// Labels; `title` for the song's title, `display` for the chord name.
     case small, medium, large, title, display
 
-    /// The pixel size of this text on a canvas `height` pixels high.
-    public func pixelSize(canvasHeight height: Int) -> Int {
+    /// The pixel size of this text on a canvas whose shorter side is `side` pixels
+    /// (`RenderSettings.textSide`).
+    public func pixelSize(canvasSide side: Int) -> Int {
         let fraction: Double = [0.016, 0.021, 0.028, 0.034, 0.052][rawValue]
-        return max(8, Int((Double(height) * fraction).rounded()))
+        return max(8, Int((Double(side) * fraction).rounded()))
     }
 }
 
@@ -105,8 +106,8 @@ public struct TextFonts: Sendable {
     }
 
     /// Fonts without glyphs, for tests that do not look at text.
-    public static func empty(canvasHeight: Int) -> TextFonts {
-        TextFonts(sets: TextSize.allCases.map { GlyphSet.empty(pixelSize: $0.pixelSize(canvasHeight: canvasHeight)) })
+    public static func empty(canvasSide: Int) -> TextFonts {
+        TextFonts(sets: TextSize.allCases.map { GlyphSet.empty(pixelSize: $0.pixelSize(canvasSide: canvasSide)) })
     }
 
     public subscript(size: TextSize) -> GlyphSet { sets[size.rawValue] }
