@@ -19,7 +19,8 @@ enum FrameLoopBenchmark {
         let song = try SongLoader.load(path: arguments[1])
         let font = try FontRasterizer()
         print("song: \(arguments[1]) (\(song.notes.count) notes, \(String(format: "%.1f", song.durationSeconds)) s); \(size[0])x\(size[1]), \(sampleCount) frames per style, one core")
-        for style in RenderSettings.Style.allCases {
+        let lengthOnly = ProcessInfo.processInfo.environment["MIDIVIZ_BENCH_LENGTH_ONLY"] != nil
+        for style in RenderSettings.Style.allCases where !lengthOnly {
             for scheme in [ColorScheme.rainbow] {
                 let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
                 let (mean, _, p95, maximum, shapes, workspace) = measure(song: song, settings: settings, font: font, samples: sampleCount)
@@ -35,35 +36,46 @@ enum FrameLoopBenchmark {
             }
         }
         // The same music ten times over: ten times the notes and the length. The frames are the
-        // same moments of the music, taken from the last copy, so only the length differs.
+        // same moments of the music, taken from the last copy, so only the length differs; in
+        // runs of a second of consecutive frames, as a render reads them (a frame jumping to a
+        // random moment of a long song waits on memory the previous frames did not touch).
         let repeated = repeating(song, times: 10)
-        print(String(format: "length check: the song x10 (%d notes, %.0f s), the same %d moments taken from its last copy (medians)",
+        print(String(format: "length check: the song x10 (%d notes, %.0f s), the same %d moments (from 10 s in) taken from its last copy, in 1-s runs (medians)",
                      repeated.notes.count, repeated.durationSeconds, sampleCount))
         for style in [RenderSettings.Style.roll, .keyboard] {
             let settings = RenderSettings(width: size[0], height: size[1], style: style, chords: true)
             let shift = Int((9 * song.durationSeconds * Double(settings.framesPerSecond)).rounded())
             var once: [Double] = [], tenTimes: [Double] = []
-            for _ in 0..<2 {  // alternated, so that a busy moment of the machine hits both
-                once.append(measure(song: song, settings: settings, font: font, samples: sampleCount).median)
-                tenTimes.append(measure(song: repeated, settings: settings, font: font, samples: sampleCount, frameShift: shift).median)
+            var shapes: (once: Double, tenTimes: Double) = (0, 0)
+            for _ in 0..<3 {  // alternated, so that a busy moment of the machine hits both; the least of each is kept
+                // From 10 s in: before that the last copy still shows the end of the one before.
+                let skip = 10 * settings.framesPerSecond
+                let short = measure(song: song, settings: settings, font: font, samples: sampleCount, skip: skip, run: 60)
+                let long = measure(song: repeated, settings: settings, font: font, samples: sampleCount, frameShift: shift, skip: skip, run: 60)
+                once.append(short.median)
+                tenTimes.append(long.median)
+                shapes = (short.shapes, long.shapes)
             }
-            print(String(format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f)", style.rawValue, once.min()!, tenTimes.min()!,
-                         tenTimes.min()! / once.min()!))
+            print(String(format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f; %.0f and %.0f shapes/frame)", style.rawValue,
+                         once.min()!, tenTimes.min()!, tenTimes.min()! / once.min()!, shapes.once, shapes.tenTimes))
         }
     }
 
-    /// Renders `samples` frames spread over the song (frames of a song `frameShift` frames
-    /// shorter, shifted by that much) and times each.
-    static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int, frameShift: Int = 0)
+    /// Renders `samples` frames spread over the song after its first `skip` frames, in runs of
+    /// `run` consecutive frames (frames of a song `frameShift` frames shorter, shifted by that
+    /// much), and times each.
+    static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int, frameShift: Int = 0, skip: Int = 0, run: Int = 1)
         -> (mean: Double, median: Double, p95: Double, max: Double, shapes: Double, workspace: FrameWorkspace) {
         let scene = Scene(song: song, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
         var times: [Double] = []
         var shapeCount = 0
-        let frameCount = scene.frameCount - frameShift
+        let frameCount = scene.frameCount - frameShift - skip
         for sample in 0..<samples {
-            let frame = frameShift + sample * frameCount / samples
+            // In runs of `run` consecutive frames, as a render reads them, spread over the song.
+            let runs = max(1, samples / run)
+            let frame = frameShift + skip + (sample / run) * frameCount / runs + sample % run
             let start = DispatchTime.now().uptimeNanoseconds
             renderer.render(frame: frame, in: &workspace)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
@@ -74,7 +86,7 @@ enum FrameLoopBenchmark {
                 Double(shapeCount) / Double(samples), workspace)
     }
 
-    /// `song` played `times` times in a row.
+    /// `song` played `times` times in a row (its duration must be its end tick's time).
     static func repeating(_ song: Song, times: Int) -> Song {
         var result = song
         result.notes = (0..<times).flatMap { copy in
@@ -83,6 +95,23 @@ enum FrameLoopBenchmark {
                 note.startSeconds += Double(copy) * song.durationSeconds
                 note.endSeconds += Double(copy) * song.durationSeconds
                 return note
+            }
+        }
+        // The tempo map and meters too, so that each copy has the same grid.
+        result.tempoChanges = (0..<times).flatMap { copy in
+            song.tempoChanges.map { change in
+                var change = change
+                change.tick += copy * song.endTick
+                change.seconds += Double(copy) * song.durationSeconds
+                return change
+            }
+        }
+        result.timeSignatures = (0..<times).flatMap { copy in
+            song.timeSignatures.map { signature in
+                var signature = signature
+                signature.tick += copy * song.endTick
+                signature.seconds += Double(copy) * song.durationSeconds
+                return signature
             }
         }
         result.durationSeconds = song.durationSeconds * Double(times)
