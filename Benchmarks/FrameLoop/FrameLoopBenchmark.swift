@@ -89,30 +89,28 @@ enum FrameLoopBenchmark {
     /// `song` played `times` times in a row (its duration must be its end tick's time).
     static func repeating(_ song: Song, times: Int) -> Song {
         var result = song
-        result.notes = (0..<times).flatMap { copy in
-            song.notes.map { note in
-                var note = note
-                note.startSeconds += Double(copy) * song.durationSeconds
-                note.endSeconds += Double(copy) * song.durationSeconds
-                return note
+        /// Each copy of `items` moved later by a song's length.
+        func repeated<Item>(_ items: [Item], _ move: (inout Item, _ ticks: Int, _ seconds: Double) -> Void) -> [Item] {
+            (0..<times).flatMap { copy in
+                items.map { item in
+                    var item = item
+                    move(&item, copy * song.endTick, Double(copy) * song.durationSeconds)
+                    return item
+                }
             }
+        }
+        result.notes = repeated(song.notes) { note, _, seconds in
+            note.startSeconds += seconds
+            note.endSeconds += seconds
         }
         // The tempo map and meters too, so that each copy has the same grid.
-        result.tempoChanges = (0..<times).flatMap { copy in
-            song.tempoChanges.map { change in
-                var change = change
-                change.tick += copy * song.endTick
-                change.seconds += Double(copy) * song.durationSeconds
-                return change
-            }
+        result.tempoChanges = repeated(song.tempoChanges) { change, ticks, seconds in
+            change.tick += ticks
+            change.seconds += seconds
         }
-        result.timeSignatures = (0..<times).flatMap { copy in
-            song.timeSignatures.map { signature in
-                var signature = signature
-                signature.tick += copy * song.endTick
-                signature.seconds += Double(copy) * song.durationSeconds
-                return signature
-            }
+        result.timeSignatures = repeated(song.timeSignatures) { signature, ticks, seconds in
+            signature.tick += ticks
+            signature.seconds += seconds
         }
         result.durationSeconds = song.durationSeconds * Double(times)
         result.endTick = song.endTick * times

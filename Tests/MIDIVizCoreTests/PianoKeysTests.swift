@@ -46,4 +46,14 @@ import Testing
         #expect(PianoKeys.wholeOctaves(around: 60...71) == 60...71)
         #expect(PianoKeys.wholeOctaves(around: 120...127) == 120...127)
     }
+
+    @Test func litWhiteKeysAreRedrawnUnderTheirBlackNeighbours() {
+        var lit = [RGBA?](repeating: nil, count: 128)
+        lit[64] = RGBA(1, 0, 0)  // E4: D#4 lies over it
+        #expect(PianoKeys.keysToRedraw(in: 21...108, lit: lit) == [64, 63])
+        lit[60] = RGBA(0, 1, 0)  // C4: C#4 lies over it
+        lit[70] = RGBA(0, 0, 1)  // A#4, lit itself
+        #expect(PianoKeys.keysToRedraw(in: 21...108, lit: lit) == [60, 64, 61, 63, 70], "white keys first, then black keys")
+        #expect(PianoKeys.keysToRedraw(in: 62...108, lit: lit) == [64, 63, 70], "keys outside the keyboard are not drawn")
+    }
 }

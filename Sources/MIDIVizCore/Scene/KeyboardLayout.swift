@@ -159,18 +159,8 @@ struct KeyboardLayout {
                                    bottom: sounding ? base.mixed(with: white, 0.15) : base.scaled(0.72)))
     }
 
-    /// Lit keys over the keyboard: white keys first, then every black key that is lit or lies
-    /// over a lit white key (which would otherwise cover it).
+    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`).
     private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
-        var blackToDraw = [Bool](repeating: false, count: 128)
-        for pitch in keys where lit[pitch] != nil {
-            if PianoKeys.isBlack(pitch) {
-                blackToDraw[pitch] = true
-            } else {
-                appendKey(pitch, lit: lit[pitch], to: &shapes)
-                for neighbour in PianoKeys.blackNeighbours(of: pitch) where keys.contains(neighbour) { blackToDraw[neighbour] = true }
-            }
-        }
-        for pitch in keys where blackToDraw[pitch] { appendKey(pitch, lit: lit[pitch], to: &shapes) }
+        for pitch in PianoKeys.keysToRedraw(in: keys, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
     }
 }

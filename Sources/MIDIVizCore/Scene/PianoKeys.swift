@@ -58,4 +58,22 @@ public enum PianoKeys {
     public static func wholeOctaves(around range: ClosedRange<Int>) -> ClosedRange<Int> {
         (range.lowerBound / 12 * 12)...min(127, range.upperBound / 12 * 12 + 11)
     }
+
+    /// The keys to draw over a keyboard at rest, in order, when the keys with a colour in `lit`
+    /// are lit: the lit white keys, then every black key that is lit or lies over a lit white
+    /// key (which would otherwise cover it).
+    static func keysToRedraw(in keys: ClosedRange<Int>, lit: [RGBA?]) -> [Int] {
+        var order: [Int] = []
+        var blackToDraw = [Bool](repeating: false, count: 128)
+        for pitch in keys where lit[pitch] != nil {
+            if isBlack(pitch) {
+                blackToDraw[pitch] = true
+            } else {
+                order.append(pitch)
+                for neighbour in blackNeighbours(of: pitch) where keys.contains(neighbour) { blackToDraw[neighbour] = true }
+            }
+        }
+        for pitch in keys where blackToDraw[pitch] { order.append(pitch) }
+        return order
+    }
 }

@@ -220,19 +220,8 @@ struct RollLayout {
                                    top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
     }
 
-    /// Lit keys over the keyboard: white keys first, then every black key that is lit or lies
-    /// over a lit white key (which would otherwise cover it).
+    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`).
     private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
-        let range = scene.pitchRange
-        var blackToDraw = Set<Int>()
-        for pitch in range where lit[pitch] != nil {
-            if PianoKeys.isBlack(pitch) {
-                blackToDraw.insert(pitch)
-            } else {
-                appendKey(pitch, lit: lit[pitch], to: &shapes)
-                for neighbour in PianoKeys.blackNeighbours(of: pitch) where range.contains(neighbour) { blackToDraw.insert(neighbour) }
-            }
-        }
-        for pitch in blackToDraw.sorted() { appendKey(pitch, lit: lit[pitch], to: &shapes) }
+        for pitch in PianoKeys.keysToRedraw(in: scene.pitchRange, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
     }
 }
