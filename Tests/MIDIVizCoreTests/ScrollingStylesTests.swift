@@ -149,8 +149,23 @@ import Testing
         let labels = shapes.compactMap { if case .text(let label, _, _, _, _) = $0 { return label } else { return nil } }
         #expect(labels.contains(.latin1("My Song")))
         #expect(labels.contains(.latin1("piano")), "the legend names the track")
-        #expect(labels.contains(.chord(ChordName(root: 0, quality: .major))))
+        #expect(labels.contains(.chord(Array("C".utf8))))
         scene.makeShapes(at: 1.2, into: &shapes)
         #expect(!shapes.contains { if case .text(.chord, _, _, _, _) = $0 { return true } else { return false } }, "one pitch: no chord")
+    }
+
+    @Test func aLongLegendEndsWithHowManyMore() {
+        var settings = settings(.circles)
+        settings.colorBy = .track
+        var song = song()
+        song.tracks = (0..<30).map { TrackSummary(name: "Part \($0 + 1)", noteCount: 1, channels: [0], programs: []) }
+        song.notes = (0..<30).map { Note(startSeconds: 1, endSeconds: 2, pitch: UInt8(40 + $0), velocity: 90, channel: 0, track: $0) }
+        var shapes: [Shape] = []
+        Scene(song: song, settings: settings).makeShapes(at: 1.5, into: &shapes)
+        let labels = shapes.compactMap { if case .text(.bytes(let bytes), _, _, _, _) = $0 { return String(decoding: bytes, as: UTF8.self) } else { return nil } }
+        let parts = labels.filter { $0.hasPrefix("Part ") }
+        #expect(parts.count >= 5 && parts.count < 30, "as many as fit in 60 % of the height: \(parts.count)")
+        #expect(parts == (1...parts.count).map { "Part \($0)" })
+        #expect(labels.last == "+\(30 - parts.count) more")
     }
 }

@@ -7,7 +7,16 @@ public struct ChordTimeline: Sendable {
     public struct Segment: Sendable, Equatable {
         public var start: Double
         public var end: Double
-        public var chord: ChordName
+        public let chord: ChordName
+        /// The chord's symbol as bytes, made once for the frames that show it.
+        public let symbol: [UInt8]
+
+        public init(start: Double, end: Double, chord: ChordName) {
+            self.start = start
+            self.end = end
+            self.chord = chord
+            symbol = Array(chord.symbol.utf8)
+        }
     }
 
     public static let shortestChord = 0.06

@@ -9,6 +9,10 @@ struct Overlay: Sendable {
 
     let title: TextLabel?
     let legend: [LegendEntry]
+    /// The legend's entries that fit, and a last line for the rest (`+3 more`), if any.
+    private let shownLegend: ArraySlice<LegendEntry>
+    private let moreLabel: TextLabel?
+    private let legendWidthInCharacters: Int
     private let width: Float
     private let height: Float
     private let textSide: Int
@@ -40,7 +44,14 @@ struct Overlay: Sendable {
             title = nil
         }
         legend = Self.legend(song: song, colorBy: settings.colorBy, colors: colors)
+        let row = Self.legendRowHeight(textSide: textSide)
+        let fitting = max(1, Int((height * 0.6 - row) / row))
+        shownLegend = legend.count > fitting ? legend.prefix(fitting - 1) : legend[...]
+        moreLabel = shownLegend.count < legend.count ? .latin1("+\(legend.count - shownLegend.count) more") : nil
+        legendWidthInCharacters = ([moreLabel].compactMap { $0 } + shownLegend.map(\.label)).map { $0.bytes.count }.max() ?? 0
     }
+
+    static func legendRowHeight(textSide: Int) -> Float { Float(TextSize.small.pixelSize(canvasSide: textSide)) * 1.7 }
 
     /// One entry per track (or channel) with non-drum notes, named from the file.
     static func legend(song: Song, colorBy: RenderSettings.ColorBy, colors: NoteColors) -> [LegendEntry] {
@@ -84,7 +95,7 @@ struct Overlay: Sendable {
         appendLegend(to: &shapes)
         if let chord {
             let alpha = Float(min(1, (seconds - chord.start) / Self.chordFadeInSeconds))
-            shapes.append(.text(.chord(chord.chord), .display, center: Point(width - margin, height * 0.055),
+            shapes.append(.text(.chord(chord.symbol), .display, center: Point(width - margin, height * 0.055),
                                 accent.withAlpha(0.95 * alpha), alignment: .right))
         }
     }
@@ -92,25 +103,22 @@ struct Overlay: Sendable {
     private func appendLegend(to shapes: inout [Shape]) {
         guard !legend.isEmpty else { return }
         let textSize = Float(TextSize.small.pixelSize(canvasSide: textSide))
-        let row = textSize * 1.7, pad = textSize * 0.8, swatch = textSize * 0.9
-        let fitting = max(1, Int((height * 0.6 - 2 * pad) / row))
-        let shown = legend.count > fitting ? Array(legend.prefix(fitting - 1)) : legend
-        let longest = legend.prefix(shown.count + 1).map { Float($0.label.bytes.count) }.max() ?? 0
-        let panelWidth = pad * 2 + swatch + textSize * 0.6 + longest * textSize * 0.62
-        let rows = shown.count + (shown.count < legend.count ? 1 : 0)
+        let row = Self.legendRowHeight(textSide: textSide), pad = textSize * 0.8, swatch = textSize * 0.9
+        // Text is measured by the font only when drawn: the panel's width is estimated.
+        let panelWidth = pad * 2 + swatch + textSize * 0.6 + Float(legendWidthInCharacters) * textSize * 0.62
+        let rows = shownLegend.count + (moreLabel == nil ? 0 : 1)
         shapes.append(.roundedRect(Rect(x: left - pad, y: legendTop, width: panelWidth, height: Float(rows) * row + pad),
                                    radius: textSize * 0.5, top: panel, bottom: panel))
-        for (index, entry) in shown.enumerated() {
+        for (index, entry) in shownLegend.enumerated() {
             let y = legendTop + pad * 0.5 + row * (Float(index) + 0.5)
             shapes.append(.roundedRect(Rect(x: left, y: y - swatch / 2, width: swatch, height: swatch), radius: swatch * 0.25,
                                        top: entry.color, bottom: entry.color.scaled(0.7)))
             shapes.append(.text(entry.label, .small, center: Point(left + swatch + textSize * 0.6, y), accent.withAlpha(0.88),
                                 alignment: .left))
         }
-        if shown.count < legend.count {
-            let y = legendTop + pad * 0.5 + row * (Float(shown.count) + 0.5)
-            shapes.append(.text(.latin1("+\(legend.count - shown.count) more"), .small, center: Point(left, y), accent.withAlpha(0.6),
-                                alignment: .left))
+        if let moreLabel {
+            let y = legendTop + pad * 0.5 + row * (Float(shownLegend.count) + 0.5)
+            shapes.append(.text(moreLabel, .small, center: Point(left, y), accent.withAlpha(0.6), alignment: .left))
         }
     }
 }

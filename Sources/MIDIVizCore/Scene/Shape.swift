@@ -49,8 +49,8 @@ public enum TextLabel: Sendable, Equatable {
     case pitchClass(UInt8)
     /// A whole number, e.g. a bar number.
     case number(Int)
-    /// A chord symbol, e.g. `Am7/G`.
-    case chord(ChordName)
+    /// A chord symbol, e.g. `Am7/G`, as bytes made once (`ChordTimeline.Segment.symbol`).
+    case chord([UInt8])
     /// Any text, as Latin-1 bytes (see `TextLabel.latin1`).
     case bytes([UInt8])
 
@@ -58,11 +58,14 @@ public enum TextLabel: Sendable, Equatable {
         switch self {
         case .noteName(let pitch): return NoteName.all[Int(pitch & 0x7F)]
         case .pitchClass(let pitchClass): return NoteName.classes[Int(pitchClass) % 12]
-        case .number(let number): return Array(String(number).utf8)
-        case .chord(let chord): return Array(chord.symbol.utf8)
+        case .number(let number): return number >= 0 && number < Self.numbers.count ? Self.numbers[number] : Array(String(number).utf8)
+        case .chord(let symbol): return symbol
         case .bytes(let bytes): return bytes
         }
     }
+
+    /// The numbers a frame is likely to show, written once rather than per frame.
+    private static let numbers: [[UInt8]] = (0..<1000).map { Array(String($0).utf8) }
 
     /// `text` in Latin-1, the glyphs the font tables hold; other characters become `?`.
     public static func latin1(_ text: String) -> TextLabel {
