@@ -19,8 +19,10 @@ enum FrameLoopBenchmark {
         let song = try SongLoader.load(path: arguments[1])
         let font = try FontRasterizer()
         print("song: \(arguments[1]) (\(song.notes.count) notes, \(String(format: "%.1f", song.durationSeconds)) s); \(size[0])x\(size[1]), \(sampleCount) frames per style, one core")
-        let lengthOnly = ProcessInfo.processInfo.environment["MIDIVIZ_BENCH_LENGTH_ONLY"] != nil
-        for style in RenderSettings.Style.allCases where !lengthOnly {
+        // BENCH_STYLES="roll keyboard" measures only those styles (the length check is for roll
+        // and keyboard); BENCH_STYLES=none only the length check.
+        let only = ProcessInfo.processInfo.environment["BENCH_STYLES"].map { Set($0.split(separator: " ").map(String.init)) }
+        for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
             for scheme in [ColorScheme.rainbow] {
                 let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
                 let (mean, _, p95, maximum, shapes, workspace) = measure(song: song, settings: settings, font: font, samples: sampleCount)
@@ -42,7 +44,7 @@ enum FrameLoopBenchmark {
         let repeated = repeating(song, times: 10)
         print(String(format: "length check: the song x10 (%d notes, %.0f s), the same %d moments (from 10 s in) taken from its last copy, in 1-s runs (medians)",
                      repeated.notes.count, repeated.durationSeconds, sampleCount))
-        for style in [RenderSettings.Style.roll, .keyboard] {
+        for style in [RenderSettings.Style.roll, .keyboard] where only?.contains(style.rawValue) ?? true || only == ["none"] {
             let settings = RenderSettings(width: size[0], height: size[1], style: style, chords: true)
             let shift = Int((9 * song.durationSeconds * Double(settings.framesPerSecond)).rounded())
             var once: [Double] = [], tenTimes: [Double] = []

@@ -68,12 +68,27 @@ extension Canvas {
     static func blendGlowRun(_ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, firstDX: Float,
                              rowTerm: Float, inverseSquared: Float, scale: Float, _ ink: Ink) {
         guard end > start else { return }
-        let x = start
-        var scalarDX = firstDX + Float(x - start)
+        // dx is computed from the run's start for every pixel, never accumulated, in the eight
+        // lanes and in the tail alike.
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let rowTerms = SIMD8<Float>(repeating: rowTerm), inverses = SIMD8<Float>(repeating: inverseSquared)
+        let scales = SIMD8<Float>(repeating: scale)
+        var x = start
+        while x + 8 <= end {
+            let dx = SIMD8<Float>(repeating: firstDX) + (SIMD8<Float>(repeating: Float(x - start)) + lanes)
+            let unclamped = rowTerms - dx * dx * inverses
+            let falloff = unclamped.replacing(with: 0, where: unclamped .< 0)
+            // Lane by lane: the generic SIMD conversion from Float is not specialized and slow.
+            let w = falloff * falloff * scales
+            let weights = SIMD8<UInt32>(UInt32(w[0]), UInt32(w[1]), UInt32(w[2]), UInt32(w[3]),
+                                        UInt32(w[4]), UInt32(w[5]), UInt32(w[6]), UInt32(w[7]))
+            blend8(row.advanced(by: x), ink, weights)
+            x += 8
+        }
         for tail in x..<end {
-            let falloff = max(0, rowTerm - scalarDX * scalarDX * inverseSquared)
+            let dx = firstDX + Float(tail - start)
+            let falloff = max(0, rowTerm - dx * dx * inverseSquared)
             row[tail] = blend(row[tail], ink, UInt32(falloff * falloff * scale))
-            scalarDX += 1
         }
     }
 }

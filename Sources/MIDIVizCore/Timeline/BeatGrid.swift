@@ -15,26 +15,38 @@ public struct BeatGrid: Sendable {
 
     init(lines: [Line]) { self.lines = lines }
 
-    /// Lines from the start until `seconds` (SMPTE files have none).
+    /// Lines from the start until `seconds` (SMPTE files have none). Lines closer than
+    /// `minimumGap` to the one before are left out (a bar start replaces a beat), so a
+    /// degenerate meter or tempo cannot fill the frame or the memory.
     public init(song: Song, until seconds: Double) {
         var lines: [Line] = []
         var clock = TickClock(song: song)
+        var candidates = 0
         segments: for segment in song.meterSegments() {
-            var barStart = segment.startTick, bar = segment.firstBar
-            while barStart < segment.endTick {
-                var tick = barStart
-                while tick < min(barStart + segment.ticksPerBar, segment.endTick) {
+            var bar = 0
+            while segment.tick(ofBar: bar) < segment.endTick {
+                for beat in 0..<segment.beatsPerBar {
+                    let tick = segment.tick(ofBar: bar, beat: beat)
+                    guard tick < segment.endTick else { break }
+                    candidates += 1
                     let time = clock.seconds(atTick: tick)
-                    if time > seconds { break segments }
-                    lines.append(Line(seconds: time, tick: tick, bar: bar, isBarStart: tick == barStart))
-                    tick += segment.ticksPerBeat
+                    if time > seconds || candidates > Self.candidateLimit { break segments }
+                    let line = Line(seconds: time, tick: tick, bar: segment.firstBar + bar, isBarStart: beat == 0)
+                    if let last = lines.last, tick <= last.tick || time - last.seconds < Self.minimumGap {
+                        if line.isBarStart && !last.isBarStart { lines[lines.count - 1] = line }
+                        continue
+                    }
+                    lines.append(line)
                 }
-                barStart += segment.ticksPerBar
                 bar += 1
             }
         }
         self.lines = lines
     }
+
+    /// Lines this close (in seconds) are one line on screen: 1.2 frames at 60 fps.
+    static let minimumGap = 0.02
+    static let candidateLimit = 2_000_000
 
     /// Calls `body` with each line in `range`, in time order.
     public func forEachLine(in range: ClosedRange<Double>, _ body: (Line) -> Void) {

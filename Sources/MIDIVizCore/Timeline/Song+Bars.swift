@@ -14,21 +14,36 @@ extension Song {
     }
 
     /// A stretch of the song in one time signature, from `startTick` (where its first bar
-    /// starts) to the next signature's tick.
+    /// starts) to the next signature's tick. Every bar and beat tick is computed from the
+    /// segment's start (never by adding up rounded lengths), so odd divisions do not drift.
     struct MeterSegment {
         var startTick: Int
         var endTick: Int
         var numerator: Int
         var denominator: Int
+        /// Ticks in a whole note (four quarters).
+        var ticksPerWhole: Int
         /// The number of the segment's first bar (1-based).
         var firstBar: Int
-        var ticksPerBar: Int
-        /// The beat the grid shows: the denominator's note, or a dotted one in 6/8, 9/8, 12/8.
-        var ticksPerBeat: Int
+        /// The beat the grid shows, in denominator notes: 1, or 3 (a dotted quarter) in 6/8,
+        /// 9/8, 12/8.
+        var notesPerBeat: Int
+
+        var beatsPerBar: Int { max(1, numerator / notesPerBeat) }
+
+        /// The tick where beat `beat` of the segment's bar `bar` (both 0-based) starts. A bar
+        /// is never shorter than one tick.
+        func tick(ofBar bar: Int, beat: Int = 0) -> Int {
+            let exact = (bar * numerator + beat * notesPerBeat) * ticksPerWhole / denominator
+            return startTick + (beat == 0 ? max(bar, exact) : exact)
+        }
 
         /// Bars starting in this segment (`Int.max` for the last).
         var barCount: Int {
-            endTick == Int.max ? Int.max : (endTick - startTick + ticksPerBar - 1) / ticksPerBar
+            guard endTick != Int.max else { return Int.max }
+            let length = endTick - startTick, perBar = numerator * ticksPerWhole
+            // floor(k * perBar / denominator) < length  <=>  k < length * denominator / perBar.
+            return perBar >= denominator ? (length * denominator + perBar - 1) / perBar : length
         }
     }
 
@@ -43,13 +58,12 @@ extension Song {
         var bar = 1
         for (index, signature) in signatures.enumerated() {
             let numerator = max(1, signature.numerator), denominator = max(1, signature.denominator)
-            let ticksPerUnit = max(1, ticksPerQuarter * 4 / denominator)
             let compound = denominator >= 8 && numerator > 3 && numerator % 3 == 0
             let segment = MeterSegment(startTick: segments.last?.endTick ?? 0,
                                        endTick: index + 1 < signatures.count ? signatures[index + 1].tick : Int.max,
-                                       numerator: numerator, denominator: denominator, firstBar: bar,
-                                       ticksPerBar: max(1, numerator * ticksPerQuarter * 4 / denominator),
-                                       ticksPerBeat: compound ? 3 * ticksPerUnit : ticksPerUnit)
+                                       numerator: numerator, denominator: denominator,
+                                       ticksPerWhole: 4 * ticksPerQuarter, firstBar: bar,
+                                       notesPerBeat: compound ? 3 : 1)
             segments.append(segment)
             if segment.barCount != Int.max { bar += segment.barCount }
         }
@@ -62,7 +76,7 @@ extension Song {
     public func startSeconds(ofBar number: Int) -> Double? {
         guard number >= 1 else { return nil }
         for segment in meterSegments() where number - segment.firstBar < segment.barCount {
-            return seconds(atTick: segment.startTick + (number - segment.firstBar) * segment.ticksPerBar)
+            return seconds(atTick: segment.tick(ofBar: number - segment.firstBar))
         }
         return nil
     }
