@@ -168,4 +168,141 @@ import Testing
         #expect(parts == (1...parts.count).map { "Part \($0)" })
         #expect(labels.last == "+\(30 - parts.count) more")
     }
+
+    func oneNote(_ pitch: UInt8, start: Double = 1, length: Double = 1) -> Song {
+        var song = song()
+        song.notes = [Note(startSeconds: start, endSeconds: start + length, pitch: pitch, velocity: 100, channel: 0, track: 0)]
+        return song
+    }
+
+    @Test func veryShortNotesStayVisibleInAWideWindow() {
+        // A 1-ms note in a 60-s window: 0.04 s would be a third of a pixel.
+        var settings = settings(.roll)
+        settings.window = 60
+        let roll = Scene(song: oneNote(60, length: 0.001), settings: settings)
+        let rollLayout = RollLayout(scene: roll)
+        #expect(rollLayout.noteRect(roll.song.notes[0], now: 1).width >= RollLayout.narrowestNotePixels)
+        // Its left edge 1.5 px past the keyboard: still 1.5 px of it on screen, and drawn.
+        let past = 60 * RollLayout.playheadPosition
+        let later = 1 + past + Double(1.5 / rollLayout.pixelsPerSecond)
+        var shapes: [Shape] = []
+        roll.makeShapes(at: later, into: &shapes)
+        #expect(shapes.contains { if case .roundedRect(let rect, _, _, _) = $0 { return rect.minX == rollLayout.notesLeft } else { return false } })
+
+        settings.style = .keyboard
+        let keyboard = Scene(song: oneNote(60, length: 0.001), settings: settings)
+        let keyboardLayout = KeyboardLayout(scene: keyboard)
+        #expect(keyboardLayout.noteRect(keyboard.song.notes[0], now: 0.5).height >= 3)
+        // Half-way into the keys, after the 0.35-s impact glow: still drawn above them.
+        let sinking = 1 + Double(2 / keyboardLayout.pixelsPerSecond)
+        #expect(sinking > 1 + KeyboardLayout.impactSeconds)
+        keyboard.makeShapes(at: sinking, into: &shapes)
+        #expect(shapes.contains { if case .roundedRect(let rect, _, _, _) = $0 { return rect.maxY == keyboardLayout.keysTop } else { return false } })
+    }
+
+    @Test func songKeysAreAtLeastTwoWholeOctavesEverywhere() {
+        for (low, high, expected) in [(60, 64, 60...83), (0, 0, 0...23), (120, 127, 96...127), (127, 127, 96...127), (40, 90, 36...95)] {
+            let keys = KeyboardLayout.keys(.song, notePitches: low...high)
+            #expect(keys == expected, "\(low)...\(high)")
+            #expect(keys.count >= 24 && keys.lowerBound % 12 == 0)
+        }
+    }
+
+    @Test func theRollsKeyboardFillsItsRowsToBothEnds() {
+        // One C#4: rows C#3...C#5, black keys at both ends.
+        let scene = Scene(song: oneNote(61), settings: settings(.roll))
+        let layout = RollLayout(scene: scene)
+        #expect(scene.pitchRange == 49...73)
+        var shapes: [Shape] = []
+        layout.appendBackdrop(to: &shapes)
+        // Down a column through the white keys (right of the black keys), keys cover the rows
+        // with gaps of at most a pixel between them.
+        let x = layout.keyboardWidth * 0.8
+        let spans = shapes.compactMap { shape -> (Float, Float)? in
+            guard case .rect(let rect, let color) = shape, color != KeyShading.bed, rect.minX <= x, rect.maxX > x, rect.maxX <= layout.keyboardWidth else { return nil }
+            return (rect.minY, rect.maxY)
+        }.sorted { $0.0 < $1.0 }
+        #expect(abs(spans.first!.0 - layout.notesTop) < 0.01)
+        #expect(layout.notesBottom - spans.map(\.1).max()! <= 1.01)
+        var reach = spans[0].1
+        for span in spans.dropFirst() {
+            #expect(span.0 - reach <= 1.01, "a gap above y = \(reach)")
+            reach = max(reach, span.1)
+        }
+    }
+
+    @Test func octaveNamesStayOnLitKeys() {
+        for style in [RenderSettings.Style.roll, .keyboard] {
+            var settings = settings(style)
+            settings.width = 1280
+            settings.height = 720
+            let scene = Scene(song: oneNote(60), settings: settings)
+            var shapes: [Shape] = []
+            scene.makeShapes(at: 1.5, into: &shapes)
+            let label = shapes.lastIndex { if case .text(.noteName(60), _, _, _, _) = $0 { return true } else { return false } }
+            let litKey = shapes.lastIndex { shape in
+                switch shape {
+                case .rect(_, let color): return color == KeyShading.colors(black: false, lit: scene.colors.color(of: scene.song.notes[0])).face
+                case .roundedRect(_, _, let top, _): return top == KeyShading.colors(black: false, lit: scene.colors.color(of: scene.song.notes[0])).top
+                default: return false
+                }
+            }
+            #expect(litKey != nil && label != nil && label! > litKey!, "\(style): C4 is named over its lit key")
+        }
+    }
+
+    @Test func theOverlayIsDrawnLast() {
+        for style in RenderSettings.Style.allCases {
+            var settings = settings(style)
+            settings.title = "Title"
+            settings.chords = true
+            var song = song()
+            song.notes.append(Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 67, velocity: 100, channel: 0, track: 0))
+            song.notes.sort { $0.startSeconds < $1.startSeconds }
+            let scene = Scene(song: song, settings: settings)
+            var shapes: [Shape] = []
+            scene.makeShapes(at: 1.6, into: &shapes)
+            let title = shapes.firstIndex { if case .text(let label, _, _, _, _) = $0 { return label == .latin1("Title") } else { return false } }
+            let chord = shapes.firstIndex { if case .text(.chord, _, _, _, _) = $0 { return true } else { return false } }
+            // Without a legend the overlay is the title and the chord: the last two shapes.
+            #expect(title != nil && chord != nil)
+            #expect(Set([title, chord]) == [shapes.count - 2, shapes.count - 1], "\(style)")
+        }
+    }
+
+    @Test(arguments: [RenderSettings.Style.roll, .keyboard])
+    func unusualSongsRender(style: RenderSettings.Style) {
+        var songs: [Song] = []
+        var empty = song()
+        empty.notes = []
+        songs.append(empty)
+        var drumsOnly = song()
+        drumsOnly.notes = [Note(startSeconds: 1, endSeconds: 1.1, pitch: 36, velocity: 100, channel: 9, track: 0)]
+        songs.append(drumsOnly)
+        var extremes = song()
+        extremes.notes = [Note(startSeconds: 1, endSeconds: 2, pitch: 0, velocity: 100, channel: 0, track: 0),
+                          Note(startSeconds: 1, endSeconds: 2, pitch: 127, velocity: 100, channel: 0, track: 0)]
+        songs.append(extremes)
+        var smpte = song()
+        smpte.division = .smpte(framesPerSecond: 25, ticksPerFrame: 40)
+        smpte.tempoChanges = []
+        smpte.timeSignatures = []
+        songs.append(smpte)
+        for (number, song) in songs.enumerated() {
+            for keys in RenderSettings.KeyRange.allCases {
+                var settings = settings(style)
+                settings.keys = keys
+                settings.chords = true
+                let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: .empty(canvasSide: 270))
+                var workspace = renderer.makeWorkspace()
+                renderer.render(at: 1.05, in: &workspace)
+                let backdrop = workspace.canvas[240, 5]
+                var differs = false
+                for y in stride(from: 0, to: 270, by: 3) where !differs { for x in stride(from: 0, to: 480, by: 3) where workspace.canvas[x, y] != backdrop { differs = true } }
+                #expect(differs, "song \(number), \(keys): a frame with keys or notes")
+            }
+        }
+        // SMPTE files have no grid.
+        #expect(Scene(song: smpte, settings: settings(style)).beatGrid.lines.isEmpty)
+    }
 }

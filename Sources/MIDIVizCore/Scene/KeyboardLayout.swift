@@ -8,7 +8,9 @@ struct KeyboardLayout {
 
     /// How long the glow of a struck key lasts.
     static let impactSeconds = 0.35
+    /// Notes shorter than this are drawn this long, and never shorter than `shortestNotePixels`.
     static let shortestNoteSeconds = 0.04
+    static let shortestNotePixels: Float = 4
 
     // Geometry, worked out once per layout (frames build one layout each).
     private let width: Float
@@ -31,9 +33,19 @@ struct KeyboardLayout {
         firstWhite = PianoKeys.whiteKeyIndex(keys.lowerBound)
         whiteKeyWidth = width / Float(PianoKeys.whiteKeyIndex(keys.upperBound) - firstWhite + 1)
         whiteKeyLength = min(height * 0.2, whiteKeyWidth * 6.4).rounded()
-        feltHeight = max(2, (height * 0.005).rounded())
+        feltHeight = Self.feltHeight(canvasHeight: height)
         keysTop = height - whiteKeyLength - feltHeight
         pixelsPerSecond = keysTop / Float(scene.settings.windowSeconds)
+    }
+
+    static func feltHeight(canvasHeight: Float) -> Float { max(2, (canvasHeight * 0.005).rounded()) }
+
+    /// How long after its start the shortest drawn note takes to sink into the keys, at most
+    /// (the keys are at most a fifth of the height).
+    static func shortestNoteFallSeconds(settings: RenderSettings) -> Double {
+        let height = Float(settings.height)
+        let lowestKeysTop = height * 0.8 - feltHeight(canvasHeight: height)
+        return Double(shortestNotePixels / max(1, lowestKeysTop)) * settings.windowSeconds
     }
 
     static func keys(_ range: RenderSettings.KeyRange, notePitches: ClosedRange<Int>) -> ClosedRange<Int> {
@@ -41,9 +53,12 @@ struct KeyboardLayout {
         case .piano:
             return PianoKeys.eightyEight
         case .song:
-            let keys = PianoKeys.wholeOctaves(around: notePitches)
-            guard keys.count < 24 else { return keys }
-            return keys.upperBound + 12 <= 127 ? keys.lowerBound...(keys.upperBound + 12) : (keys.lowerBound - 12)...keys.upperBound
+            var keys = PianoKeys.wholeOctaves(around: notePitches)
+            // An octave more above (below at the top of the MIDI range) until there are two.
+            while keys.count < 24 {
+                keys = keys.upperBound + 12 <= 127 ? keys.lowerBound...(keys.upperBound + 12) : (keys.lowerBound - 12)...keys.upperBound
+            }
+            return keys
         }
     }
 
@@ -58,7 +73,7 @@ struct KeyboardLayout {
         let span = keySpan(Int(note.pitch))
         let inset = PianoKeys.isBlack(Int(note.pitch)) ? 0 : max(1, whiteKeyWidth * 0.06)
         let bottom = keysTop - Float(note.startSeconds - now) * pixelsPerSecond
-        let length = Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)) * pixelsPerSecond
+        let length = max(Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)) * pixelsPerSecond, Self.shortestNotePixels)
         // A repeated note stands apart from the one before it: its top edge is pulled in a little.
         let gap = min(2, length * 0.2)
         return Rect(x: span.left + inset, y: bottom - length + gap, width: span.right - span.left - 2 * inset, height: length - gap)
@@ -77,14 +92,16 @@ struct KeyboardLayout {
         for pitch in keys where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
         let felt = scene.settings.scheme.color(at: 0.12)
         shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), felt.scaled(0.8)))
+        for pitch in keys where pitch % 12 == 0 { appendOctaveName(pitch, to: &shapes) }
+    }
+
+    /// The octave name on a C key, when the keys are wide enough to read it.
+    private func appendOctaveName(_ pitch: Int, to shapes: inout [Shape]) {
         let labelSize = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
-        if whiteKeyWidth >= labelSize * 1.5 {
-            for pitch in keys where pitch % 12 == 0 {
-                let span = keySpan(pitch)
-                shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point((span.left + span.right) / 2, height - whiteKeyLength * 0.14 - labelSize),
-                                    KeyShading.label))
-            }
-        }
+        guard whiteKeyWidth >= labelSize * 1.5 else { return }
+        let span = keySpan(pitch)
+        shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point((span.left + span.right) / 2, height - whiteKeyLength * 0.14 - labelSize),
+                            KeyShading.label))
     }
 
     /// One key, at rest or lit in a note's colour.
@@ -159,8 +176,9 @@ struct KeyboardLayout {
                                    bottom: sounding ? base.mixed(with: white, 0.15) : base.scaled(0.72)))
     }
 
-    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`).
+    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names.
     private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
         for pitch in PianoKeys.keysToRedraw(in: keys, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
+        for pitch in keys where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
     }
 }

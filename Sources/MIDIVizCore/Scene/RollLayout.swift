@@ -9,8 +9,17 @@ struct RollLayout {
 
     /// The playhead's place across the notes area: this much of the window is past.
     static let playheadPosition = 0.25
-    /// Notes shorter than this are drawn this long, so that they can be seen.
+    /// Notes shorter than this are drawn this long, and never narrower than
+    /// `narrowestNotePixels`, so that they can be seen.
     static let shortestNoteSeconds = 0.04
+    static let narrowestNotePixels: Float = 3
+
+    /// How long a note stays visible after its start beyond its drawn length's seconds, at most:
+    /// the time the narrowest note takes to scroll its own width.
+    static func narrowestNoteSeconds(settings: RenderSettings) -> Double {
+        let notesWidth = Float(settings.width) - keyboardWidth(canvasWidth: Float(settings.width))
+        return Double(narrowestNotePixels / max(1, notesWidth)) * settings.windowSeconds
+    }
 
     static func keyboardWidth(canvasWidth: Float) -> Float { max(24, (canvasWidth * 0.065).rounded()) }
 
@@ -39,6 +48,11 @@ struct RollLayout {
     let playheadX: Float
     let pixelsPerSecond: Float
     let blackKeyLength: Float
+    /// The keys of the side keyboard: the rows' pitches and one more at each end, clipped to
+    /// the rows, so the keys at the ends fill their rows.
+    let keyboardKeys: ClosedRange<Int>
+    /// Whether the rows are tall enough for the octave names on the Cs.
+    private let showsOctaveNames: Bool
 
     init(scene: Scene) {
         self.scene = scene
@@ -54,6 +68,8 @@ struct RollLayout {
         playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
         pixelsPerSecond = (width - keyboardWidth) / Float(scene.settings.windowSeconds)
         blackKeyLength = (keyboardWidth * PianoKeys.blackKeyLength).rounded()
+        keyboardKeys = max(0, scene.pitchRange.lowerBound - 1)...min(127, scene.pitchRange.upperBound + 1)
+        showsOctaveNames = rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide)) * 1.1
     }
 
     /// The x of a moment `seconds` when the playhead is at `now`.
@@ -67,7 +83,8 @@ struct RollLayout {
         let left = x(of: note.startSeconds, now: now)
         let length = max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)
         let gap = min(1, rowHeight * 0.1)
-        return Rect(x: left, y: rowTop(Int(note.pitch)) + gap, width: Float(length) * pixelsPerSecond, height: rowHeight - 2 * gap)
+        return Rect(x: left, y: rowTop(Int(note.pitch)) + gap, width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
+                    height: rowHeight - 2 * gap)
     }
 
     // MARK: backdrop
@@ -104,18 +121,18 @@ struct RollLayout {
     }
 
     private func appendKeyboard(to shapes: inout [Shape]) {
-        let range = scene.pitchRange
         shapes.append(.rect(Rect(x: 0, y: notesTop, width: keyboardWidth, height: notesBottom - notesTop), KeyShading.bed))
-        for pitch in range where !PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
-        for pitch in range where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
-        // Octave names on the Cs, when a row is tall enough to read them.
-        if rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide)) * 1.1 {
-            for pitch in range where pitch % 12 == 0 {
-                let extent = keyExtent(pitch)
-                shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point(keyboardWidth - keyboardWidth * 0.08, (extent.top + extent.bottom) / 2),
-                                    KeyShading.label, alignment: .right))
-            }
-        }
+        for pitch in keyboardKeys where !PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
+        for pitch in keyboardKeys where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
+        for pitch in keyboardKeys where pitch % 12 == 0 { appendOctaveName(pitch, to: &shapes) }
+    }
+
+    /// The octave name on a C key, when a row is tall enough to read it.
+    private func appendOctaveName(_ pitch: Int, to shapes: inout [Shape]) {
+        let extent = keyExtent(pitch)
+        guard showsOctaveNames, extent.bottom - extent.top >= rowHeight * 0.99 else { return }
+        shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point(keyboardWidth - keyboardWidth * 0.08, (extent.top + extent.bottom) / 2),
+                            KeyShading.label, alignment: .right))
     }
 
     /// One key of the side keyboard, at rest or lit in a note's colour.
@@ -220,8 +237,9 @@ struct RollLayout {
                                    top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
     }
 
-    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`).
+    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names.
     private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
-        for pitch in PianoKeys.keysToRedraw(in: scene.pitchRange, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
+        for pitch in PianoKeys.keysToRedraw(in: keyboardKeys, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
+        for pitch in scene.pitchRange where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
     }
 }

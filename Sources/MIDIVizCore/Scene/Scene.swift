@@ -38,14 +38,16 @@ public struct Scene: Sendable {
             beatGrid = BeatGrid(lines: [])
         case .roll:
             let past = window * RollLayout.playheadPosition, future = window - past
+            let narrowest = RollLayout.narrowestNoteSeconds(settings: settings)
             index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - future }) { note in
-                max(note.endSeconds, note.startSeconds + RollLayout.shortestNoteSeconds) + past
+                max(note.endSeconds, note.startSeconds + RollLayout.shortestNoteSeconds, note.startSeconds + narrowest) + past
             }
             beatGrid = BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window)
         case .keyboard:
+            let shortest = KeyboardLayout.shortestNoteFallSeconds(settings: settings)
             index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - window }) { note in
                 note.channel == Self.drumChannel ? note.startSeconds + drum
-                    : max(note.endSeconds, note.startSeconds + KeyboardLayout.impactSeconds)
+                    : max(note.endSeconds, note.startSeconds + KeyboardLayout.impactSeconds, note.startSeconds + shortest)
             }
             beatGrid = BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window)
         }
