@@ -22,6 +22,8 @@ struct Overlay: Sendable {
     private let panel: RGBA
 
     static let longestTitle = 64
+    /// A title character's width, on average, in ems (DejaVu Sans is 0.55-0.7).
+    static let averageCharacterEms: Float = 0.62
     static let chordFadeInSeconds = 0.08
 
     init(song: Song, settings: RenderSettings, colors: NoteColors) {
@@ -39,7 +41,12 @@ struct Overlay: Sendable {
             legendTop = height * 0.075
         }
         if let text = settings.title.map(Self.trimmed), !text.isEmpty {
-            title = .latin1(text.count > Self.longestTitle ? String(text.prefix(Self.longestTitle - 3)) + "..." : text)
+            // As many characters as fit beside the chord corner, at most `longestTitle`.
+            let chordWidth = settings.chords ? 5 * Self.averageCharacterEms * Float(TextSize.display.pixelSize(canvasSide: textSide)) : 0
+            let room = width - left - margin - chordWidth
+            let fitting = Int(room / (Self.averageCharacterEms * Float(TextSize.title.pixelSize(canvasSide: textSide))))
+            let longest = max(8, min(Self.longestTitle, fitting))
+            title = .latin1(text.count > longest ? String(text.prefix(longest - 3)) + "..." : text)
         } else {
             title = nil
         }
