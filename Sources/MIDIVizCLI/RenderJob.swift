@@ -27,8 +27,10 @@ struct RenderJob {
         let fps = Double(settings.framesPerSecond)
         // The range, in song seconds.
         let start = try resolve(output.from, default: 0, name: "--from")
-        let end: Double? = try output.to.map { try resolve($0, default: 0, name: "--to") }
-        let visualEnd = end ?? song.durationSeconds + settings.tailSeconds
+        // A --to past the song's end (and its tail) is the end, as without --to.
+        let songEnd = song.durationSeconds + settings.tailSeconds
+        let end: Double? = try output.to.map { try resolve($0, default: 0, name: "--to") }.flatMap { $0 < songEnd ? $0 : nil }
+        let visualEnd = end ?? songEnd
         guard visualEnd > start else {
             throw fail("nothing to render: --from \(Self.clock(start)) is not before the end \(Self.clock(visualEnd))", code: ExitCodes.usage)
         }

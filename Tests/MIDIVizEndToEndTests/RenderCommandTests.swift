@@ -76,6 +76,7 @@ import Testing
         ["--size", "0x0"], ["--size", "wide"], ["--fps", "0"], ["--style", "spiral"], ["--scheme", "neon"],
         ["--speed", "3"], ["--png-level", "12"], ["--jobs", "0"], ["--background", "#12345"], ["--crf", "60"],
         ["--preset", "warp"], ["--from", "bar:0"], ["--to", "soon"], ["--progress", "xml"],
+        ["--from", "bar:9223372036854775807"], ["--from", "1e300"],
     ])
     func badOptionsAreUsageErrors(options: [String]) throws {
         let out = temporaryDirectory("bad")
@@ -83,6 +84,19 @@ import Testing
         let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video"] + options)
         #expect(result.status == 64, "\(options): \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing created for a usage error")
+    }
+
+    @Test func aToPastTheEndIsTheEnd() throws {
+        let out = temporaryDirectory("pastend")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var counts: [Int] = []
+        for (name, range) in [("all", [String]()), ("huge", ["--to", "bar:9223372036854775807"]), ("late", ["--to", "99:00"])] {
+            let folder = out.appendingPathComponent(name)
+            let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", folder.path, "--no-video", "--fps", "10", "--size", "160x90"] + range)
+            #expect(result.status == 0, "\(range): \(result.stderr)")
+            counts.append(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.count)
+        }
+        #expect(counts[0] > 10 && counts == [counts[0], counts[0], counts[0]], "\(counts)")
     }
 
     @Test func unwritableFolderExits73AndLeavesNothing() throws {

@@ -33,9 +33,12 @@ extension Song {
 
         /// The tick where beat `beat` of the segment's bar `bar` (both 0-based) starts. A bar
         /// is never shorter than one tick.
+        /// Saturates far past any song (`--from bar:N` with a huge N) instead of overflowing.
         func tick(ofBar bar: Int, beat: Int = 0) -> Int {
-            let exact = (bar * numerator + beat * notesPerBeat) * ticksPerWhole / denominator
-            return startTick + (beat == 0 ? max(bar, exact) : exact)
+            let notes = bar.multipliedReportingOverflow(by: numerator).partialValue + beat * notesPerBeat
+            let (product, overflow) = notes.multipliedReportingOverflow(by: ticksPerWhole)
+            guard !overflow, bar <= Int.max / (2 * numerator), product / denominator <= Int.max / 2 - startTick else { return Int.max / 2 }
+            return startTick + (beat == 0 ? max(bar, product / denominator) : product / denominator)
         }
 
         /// Bars starting in this segment (`Int.max` for the last).
