@@ -16,6 +16,14 @@ import Testing
                     keySignatures: [], synthEvents: [], warnings: [])
     }
 
+    /// `song()` with G4 beside E4: C major from 1.5 s to 1.75 s.
+    func triad() -> Song {
+        var song = song()
+        song.notes.append(Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 67, velocity: 100, channel: 0, track: 0))
+        song.notes.sort { $0.startSeconds < $1.startSeconds }
+        return song
+    }
+
     func settings(_ style: RenderSettings.Style) -> RenderSettings {
         var settings = RenderSettings.forTesting
         settings.style = style
@@ -140,10 +148,7 @@ import Testing
         settings.title = "  My Song \u{0}"
         settings.chords = true
         settings.colorBy = .track
-        var song = song()
-        song.notes.append(Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 67, velocity: 100, channel: 0, track: 0))
-        song.notes.sort { $0.startSeconds < $1.startSeconds }
-        let scene = Scene(song: song, settings: settings)
+        let scene = Scene(song: triad(), settings: settings)
         var shapes: [Shape] = []
         scene.makeShapes(at: 1.6, into: &shapes)
         let labels = shapes.compactMap { if case .text(let label, _, _, _, _) = $0 { return label } else { return nil } }
@@ -256,10 +261,7 @@ import Testing
             var settings = settings(style)
             settings.title = "Title"
             settings.chords = true
-            var song = song()
-            song.notes.append(Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 67, velocity: 100, channel: 0, track: 0))
-            song.notes.sort { $0.startSeconds < $1.startSeconds }
-            let scene = Scene(song: song, settings: settings)
+            let scene = Scene(song: triad(), settings: settings)
             var shapes: [Shape] = []
             scene.makeShapes(at: 1.6, into: &shapes)
             let title = shapes.firstIndex { if case .text(let label, _, _, _, _) = $0 { return label == .latin1("Title") } else { return false } }
