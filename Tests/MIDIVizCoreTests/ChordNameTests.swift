@@ -133,4 +133,33 @@ import Testing
         #expect(timeline.segment(at: 0.2)?.chord.symbol == "Bb")
         #expect(timeline.segment(at: 1.2)?.chord.symbol == "A#", "in D major, sharps")
     }
+
+    /// Notes one after another, each `step` long, from `start`.
+    func broken(_ pitches: [Int], from start: Double, step: Double) -> [Note] {
+        pitches.enumerated().flatMap { chord([$1], from: start + Double($0) * step, to: start + Double($0 + 1) * step) }
+    }
+
+    @Test func brokenChordsAreNamedAsTheyAreHeard() {
+        // Two bars in the manner of Bach's C major prelude: a held C E, then G C E in turn (C);
+        // a held C D, then A D F in turn (Dm7 over C).
+        let notes = chord([60, 64], from: 0, to: 2) + broken([67, 72, 76, 67, 72, 76, 67, 72], from: 0.4, step: 0.2)
+            + chord([60, 62], from: 2, to: 4) + broken([69, 74, 77, 69, 74, 77, 69, 74], from: 2.4, step: 0.2)
+        let timeline = ChordTimeline(song: song(notes))
+        #expect(timeline.segment(at: 0.2) == nil, "C E alone is no chord")
+        let first = timeline.segment(at: 0.5)
+        #expect(first?.chord.symbol == "C" && first?.start == 0.4 && first?.end == 2, "held through the broken chord")
+        #expect(timeline.segment(at: 2.2) == nil, "C D with the last bar's E and G just released is no chord")
+        let second = timeline.segment(at: 3.5)
+        #expect(second?.chord.symbol == "Dm7/C")
+        #expect(abs((second?.start ?? 0) - 2.8) < 1e-9 && second?.end == 4, "from the F, with A and D just released")
+        #expect(timeline.segments.map(\.chord.symbol) == ["C", "Dm7/C"])
+    }
+
+    @Test func oneNoteAtATimeNamesNothing() {
+        #expect(ChordTimeline(song: song(broken([60, 64, 67, 72, 67, 64, 60], from: 0, step: 0.25))).segments.isEmpty)
+        #expect(ChordTimeline(song: song(chord([60, 64], from: 0, to: 1))).segments.isEmpty, "a dyad on its own")
+        // A triad, then only its root: the chord ends with the triad.
+        let fading = ChordTimeline(song: song(chord([60, 64, 67], from: 0, to: 1) + chord([48], from: 0, to: 2)))
+        #expect(fading.segments.count == 1 && fading.segments[0].end == 1)
+    }
 }

@@ -75,6 +75,9 @@ public struct ChordName: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { symbol }
 
+    /// The chord's pitch classes as a 12-bit set, bit 0 = C.
+    public var pitchClasses: UInt16 { Self.rotated(quality.mask, down: (12 - root % 12) % 12) }
+
     /// The chord made by `pitchClasses` (a 12-bit set, bit 0 = C) over the bass pitch class
     /// `bass`, or nil when the set is not exactly one of the qualities (fewer than three pitch
     /// classes never is). When the set reads as more than one chord (an augmented triad or a

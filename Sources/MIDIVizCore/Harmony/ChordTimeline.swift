@@ -1,8 +1,12 @@
 /// The chord sounding at each moment of a song, worked out once: a sweep over the non-drum
 /// notes' starts and ends names the pitch classes sounding between each pair of events.
-/// Moments that pass faster than a chord can be read are smoothed away: a chord held for less
-/// than `shortestChord` is dropped, and a gap shorter than `longestBridge` between two chords
-/// keeps the earlier one on screen. A query is a binary search.
+/// Broken chords are read as a listener hears them: when two or more pitch classes sound and
+/// name no chord, the chord before holds while they all belong to it; otherwise the notes
+/// released in the last `recentSeconds` count too (A D F broken over a held C D names Dm7/C).
+/// One note at a time names nothing. Moments that
+/// pass faster than a chord can be read are smoothed away: a chord held for less than
+/// `shortestChord` is dropped, and a gap shorter than `longestBridge` between two chords keeps
+/// the earlier one on screen. A query is a binary search.
 public struct ChordTimeline: Sendable {
     public struct Segment: Sendable, Equatable {
         public var start: Double
@@ -21,34 +25,52 @@ public struct ChordTimeline: Sendable {
 
     public static let shortestChord = 0.06
     public static let longestBridge = 0.15
+    public static let recentSeconds = 0.5
 
     public let segments: [Segment]
 
     public init(song: Song, drumChannel: UInt8 = 9) {
+        // Starts (+1), ends (-1), and the moments a released note stops counting (0).
         var events: [(seconds: Double, pitch: Int, delta: Int)] = []
         for note in song.notes where note.channel != drumChannel && note.endSeconds > note.startSeconds {
             events.append((note.startSeconds, Int(note.pitch), 1))
             events.append((note.endSeconds, Int(note.pitch), -1))
+            events.append((note.endSeconds + Self.recentSeconds, Int(note.pitch), 0))
         }
         events.sort { $0.seconds < $1.seconds }
         var sounding = [Int](repeating: 0, count: 128)
+        var released = [Double](repeating: -.infinity, count: 128)
         var raw: [Segment] = []
+        var held: ChordName?
         var index = 0
         while index < events.count {
             let time = events[index].seconds
             while index < events.count, events[index].seconds == time {
-                sounding[events[index].pitch & 0x7F] += events[index].delta
+                let pitch = events[index].pitch & 0x7F
+                sounding[pitch] += events[index].delta
+                if events[index].delta < 0 { released[pitch] = time }
                 index += 1
             }
             guard index < events.count else { break }
-            let next = events[index].seconds
             let spelling = ChordName.Spelling(keySharps: song.keySignatures.last { $0.seconds <= time + 1e-9 }?.sharps)
-            let pitches = (0..<128).lazy.filter { sounding[$0] > 0 }
-            if let chord = ChordName.identify(pitches: pitches, spelling: spelling) {
-                raw.append(Segment(start: time, end: next, chord: chord))
-            }
+            let chord = Self.chord(sounding: sounding, released: released, at: time, after: held, spelling: spelling)
+            if let chord { raw.append(Segment(start: time, end: events[index].seconds, chord: chord)) }
+            held = chord
         }
         segments = Self.smoothed(raw)
+    }
+
+    /// The chord of the notes sounding at `time`, read as `init` describes; nil in a rest.
+    static func chord(sounding: [Int], released: [Double], at time: Double, after held: ChordName?,
+                      spelling: ChordName.Spelling) -> ChordName? {
+        let pitches = (0..<128).lazy.filter { sounding[$0] > 0 }
+        guard let bass = pitches.first else { return nil }
+        if let chord = ChordName.identify(pitches: pitches, spelling: spelling) { return chord }
+        let set = pitches.reduce(UInt16(0)) { $0 | 1 << UInt16($1 % 12) }
+        guard set.nonzeroBitCount >= 2 else { return nil }
+        if let held, set & ~held.pitchClasses == 0 { return held }
+        let recent = (0..<128).reduce(set) { released[$1] > time - recentSeconds ? $0 | 1 << UInt16($1 % 12) : $0 }
+        return ChordName.identify(pitchClasses: recent, bass: bass % 12, spelling: spelling)
     }
 
     init(segments: [Segment]) { self.segments = Self.smoothed(segments) }
