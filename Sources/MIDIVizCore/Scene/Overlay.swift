@@ -97,14 +97,23 @@ struct Overlay: Sendable {
     func append(chord: ChordTimeline.Segment?, at seconds: Double, to shapes: inout [Shape]) {
         let margin = height * 0.03
         if let title {
-            shapes.append(.text(title, .title, center: Point(left, titleY), accent.withAlpha(0.92), alignment: .left))
+            appendShadowed(title, .title, at: Point(left, titleY), alpha: 0.92, alignment: .left, to: &shapes)
         }
         appendLegend(to: &shapes)
         if let chord {
             let alpha = Float(min(1, (seconds - chord.start) / Self.chordFadeInSeconds))
-            shapes.append(.text(.chord(chord.symbol), .display, center: Point(width - margin, height * 0.055),
-                                accent.withAlpha(0.95 * alpha), alignment: .right))
+            appendShadowed(.chord(chord.symbol), .display, at: Point(width - margin, height * 0.055), alpha: 0.95 * alpha,
+                           alignment: .right, to: &shapes)
         }
+    }
+
+    /// Text in the accent colour over a soft dark copy of itself, a little down and right, so
+    /// that it reads over bright notes.
+    private func appendShadowed(_ label: TextLabel, _ size: TextSize, at center: Point, alpha: Float, alignment: TextAlignment,
+                                to shapes: inout [Shape]) {
+        let offset = max(1, (Float(size.pixelSize(canvasSide: textSide)) * 0.05).rounded())
+        shapes.append(.text(label, size, center: Point(center.x + offset, center.y + offset), RGBA(0, 0, 0, 0.55 * alpha), alignment: alignment))
+        shapes.append(.text(label, size, center: center, accent.withAlpha(alpha), alignment: alignment))
     }
 
     private func appendLegend(to shapes: inout [Shape]) {
