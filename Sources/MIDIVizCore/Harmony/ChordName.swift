@@ -87,15 +87,22 @@ public struct ChordName: Sendable, Equatable, CustomStringConvertible {
         let set = pitchClasses & 0xFFF
         guard set.nonzeroBitCount >= 3, set & (1 << UInt16(bass % 12)) != 0 else { return nil }
         var best: ChordName?
-        for quality in Quality.allCases {
-            for root in 0..<12 where rotated(set, down: root) == quality.mask {
-                let chord = ChordName(root: root, quality: quality, bass: root == bass % 12 ? nil : bass % 12, spelling: spelling)
-                if chord.bass == nil { return chord }
-                if best == nil { best = chord }
-            }
+        for (root, quality) in readings[Int(set)] {
+            let chord = ChordName(root: root, quality: quality, bass: root == bass % 12 ? nil : bass % 12, spelling: spelling)
+            if chord.bass == nil { return chord }
+            if best == nil { best = chord }
         }
         return best
     }
+
+    /// For each 12-bit set, the chords it is, by quality (in `Quality.allCases` order) then root.
+    private static let readings: [[(root: Int, quality: Quality)]] = {
+        var table = [[(root: Int, quality: Quality)]](repeating: [], count: 4096)
+        for quality in Quality.allCases {
+            for root in 0..<12 { table[Int(rotated(quality.mask, down: (12 - root) % 12))].append((root, quality)) }
+        }
+        return table
+    }()
 
     /// The chord sounding in `pitches` (MIDI numbers, any order, doublings allowed). When all of
     /// them name no chord, the top voice is read as a melody over the chord and left out, if no

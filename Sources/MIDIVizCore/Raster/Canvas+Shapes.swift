@@ -52,14 +52,18 @@ extension Canvas {
         let firstColumn = Int(x0), lastColumn = Int(x1.rounded(.up)) - 1
         let leftCoverage = min(Float(firstColumn + 1), x1) - x0
         let rightCoverage = x1 - max(Float(lastColumn), x0)
+        // Rows wholly inside share one set of weights (thin vertical lines are mostly such rows).
+        let inside = (left: ink.weight(leftCoverage), middle: ink.weight(1), right: ink.weight(rightCoverage))
         pixels.withUnsafeMutableBufferPointer { buffer in
             for y in Int(y0)..<Int(y1.rounded(.up)) {
                 let rowCoverage = min(Float(y + 1), y1) - max(Float(y), y0)
+                let weights = rowCoverage == 1 ? inside
+                    : (left: ink.weight(rowCoverage * leftCoverage), middle: ink.weight(rowCoverage), right: ink.weight(rowCoverage * rightCoverage))
                 let row = buffer.baseAddress!.advanced(by: y * width)
-                row[firstColumn] = Canvas.blend(row[firstColumn], ink, ink.weight(rowCoverage * leftCoverage))
+                row[firstColumn] = Canvas.blend(row[firstColumn], ink, weights.left)
                 guard lastColumn > firstColumn else { continue }
-                Canvas.blendSpan(row, from: firstColumn + 1, to: lastColumn, ink, ink.weight(rowCoverage))
-                row[lastColumn] = Canvas.blend(row[lastColumn], ink, ink.weight(rowCoverage * rightCoverage))
+                if lastColumn > firstColumn + 1 { Canvas.blendSpan(row, from: firstColumn + 1, to: lastColumn, ink, weights.middle) }
+                row[lastColumn] = Canvas.blend(row[lastColumn], ink, weights.right)
             }
         }
     }
