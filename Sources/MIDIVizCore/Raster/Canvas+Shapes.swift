@@ -15,23 +15,6 @@ extension Canvas {
         }
     }
 
-    /// Copies the pixels of `region` (clipped) from `other`, which has the same size.
-    public mutating func copyPixels(in region: Rect, from other: Canvas) {
-        precondition(other.width == width && other.height == height, "canvas sizes differ")
-        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
-        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return }
-        let width = self.width
-        pixels.withUnsafeMutableBufferPointer { target in
-            other.pixels.withUnsafeBufferPointer { source in
-                for y in y0..<y1 {
-                    target.baseAddress!.advanced(by: y * width + x0)
-                        .update(from: source.baseAddress!.advanced(by: y * width + x0), count: x1 - x0)
-                }
-            }
-        }
-    }
-
     /// Replaces every pixel with those of `other` (same size).
     public mutating func copyPixels(from other: Canvas) {
         precondition(other.width == width && other.height == height, "canvas sizes differ")

@@ -4,7 +4,7 @@
 public struct FrameRenderer: Sendable {
     public let scene: Scene
     public let fonts: TextFonts
-    private let backdrop: Canvas
+    private let backdrop: Backdrop
 
     public init(scene: Scene, fonts: TextFonts) {
         self.scene = scene
@@ -13,11 +13,11 @@ public struct FrameRenderer: Sendable {
         var shapes: [Shape] = []
         scene.makeBackdropShapes(into: &shapes)
         backdrop.draw(shapes, fonts: fonts)
-        self.backdrop = backdrop
+        self.backdrop = Backdrop(backdrop)
     }
 
     public func makeWorkspace() -> FrameWorkspace {
-        FrameWorkspace(canvas: backdrop)
+        FrameWorkspace(canvas: backdrop.canvas)
     }
 
     /// Draws frame `frameIndex` (0-based) into the workspace's canvas.
@@ -32,11 +32,11 @@ public struct FrameRenderer: Sendable {
         var restored: Rect? = nil
         for shape in workspace.shapes {
             guard let region = shape.bounds(fonts: fonts) else {
-                workspace.canvas.copyPixels(from: backdrop)
+                backdrop.restoreAll(in: &workspace.canvas)
                 break
             }
             if let restored, restored.contains(region) { continue }
-            workspace.canvas.copyPixels(in: region, from: backdrop)
+            backdrop.restore(region, in: &workspace.canvas)
             restored = region
         }
         scene.makeShapes(at: seconds, into: &workspace.shapes)
