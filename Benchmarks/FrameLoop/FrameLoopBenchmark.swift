@@ -25,7 +25,7 @@ enum FrameLoopBenchmark {
         for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
             for scheme in [ColorScheme.rainbow] {
                 let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
-                let (mean, _, p95, maximum, shapes, workspace) = measure(song: song, settings: settings, font: font, samples: sampleCount)
+                let (mean, p95, maximum, shapes, workspace) = measure(song: song, settings: settings, font: font, samples: sampleCount)
                 print(String(format: "raster %-8@ mean %.2f ms/frame  p95 %.2f ms  max %.2f ms  (%.0f shapes/frame)",
                              style.rawValue, mean, p95, maximum, shapes))
                 if style == .circles {
@@ -42,50 +42,71 @@ enum FrameLoopBenchmark {
         // runs of a second of consecutive frames, as a render reads them (a frame jumping to a
         // random moment of a long song waits on memory the previous frames did not touch).
         let repeated = repeating(song, times: 10)
-        print(String(format: "length check: the song x10 (%d notes, %.0f s), the same %d moments (from 10 s in) taken from its last copy, in 1-s runs (medians)",
+        print(String(format: "length check: the song x10 (%d notes, %.0f s), the same %d moments (from 10 s in) taken from its last copy, in 1-s runs taken in turn (medians)",
                      repeated.notes.count, repeated.durationSeconds, sampleCount))
         for style in [RenderSettings.Style.roll, .keyboard] where only?.contains(style.rawValue) ?? true || only == ["none"] {
             let settings = RenderSettings(width: size[0], height: size[1], style: style, chords: true)
             let shift = Int((9 * song.durationSeconds * Double(settings.framesPerSecond)).rounded())
+            let fonts = font.textFonts(canvasSide: settings.textSide)
+            let short = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
+            let long = FrameRenderer(scene: Scene(song: repeated, settings: settings), fonts: fonts)
             var once: [Double] = [], tenTimes: [Double] = []
             var shapes: (once: Double, tenTimes: Double) = (0, 0)
-            for _ in 0..<3 {  // alternated, so that a busy moment of the machine hits both; the least of each is kept
+            for _ in 0..<3 {  // the least median of each of three passes is kept
                 // From 10 s in: before that the last copy still shows the end of the one before.
-                let skip = 10 * settings.framesPerSecond
-                let short = measure(song: song, settings: settings, font: font, samples: sampleCount, skip: skip, run: 60)
-                let long = measure(song: repeated, settings: settings, font: font, samples: sampleCount, frameShift: shift, skip: skip, run: 60)
-                once.append(short.median)
-                tenTimes.append(long.median)
-                shapes = (short.shapes, long.shapes)
+                let pass = measurePaired(short, long, frameShift: shift, samples: sampleCount, skip: 10 * settings.framesPerSecond, run: 60)
+                once.append(pass.first)
+                tenTimes.append(pass.second)
+                shapes = pass.shapes
             }
             print(String(format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f; %.0f and %.0f shapes/frame)", style.rawValue,
                          once.min()!, tenTimes.min()!, tenTimes.min()! / once.min()!, shapes.once, shapes.tenTimes))
         }
     }
 
-    /// Renders `samples` frames spread over the song after its first `skip` frames, in runs of
-    /// `run` consecutive frames (frames of a song `frameShift` frames shorter, shifted by that
-    /// much), and times each.
-    static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int, frameShift: Int = 0, skip: Int = 0, run: Int = 1)
-        -> (mean: Double, median: Double, p95: Double, max: Double, shapes: Double, workspace: FrameWorkspace) {
+    /// Renders `samples` frames spread over the song and times each.
+    static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int)
+        -> (mean: Double, p95: Double, max: Double, shapes: Double, workspace: FrameWorkspace) {
         let scene = Scene(song: song, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
         var times: [Double] = []
         var shapeCount = 0
-        let frameCount = scene.frameCount - frameShift - skip
         for sample in 0..<samples {
-            // In runs of `run` consecutive frames, as a render reads them, spread over the song.
-            let runs = max(1, samples / run)
-            let frame = frameShift + skip + (sample / run) * frameCount / runs + sample % run
             let start = DispatchTime.now().uptimeNanoseconds
-            renderer.render(frame: frame, in: &workspace)
+            renderer.render(frame: sample * scene.frameCount / samples, in: &workspace)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             shapeCount += workspace.shapeCount
         }
         times.sort()
-        return (times.reduce(0, +) / Double(times.count), times[times.count / 2], times[times.count * 95 / 100], times.last!,
+        return (times.reduce(0, +) / Double(times.count), times[times.count * 95 / 100], times.last!,
                 Double(shapeCount) / Double(samples), workspace)
+    }
+
+    /// The same frames drawn by two renderers (by `second` shifted `frameShift` frames later), run
+    /// by run in turn, so that a busy moment of the machine falls on both alike: each one's
+    /// median time per frame and shapes per frame.
+    static func measurePaired(_ first: FrameRenderer, _ second: FrameRenderer, frameShift: Int, samples: Int, skip: Int, run: Int)
+        -> (first: Double, second: Double, shapes: (Double, Double)) {
+        var workspaces = [first.makeWorkspace(), second.makeWorkspace()]
+        var times: [[Double]] = [[], []], shapeCounts = [0, 0]
+        let runs = max(1, samples / run)
+        let frameCount = first.scene.frameCount - skip
+        for runIndex in 0..<runs {
+            let firstFrame = skip + runIndex * frameCount / runs
+            // Which goes first alternates from run to run.
+            for side in runIndex % 2 == 0 ? [0, 1] : [1, 0] {
+                let renderer = side == 0 ? first : second
+                for offset in 0..<run {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    renderer.render(frame: firstFrame + offset + (side == 0 ? 0 : frameShift), in: &workspaces[side])
+                    times[side].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                    shapeCounts[side] += workspaces[side].shapeCount
+                }
+            }
+        }
+        let medians = times.map { $0.sorted()[$0.count / 2] }
+        return (medians[0], medians[1], (Double(shapeCounts[0]) / Double(times[0].count), Double(shapeCounts[1]) / Double(times[1].count)))
     }
 
     /// `song` played `times` times in a row (its duration must be its end tick's time).
