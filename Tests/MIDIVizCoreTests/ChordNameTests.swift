@@ -155,6 +155,16 @@ import Testing
         #expect(timeline.segments.map(\.chord.symbol) == ["C", "Dm7/C"])
     }
 
+    @Test func aReleasedNoteStopsCountingAtItsExpiry() {
+        // C# until 0.1 s, G until 0.25 s, then C E held. While C# counts as just released the
+        // set C C# E G names nothing; from its expiry (0.1 + 0.5, which is not 0.6 - 0.5 + 0.5
+        // in floating point) C E with the released G is C, held after G expires too.
+        let notes = chord([61], from: 0, to: 0.1) + chord([67], from: 0.125, to: 0.25) + chord([60, 64], from: 0.375, to: 5)
+        let segments = ChordTimeline(song: song(notes)).segments
+        #expect(segments.map(\.chord.symbol) == ["C"])
+        #expect(segments.first?.start == 0.1 + ChordTimeline.recentSeconds && segments.first?.end == 5)
+    }
+
     @Test func oneNoteAtATimeNamesNothing() {
         #expect(ChordTimeline(song: song(broken([60, 64, 67, 72, 67, 64, 60], from: 0, step: 0.25))).segments.isEmpty)
         #expect(ChordTimeline(song: song(chord([60, 64], from: 0, to: 1))).segments.isEmpty, "a dyad on its own")

@@ -39,7 +39,9 @@ public struct ChordTimeline: Sendable {
         }
         events.sort { $0.seconds < $1.seconds }
         var sounding = [Int](repeating: 0, count: 128)
-        var released = [Double](repeating: -.infinity, count: 128)
+        // When each pitch stops counting as just released: the time of its expiry event, made
+        // by the same addition, so that the event and the test agree to the last bit.
+        var recentUntil = [Double](repeating: -.infinity, count: 128)
         var raw: [Segment] = []
         var held: ChordName?
         var index = 0
@@ -48,12 +50,12 @@ public struct ChordTimeline: Sendable {
             while index < events.count, events[index].seconds == time {
                 let pitch = events[index].pitch & 0x7F
                 sounding[pitch] += events[index].delta
-                if events[index].delta < 0 { released[pitch] = time }
+                if events[index].delta < 0 { recentUntil[pitch] = time + Self.recentSeconds }
                 index += 1
             }
             guard index < events.count else { break }
             let spelling = ChordName.Spelling(keySharps: song.keySignatures.last { $0.seconds <= time + 1e-9 }?.sharps)
-            let chord = Self.chord(sounding: sounding, released: released, at: time, after: held, spelling: spelling)
+            let chord = Self.chord(sounding: sounding, recentUntil: recentUntil, at: time, after: held, spelling: spelling)
             if let chord { raw.append(Segment(start: time, end: events[index].seconds, chord: chord)) }
             held = chord
         }
@@ -61,7 +63,7 @@ public struct ChordTimeline: Sendable {
     }
 
     /// The chord of the notes sounding at `time`, read as `init` describes; nil in a rest.
-    static func chord(sounding: [Int], released: [Double], at time: Double, after held: ChordName?,
+    static func chord(sounding: [Int], recentUntil: [Double], at time: Double, after held: ChordName?,
                       spelling: ChordName.Spelling) -> ChordName? {
         let pitches = (0..<128).lazy.filter { sounding[$0] > 0 }
         guard let bass = pitches.first else { return nil }
@@ -69,7 +71,7 @@ public struct ChordTimeline: Sendable {
         let set = pitches.reduce(UInt16(0)) { $0 | 1 << UInt16($1 % 12) }
         guard set.nonzeroBitCount >= 2 else { return nil }
         if let held, set & ~held.pitchClasses == 0 { return held }
-        let recent = (0..<128).reduce(set) { released[$1] > time - recentSeconds ? $0 | 1 << UInt16($1 % 12) : $0 }
+        let recent = (0..<128).reduce(set) { recentUntil[$1] > time ? $0 | 1 << UInt16($1 % 12) : $0 }
         return ChordName.identify(pitchClasses: recent, bass: bass % 12, spelling: spelling)
     }
 

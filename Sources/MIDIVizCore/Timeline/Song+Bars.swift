@@ -35,9 +35,10 @@ extension Song {
         /// is never shorter than one tick.
         /// Saturates far past any song (`--from bar:N` with a huge N) instead of overflowing.
         func tick(ofBar bar: Int, beat: Int = 0) -> Int {
-            let notes = bar.multipliedReportingOverflow(by: numerator).partialValue + beat * notesPerBeat
+            guard bar <= Int.max / (4 * numerator) else { return Int.max / 2 }
+            let notes = bar * numerator + beat * notesPerBeat
             let (product, overflow) = notes.multipliedReportingOverflow(by: ticksPerWhole)
-            guard !overflow, bar <= Int.max / (2 * numerator), product / denominator <= Int.max / 2 - startTick else { return Int.max / 2 }
+            guard !overflow, product / denominator <= Int.max / 2 - startTick else { return Int.max / 2 }
             return startTick + (beat == 0 ? max(bar, product / denominator) : product / denominator)
         }
 
