@@ -10,6 +10,18 @@ import Testing
         canvas.pixels.reduce(Float(0)) { $0 + Float($1 & 0xFF) / 255 }
     }
 
+    @Test func byteRoundingIsRoundedThenClamped() {
+        var values: [Float] = [-1, -0.5, -0.0, 0, 0.49999997, 0.5, 1.5, 2.5, 254.49998, 254.5, 254.50002, 255, 255.4, 255.5, 256, 256.5, 1e9, .infinity, .nan]
+        for step in 0...100_000 { values.append(Float(step) / 100_000 * 260 - 2) }
+        for k in 0...255 { values += [Float(k) + 0.5, (Float(k) + 0.5).nextDown, (Float(k) + 0.5).nextUp] }
+        for value in values {
+            for limit: Float in [255, 256] {
+                let reference = UInt32(max(0, min(limit, value.rounded())))
+                #expect(RGBA.rounded(value, upTo: limit) == reference, "\(value)")
+            }
+        }
+    }
+
     @Test func halfAlphaWhiteOverBlackIsMidGrey() {
         var canvas = Canvas(width: 4, height: 4, color: black)
         canvas.fillRect(Rect(x: 0, y: 0, width: 4, height: 4), white.withAlpha(0.5))

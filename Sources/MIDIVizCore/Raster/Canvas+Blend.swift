@@ -15,7 +15,7 @@ extension Canvas {
             let packed = color.withAlpha(1).pixel
             redBlue = packed & 0x00FF_00FF
             green = packed & 0x0000_FF00
-            weight = UInt32(max(0, min(256, (color.a * 256).rounded())))
+            weight = RGBA.rounded(color.a * 256, upTo: 256)
         }
 
         /// The weight for a coverage in 0...1.

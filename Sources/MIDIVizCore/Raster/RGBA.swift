@@ -34,8 +34,17 @@ public struct RGBA: Sendable, Equatable {
 
     /// The colour as a canvas pixel: bytes R, G, B, A in memory order.
     public var pixel: UInt32 {
-        func byte(_ value: Float) -> UInt32 { UInt32(max(0, min(255, (value * 255).rounded()))) }
-        return byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24
+        Self.rounded(r * 255, upTo: 255) | Self.rounded(g * 255, upTo: 255) << 8 | Self.rounded(b * 255, upTo: 255) << 16
+            | Self.rounded(a * 255, upTo: 255) << 24
+    }
+
+    /// `value` clamped to 0...limit and rounded half away from zero, as `rounded()` would, but
+    /// without a call to libm's roundf: a gradient makes a colour for every row it fills.
+    @usableFromInline @inline(__always)
+    static func rounded(_ value: Float, upTo limit: Float) -> UInt32 {
+        let clamped = max(0, min(limit, value))
+        let whole = UInt32(clamped)
+        return clamped - Float(whole) >= 0.5 ? whole + 1 : whole
     }
 
     /// From hue, saturation and value in 0...1.
