@@ -133,7 +133,7 @@ struct KeyboardLayout {
         }
         let notes = scene.song.notes
         let lane = DrumLane(scene: scene, centerY: height * 0.07)
-        var lit = [(color: RGBA, velocity: UInt8)?](repeating: nil, count: 128)
+        var lit = LitKeys()
         var impacts: [(pitch: Int, strength: Float, color: RGBA)] = []
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
@@ -150,11 +150,9 @@ struct KeyboardLayout {
                 let remaining = Float(1 - since / Self.impactSeconds)
                 impacts.append((Int(note.pitch), remaining * remaining * NoteColors.intensity(note.velocity), color))
             }
-            if note.endSeconds > seconds, note.velocity > (lit[Int(note.pitch)]?.velocity ?? 0) {
-                lit[Int(note.pitch)] = (color, note.velocity)
-            }
+            if note.endSeconds > seconds { lit.light(Int(note.pitch), color, velocity: note.velocity) }
         }
-        appendLitKeys(lit.map { $0?.color }, to: &shapes)
+        appendLitKeys(lit.colors, to: &shapes)
         for impact in impacts {
             let span = keySpan(impact.pitch)
             shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,

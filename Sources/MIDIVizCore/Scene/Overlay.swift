@@ -33,14 +33,15 @@ struct Overlay: Sendable {
         accent = settings.scheme.accent
         panel = (settings.background ?? settings.scheme.background.bottom).scaled(0.6).withAlpha(0.72)
         let margin = height * 0.03
+        let text = settings.title.map(Self.trimmed) ?? ""
         if settings.style == .roll {
             left = RollLayout.keyboardWidth(canvasWidth: width) + margin
-            legendTop = RollLayout.notesTop(settings: settings) + margin * 0.5
+            legendTop = RollLayout.notesTop(settings: settings, hasTitle: !text.isEmpty) + margin * 0.5
         } else {
             left = margin
             legendTop = height * 0.075
         }
-        if let text = settings.title.map(Self.trimmed), !text.isEmpty {
+        if !text.isEmpty {
             // As many characters as fit beside the chord corner, at most `longestTitle`.
             let chordWidth = settings.chords ? 5 * Self.averageCharacterEms * Float(TextSize.display.pixelSize(canvasSide: textSide)) : 0
             let room = width - left - margin - chordWidth

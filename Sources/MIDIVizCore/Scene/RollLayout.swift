@@ -24,9 +24,9 @@ struct RollLayout {
     static func keyboardWidth(canvasWidth: Float) -> Float { max(24, (canvasWidth * 0.065).rounded()) }
 
     /// The top of the notes area: below a header for the title and chord, when shown, and the ruler.
-    static func notesTop(settings: RenderSettings) -> Float {
+    static func notesTop(settings: RenderSettings, hasTitle: Bool) -> Float {
         let height = Float(settings.height)
-        let hasHeader = settings.chords || !(settings.title.map(Overlay.trimmed) ?? "").isEmpty
+        let hasHeader = settings.chords || hasTitle
         return ((hasHeader ? 0.085 : 0.015) * height + rulerHeight(settings: settings)).rounded()
     }
 
@@ -59,7 +59,7 @@ struct RollLayout {
         width = Float(scene.settings.width)
         height = Float(scene.settings.height)
         keyboardWidth = Self.keyboardWidth(canvasWidth: width)
-        notesTop = Self.notesTop(settings: scene.settings)
+        notesTop = Self.notesTop(settings: scene.settings, hasTitle: scene.overlay.title != nil)
         rulerTop = notesTop - Self.rulerHeight(settings: scene.settings)
         hasDrums = scene.hasDrums
         drumStripHeight = hasDrums ? (height * 0.075).rounded() : 0
@@ -170,7 +170,7 @@ struct RollLayout {
         }
         // Notes, and the colour each key is lit with: the loudest note sounding on it.
         let notes = scene.song.notes
-        var lit = [(color: RGBA, velocity: UInt8)?](repeating: nil, count: 128)
+        var lit = LitKeys()
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
             if note.channel == Scene.drumChannel {
@@ -178,14 +178,14 @@ struct RollLayout {
                 return
             }
             appendNote(note, at: seconds, to: &shapes)
-            if note.startSeconds <= seconds, note.endSeconds > seconds, note.velocity > (lit[Int(note.pitch)]?.velocity ?? 0) {
-                lit[Int(note.pitch)] = (scene.colors.color(of: note), note.velocity)
+            if note.startSeconds <= seconds, note.endSeconds > seconds {
+                lit.light(Int(note.pitch), scene.colors.color(of: note), velocity: note.velocity)
             }
         }
         // The playhead.
         shapes.append(.rect(Rect(x: playheadX - 3, y: rulerTop, width: 6, height: notesBottom + drumStripHeight - rulerTop), accent.withAlpha(0.06)))
         shapes.append(.line(from: Point(playheadX, rulerTop), to: Point(playheadX, notesBottom + drumStripHeight), lineWidth: 2, accent.withAlpha(0.8)))
-        appendLitKeys(lit.map { $0?.color }, to: &shapes)
+        appendLitKeys(lit.colors, to: &shapes)
     }
 
     private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {

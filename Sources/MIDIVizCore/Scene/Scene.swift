@@ -35,22 +35,21 @@ public struct Scene: Sendable {
             index = NoteIndex(notes: song.notes) { note in
                 note.channel == Self.drumChannel ? note.startSeconds + drum : note.endSeconds + fade
             }
-            beatGrid = BeatGrid(lines: [])
         case .roll:
             let past = window * RollLayout.playheadPosition, future = window - past
             let narrowest = RollLayout.narrowestNoteSeconds(settings: settings)
             index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - future }) { note in
                 max(note.endSeconds, note.startSeconds + RollLayout.shortestNoteSeconds, note.startSeconds + narrowest) + past
             }
-            beatGrid = BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window)
         case .keyboard:
             let shortest = KeyboardLayout.shortestNoteFallSeconds(settings: settings)
             index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - window }) { note in
                 note.channel == Self.drumChannel ? note.startSeconds + drum
                     : max(note.endSeconds, note.startSeconds + KeyboardLayout.impactSeconds, note.startSeconds + shortest)
             }
-            beatGrid = BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window)
         }
+        let scrolls = settings.style == .roll || settings.style == .keyboard
+        beatGrid = scrolls ? BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window) : BeatGrid(lines: [])
         if let color = settings.background {
             background = (color, color.scaled(0.35))
         } else {
