@@ -7,7 +7,9 @@ var products: [Product] = [
 var targets: [Target] = [
     .systemLibrary(name: "CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-    .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
+    // No pkgConfig: fluidsynth.h needs no include path, and fluidsynth.pc's -pthread/-D flags are
+    // ones SwiftPM refuses with a warning on every build.
+    .systemLibrary(name: "CFluidSynth", providers: [.apt(["libfluidsynth-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
     // libpng reports errors by longjmp: this C target owns the setjmp (STYLE.md).
     .target(name: "CPNGShim", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),

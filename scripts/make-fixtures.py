@@ -130,11 +130,122 @@ def sync_notes():
     return smf(tpq, [track([(0, name('sync notes')), (0, tempo(120)), (0, [0xC0, 0])] + notes(0, items))], fmt=0)
 
 
+def pitch_bend():
+    """Three held notes under pitch-bend sweeps (up a whole tone, down, back to centre) with a
+    bend range set by RPN 0: the audio test's pitch-bend case; 120 bpm, 3 s."""
+    tpq = 480
+    events = [(0, name('pitch bend')), (0, tempo(120)), (0, [0xC0, 0]),
+              (0, [0xB0, 101, 0]), (0, [0xB0, 100, 0]), (0, [0xB0, 6, 2]), (0, [0xB0, 38, 0])]
+    events += notes(0, [(0, 2 * tpq, 60, 100), (2 * tpq, 2 * tpq, 64, 100), (4 * tpq, 2 * tpq, 67, 100)])
+    for note in range(3):
+        for step in range(48):
+            phase = step / 48
+            bend = 8192 + round(8191 * (phase * 2 if phase < 0.5 else 2 - phase * 2) * (1 if note != 1 else -1))
+            bend = min(max(bend, 0), 16383)
+            events.append((note * 2 * tpq + step * 20, [0xE0, bend & 0x7F, bend >> 7]))
+    return smf(tpq, [track(events, end_tick=6 * tpq)], fmt=0)
+
+
+def drum_beat():
+    """Two bars of a rock beat on channel 10 at 120 bpm, written with running status and an
+    SMPTE-offset meta event: the audio test's drum case (kick, snare, hats, crash, toms)."""
+    tpq = 120
+    hits = []
+    for b in range(2):
+        start = b * 4 * tpq
+        for eighth in range(8):
+            t = start + eighth * tpq // 2
+            hits.append((t, 30, 42, 90 if eighth % 2 == 0 else 60))
+            if eighth in (0, 3, 4):
+                hits.append((t, 30, 36, 120))
+            if eighth in (2, 6):
+                hits.append((t, 30, 38, 115))
+    hits += [(0, 60, 49, 110), (7 * tpq, 20, 50, 100), (7 * tpq + 40, 20, 47, 100), (7 * tpq + 80, 20, 45, 100)]
+    body = b''
+    last = 0
+    events = []
+    for start, length, pitch, velocity in hits:
+        events += [(start, (pitch, velocity)), (start + length, (pitch, 0))]
+    events.sort(key=lambda e: e[0])
+    body += vlq(0) + meta(0x54, [0x60, 0, 0, 0, 0]) + vlq(0) + tempo(120)
+    body += vlq(0) + bytes([0x99, events[0][1][0], events[0][1][1]])
+    last = events[0][0]
+    for tick, (pitch, velocity) in events[1:]:
+        body += vlq(tick - last) + bytes([pitch, velocity])   # running status: 0x99 throughout
+        last = tick
+    body += vlq(8 * tpq - last) + b'\xff\x2f\x00'
+    return smf(tpq, [b'MTrk' + struct.pack('>I', len(body)) + body], fmt=0)
+
+
+def rmid_wrapper():
+    """The C-major arpeggio inside a RIFF RMID container (a .rmi), as Windows wrote them."""
+    inner = c_major_arpeggio()
+    data = b'data' + struct.pack('<I', len(inner)) + inner + (b'\0' if len(inner) % 2 else b'')
+    return b'RIFF' + struct.pack('<I', 4 + len(data)) + b'RMID' + data
+
+
+def truncated_file():
+    """A download cut short: the header promises 30 tracks; after two whole tracks the third
+    declares 1 MB and stops inside a note-on. What is complete is read: 3 + 2 + 4 notes."""
+    tpq = 96
+    whole = [track([(0, tempo(100))] + notes(0, [(i * tpq, tpq, 60 + i, 90) for i in range(3)])),
+             track(notes(1, [(i * tpq, tpq, 48 + i, 90) for i in range(2)]))]
+    cut = b''
+    last = 0
+    for tick, message in sorted(notes(2, [(i * tpq, tpq // 2, 72 + i, 90) for i in range(4)]), key=lambda e: e[0]):
+        cut += vlq(tick - last) + bytes(message)
+        last = tick
+    cut += vlq(tpq) + bytes([0x92, 76])  # the next note-on loses its velocity byte
+    return (b'MThd' + struct.pack('>IHHH', 6, 1, 30, tpq) + b''.join(whole)
+            + b'MTrk' + struct.pack('>I', 1_000_000) + cut)
+
+
+def short_time_signature():
+    """A time-signature meta event of 2 bytes (the spec says 4), as some exporters write; the
+    notes around it must survive: 16 notes at 120 bpm."""
+    tpq = 480
+    conductor = [(0, name('short time signature')), (0, tempo(120)), (0, meta(0x58, [3, 2]))]
+    melody = notes(0, [(i * tpq // 2, tpq // 2, 60 + (i * 5) % 12, 90) for i in range(16)])
+    return smf(tpq, [track(conductor), track(melody)])
+
+
+def sysex_tracks_without_end():
+    """Format 1 with a conductor track and two tracks holding only SysEx messages (GM on, a
+    GS reset), neither ended by End-of-Track: no notes, 1 s of song."""
+    tpq = 96
+
+    def raw(events):
+        body = b''
+        last = 0
+        for tick, message in events:
+            body += vlq(tick - last) + message
+            last = tick
+        return b'MTrk' + struct.pack('>I', len(body)) + body
+
+    gm_on = bytes([0xF0, 5, 0x7E, 0x7F, 0x09, 0x01, 0xF7])
+    gs_reset = bytes([0xF0, 10, 0x41, 0x10, 0x42, 0x12, 0x40, 0x00, 0x7F, 0x00, 0x41, 0xF7])
+    return smf(tpq, [track([(0, name('sysex only')), (0, tempo(120))], end_tick=2 * tpq),
+                     raw([(0, gm_on), (tpq, gm_on)]), raw([(0, gs_reset), (2 * tpq, gs_reset)])])
+
+
+def tempo_in_second_track():
+    """The tempo lives in track 1, not the conductor track: 60 bpm there makes each of the 8
+    quarter notes 1 s long (a player honouring only track 0 would make them 0.5 s)."""
+    tpq = 240
+    return smf(tpq, [track([(0, name('tempo in track 1'))]),
+                     track([(0, tempo(60))] + notes(0, [(i * tpq, tpq, 60 + 2 * i, 90) for i in range(8)]))])
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     for filename, data in [('c-major-arpeggio.mid', c_major_arpeggio()), ('smpte-25fps.mid', smpte_25fps()),
                            ('tempo-map.mid', tempo_map()), ('demo-groove.mid', demo_groove()),
-                           ('sync-notes.mid', sync_notes())]:
+                           ('sync-notes.mid', sync_notes()), ('pitch-bend.mid', pitch_bend()),
+                           ('drum-beat.mid', drum_beat()), ('c-major-arpeggio.rmi', rmid_wrapper()),
+                           ('truncated-30-tracks.mid', truncated_file()),
+                           ('short-time-signature.mid', short_time_signature()),
+                           ('sysex-tracks-without-end.mid', sysex_tracks_without_end()),
+                           ('tempo-in-second-track.mid', tempo_in_second_track())]:
         with open(os.path.join(HERE, filename), 'wb') as f:
             f.write(data)
         print(f'fixtures/{filename}: {len(data)} bytes')

@@ -30,7 +30,11 @@ struct FrameSize: ExpressibleByArgument, Equatable {
         self.init(width: width, height: height)
     }
 
-    static var allValueStrings: [String] { ["WIDTHxHEIGHT", "720p", "1080p", "4k", "square", "vertical"] }
+    /// As a user types it, in `--help` and the man page.
+    var defaultValueDescription: String { "\(width)x\(height)" }
+
+    /// What shells complete; any `WIDTHxHEIGHT` is accepted too.
+    static var defaultCompletionKind: CompletionKind { .list(["720p", "1080p", "4k", "square", "vertical", "1920x1080"]) }
 }
 
 /// A time in the song: seconds (`12.5`) or `mm:ss.fff`.

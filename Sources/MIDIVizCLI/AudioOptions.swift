@@ -21,8 +21,10 @@ struct AudioOptions: ParsableArguments {
     @Flag(name: .customLong("no-chorus"), help: "Turn the synthesizer's chorus off.")
     var noChorus = false
 
-    @Option(name: .customLong("max-tail"), help: "Seconds the sound may ring on after the song's end, at most.")
-    var maxTail: Double = 3
+    @Option(name: .customLong("max-tail"), help: ArgumentHelp("Seconds the sound may ring on after the song's end, at most (default: 3).", valueName: "seconds"))
+    var maxTailOption: Double?
+
+    var maxTail: Double { maxTailOption ?? 3 }
 
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 192000, not \(sampleRate)") }

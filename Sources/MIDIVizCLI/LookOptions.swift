@@ -44,8 +44,10 @@ struct LookOptions: ParsableArguments {
     @Option(help: "A title for the top left corner (default: the song's first track name, if any; \"\" for none).")
     var title: String?
 
-    @Option(help: "A TrueType/OpenType font for labels (default: DejaVu Sans).")
-    var font: String = FontRasterizer.defaultFontPath
+    @Option(name: .customLong("font"), help: ArgumentHelp("A TrueType/OpenType font for labels (default: DejaVu Sans, \(FontRasterizer.defaultFontPath)).", valueName: "file"))
+    var fontOption: String?
+
+    var font: String { fontOption ?? FontRasterizer.defaultFontPath }
 
     func validate() throws {
         guard size.width > 0, size.height > 0 else { throw ValidationError("--size must be at least 1x1, not \(size.width)x\(size.height)") }

@@ -1,11 +1,12 @@
 import ArgumentParser
+import MIDIVizCore
 
 /// The `midiviz` command line.
 public struct MIDIVizCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "midiviz",
         abstract: "Render a Standard MIDI File into a music-visualization video, offline.",
-        version: "0.1.0",
+        version: MIDIVizVersion.current,
         subcommands: [RenderCommand.self, DemoCommand.self, FrameCommand.self, InfoCommand.self])
 
     public init() {}

@@ -30,13 +30,13 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("png-level"), help: "zlib level 0-9 for --frames-dir (1: fast, about 84 KB a 1080p frame).")
     var pngLevel: Int = 1
 
-    @Option(help: "Render on this many cores (default: all).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: ArgumentHelp("Render on this many cores (default: all of them).", valueName: "n"))
+    var jobsOption: Int?
 
-    @Option(name: .customLong("max-duration"), help: "Refuse songs longer than this many seconds.")
-    var maxDuration: Double = 3600
+    @Option(name: .customLong("max-duration"), help: ArgumentHelp("Refuse songs longer than this many seconds (default: 3600).", valueName: "seconds"))
+    var maxDurationOption: Double?
 
-    @Option(help: "Progress on stderr as a bar (default, on a terminal), or 'json': one JSON line a second on stdout.")
+    @Option(help: "How to report progress: bar (on stderr, when it is a terminal) or json (one JSON line a second on stdout).")
     var progress: ProgressStyle = .bar
 
     @Flag(help: "Print nothing but errors.")
@@ -44,6 +44,9 @@ struct OutputOptions: ParsableArguments {
 
     @Option(name: .customLong("raw-video-out"), help: .hidden)
     var rawVideoOut: String?
+
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
+    var maxDuration: Double { maxDurationOption ?? 3600 }
 
     static let presets: Set<String> = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 

@@ -50,7 +50,7 @@ final class FluidSynthesizer {
         let first = bytes.count > 1 ? Int32(bytes[1]) : 0, second = bytes.count > 2 ? Int32(bytes[2]) : 0
         switch status & 0xF0 {
         case 0x80: fluid_synth_noteoff(synth, channel, first)
-        case 0x90: second == 0 ? fluid_synth_noteoff(synth, channel, first) : fluid_synth_noteon(synth, channel, first, second)
+        case 0x90: _ = second == 0 ? fluid_synth_noteoff(synth, channel, first) : fluid_synth_noteon(synth, channel, first, second)
         case 0xA0: fluid_synth_key_pressure(synth, channel, first, second)
         case 0xB0: fluid_synth_cc(synth, channel, first, second)
         case 0xC0: fluid_synth_program_change(synth, channel, first)

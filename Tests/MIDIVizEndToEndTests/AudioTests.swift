@@ -99,13 +99,12 @@ struct AudioTests {
     /// its exact time (to the next 64-sample block); the shifted bend curve moves the beating of
     /// the fast sweeps in the last section (25.3–26 s) and costs 10 ms envelopes about 0.05.
     @Test(.enabled(if: AudioTools.fluidsynth != nil, "fluidsynth command line missing: apt-get install fluidsynth (.ci/run does)"),
-          arguments: [("fixtures/demo-groove.mid", 0.99), ("corpus:test-midi-files/test-control-40-damper.mid", 0.99),
-                      ("corpus:Tonejs-Midi/pitchBendTest.mid", 0.99), ("corpus:Tonejs-Midi/beat.mid", 0.99),
-                      ("corpus:test-midi-files/test-all-gm-percussion.mid", 0.99),
-                      ("corpus:test-midi-files/test-rpn-00-00-pitch-bend-range.mid", 0.93)])
+          arguments: [("fixtures/demo-groove.mid", 0.99), ("Tests/Corpus/jazz-soft/test-control-40-damper.mid", 0.99),
+                      ("fixtures/pitch-bend.mid", 0.99), ("fixtures/drum-beat.mid", 0.99),
+                      ("Tests/Corpus/jazz-soft/test-all-gm-percussion.mid", 0.99),
+                      ("Tests/Corpus/jazz-soft/test-rpn-00-00-pitch-bend-range.mid", 0.93)])
     func envelopeMatchesTheFluidsynthCommandLine(song: String, minimum: Double) throws {
-        let path = song.hasPrefix("corpus:") ? TestEnvironment.corpus.appendingPathComponent(String(song.dropFirst(7))).path
-            : TestEnvironment.packageRoot.appendingPathComponent(song).path
+        let path = TestEnvironment.path(of: song)
         let (mine, minePath) = try bounce(path)
         defer { unlink(minePath) }
         let referencePath = temporaryFile("reference.wav")

@@ -111,7 +111,7 @@ import Testing
     @Test func badSongExits65BeforeAnyOutput() throws {
         let out = temporaryDirectory("badsong")
         defer { try? FileManager.default.removeItem(at: out) }
-        let song = TestEnvironment.corpus.appendingPathComponent("test-midi-files/test-not-a-midi-file.mid").path
+        let song = TestEnvironment.path(of: "Tests/Corpus/jazz-soft/test-not-a-midi-file.mid")
         let result = try ProcessRunner.midiviz(["render", song, "--frames-dir", out.path, "--no-video"])
         #expect(result.status == 65)
         #expect(!FileManager.default.fileExists(atPath: out.path))

@@ -153,7 +153,7 @@ struct VideoTests {
         let process = Process()
         process.executableURL = TestEnvironment.binary
         // A long song, silent, so the frames are streaming to ffmpeg when the signal comes.
-        process.arguments = ["render", TestEnvironment.corpus.appendingPathComponent("Tonejs-Midi/bartok/concerto_for_orchestra_1.mid").path,
+        process.arguments = ["render", TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"),
                              "-o", video, "--no-audio", "--size", "320x180", "--quiet"]
         process.standardError = FileHandle.nullDevice
         try process.run()
