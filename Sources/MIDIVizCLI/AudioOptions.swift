@@ -6,7 +6,8 @@ struct AudioOptions: ParsableArguments {
     @Option(help: "Also write the sound as this WAV (16-bit stereo).")
     var audio: String?
 
-    @Option(help: "The SoundFont (.sf2); default: $MIDIVIZ_SOUNDFONT, then /usr/share/sounds/sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2.")
+    @Option(help: ArgumentHelp("The SoundFont (.sf2 or .sf3) (default: $MIDIVIZ_SOUNDFONT, then Debian's MuseScore General, /usr/share/sounds/sf3/MuseScore_General.sf3, then sf3/default-GM.sf3, sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).",
+                               valueName: "file"))
     var soundfont: String?
 
     @Option(name: .customLong("sample-rate"), help: "Audio sample rate in Hz (48000 suits video; 44100 also common).")

@@ -12,7 +12,7 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .customLong("no-audio"), help: "A silent video: no SoundFont needed.")
     var noAudio = false
 
-    @Option(name: .customLong("frames-dir"), help: "Also write frame_000001.png … into this folder (created if needed).")
+    @Option(name: .customLong("frames-dir"), help: "Also write frame_000001.png, frame_000002.png, ... into this folder (created if needed).")
     var framesDirectory: String?
 
     @Option(help: "x264 constant rate factor (0-51; lower is better and bigger).")

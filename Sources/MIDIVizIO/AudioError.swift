@@ -17,7 +17,7 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .noSoundFont(let searched):
             return "no SoundFont found (looked at --soundfont, $MIDIVIZ_SOUNDFONT, \(searched.joined(separator: ", "))); "
-                + "install one with 'apt-get install fluid-soundfont-gm', pass --soundfont FILE.sf2, or use --no-audio"
+                + "install one with 'apt-get install musescore-general-soundfont', pass --soundfont FILE.sf2, or use --no-audio"
         case .unreadableSoundFont(let path, let reason): return "cannot read SoundFont \(path): \(reason)"
         case .invalidSoundFont(let path, let reason): return "cannot use SoundFont \(path): \(reason)"
         case .synthesizer(let reason): return "synthesizer failed: \(reason)"

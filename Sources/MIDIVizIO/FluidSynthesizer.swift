@@ -17,6 +17,10 @@ final class FluidSynthesizer {
         fluid_settings_setint(settings, "synth.reverb.active", reverb ? 1 : 0)
         fluid_settings_setint(settings, "synth.chorus.active", chorus ? 1 : 0)
         fluid_settings_setint(settings, "synth.cpu-cores", 1)
+        // Load only the samples of the presets the song selects: MuseScore General (86 MB of
+        // Vorbis) bounces the demo groove in 1.7-2.2 s and 158 MB instead of 4.4-4.8 s and
+        // 533 MB, to the same bytes.
+        fluid_settings_setint(settings, "synth.dynamic-sample-loading", 1)
         guard let synth = new_fluid_synth(settings) else {
             delete_fluid_settings(settings)
             throw AudioError.synthesizer("FluidSynth could not start: \(FluidLogCapture.drain().last ?? "no reason given")")

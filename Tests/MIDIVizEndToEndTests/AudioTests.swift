@@ -9,7 +9,7 @@ enum AudioTools {
 }
 
 /// The WAV from `midiviz render --audio`, through the real binary and a real SoundFont.
-@Suite(.enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (.ci/run does)"))
+@Suite(.enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"))
 struct AudioTests {
     static var soundFont: String? { AudioTools.soundFont }
     static var fluidsynth: String? { AudioTools.fluidsynth }
@@ -98,7 +98,7 @@ struct AudioTests {
     /// dispatches each event up to half a tick early (it rounds the tick it has reached), we at
     /// its exact time (to the next 64-sample block); the shifted bend curve moves the beating of
     /// the fast sweeps in the last section (25.3–26 s) and costs 10 ms envelopes about 0.05.
-    @Test(.enabled(if: AudioTools.fluidsynth != nil, "fluidsynth command line missing: apt-get install fluidsynth (.ci/run does)"),
+    @Test(.enabled(if: AudioTools.fluidsynth != nil, "fluidsynth command line missing: apt-get install fluidsynth (scripts/setup does)"),
           arguments: [("fixtures/demo-groove.mid", 0.99), ("Tests/Corpus/jazz-soft/test-control-40-damper.mid", 0.99),
                       ("fixtures/pitch-bend.mid", 0.99), ("fixtures/drum-beat.mid", 0.99),
                       ("Tests/Corpus/jazz-soft/test-all-gm-percussion.mid", 0.99),

@@ -24,7 +24,7 @@ enum VideoTools {
     }
 }
 
-@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (.ci/run does)"))
+@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"))
 struct VideoTests {
     static let fixtures = TestEnvironment.packageRoot.appendingPathComponent("fixtures")
 
