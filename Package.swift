@@ -3,6 +3,7 @@ import PackageDescription
 
 var products: [Product] = [
     .executable(name: "midiviz", targets: ["midiviz"]),
+    .library(name: "MIDIVizEngine", targets: ["MIDIVizEngine"]),
 ]
 var targets: [Target] = [
     .systemLibrary(name: "CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
@@ -17,16 +18,19 @@ var targets: [Target] = [
     .target(name: "CYUV", cSettings: [.unsafeFlags(["-O3"])]),
     .target(name: "MIDIVizCore"),
     .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV"]),
+    // The render pipeline as a library: a request in, outputs as one transaction.
+    .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO"]),
     .target(
         name: "MIDIVizCLI",
         dependencies: [
-            "MIDIVizCore", "MIDIVizIO",
+            "MIDIVizCore", "MIDIVizIO", "MIDIVizEngine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
     .executableTarget(name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO"], path: "Benchmarks/FrameLoop"),
     .testTarget(name: "MIDIVizCoreTests", dependencies: ["MIDIVizCore"]),
     .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore"], exclude: ["Goldens"]),
+    .testTarget(name: "MIDIVizEngineTests", dependencies: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore"]),
     .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "MIDIVizCore"]),
 ]
 

@@ -20,6 +20,6 @@ struct DemoCommand: ParsableCommand {
             throw fail(error.description, code: error.exitCode)
         }
         let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil : outputs.output ?? "demo.mp4"
-        try RenderJob(song: song, songName: DemoSong.name, videoPath: video, look: look, sound: sound, output: outputs).run()
+        try RenderRun(song: song, songPath: nil, songName: DemoSong.name, videoPath: video, look: look, sound: sound, output: outputs).run()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDIVizCore
+import MIDIVizEngine
 import MIDIVizIO
 
 /// `midiviz frame SONG.mid --at TIME -o poster.png`
@@ -28,16 +29,11 @@ struct FrameCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try loadSongOrExit(song)
-        let settings = look.settings(for: loaded)
-        let fonts = try loadFontsOrExit(look.font, canvasSide: settings.textSide)
-        let scene = Scene(song: loaded, settings: settings)
-        let renderer = FrameRenderer(scene: scene, fonts: fonts)
-        var workspace = renderer.makeWorkspace()
-        renderer.render(at: at.seconds, in: &workspace)
         do {
-            try PNGWriter(level: pngLevel).writeAtomically(workspace.canvas, to: output)
+            try PosterRender.render(song: loaded, songPath: song, settings: look.settings(for: loaded), fontPath: look.font,
+                                    atSeconds: at.seconds, to: output, pngLevel: pngLevel)
         } catch {
-            throw fail(error.description, code: ExitCodes.cannotCreate)
+            throw error.reported
         }
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// On SIGINT or SIGTERM, runs a cleanup and exits with 130 or 143 (128 + the signal). The work
+/// On SIGINT, SIGTERM or SIGHUP, runs a cleanup and exits with 130, 143 or 129 (128 + the signal). The work
 /// it interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe): such a failure must
 /// call `yieldIfInterrupted()`, so that the exit status is the signal's and the cleanup finishes.
 final class Interruption: @unchecked Sendable {
@@ -9,15 +9,17 @@ final class Interruption: @unchecked Sendable {
     private let lock = NSLock()
     private var received: Int32?
 
-    init(cleanup: @escaping @Sendable () -> Void) {
-        for signalNumber in [SIGINT, SIGTERM] {
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    init(cleanup: @escaping @Sendable (Int32) -> Void) {
+        for signalNumber in Self.signals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { [self] in
                 lock.lock()
                 received = signalNumber
                 lock.unlock()
-                cleanup()
+                cleanup(signalNumber)
                 exit(128 + signalNumber)
             }
             source.resume()
@@ -37,7 +39,6 @@ final class Interruption: @unchecked Sendable {
     func cancel() {
         for source in sources { source.cancel() }
         sources.removeAll()
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for signalNumber in Self.signals { signal(signalNumber, SIG_DFL) }
     }
 }

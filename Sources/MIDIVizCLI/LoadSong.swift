@@ -12,13 +12,3 @@ func loadSongOrExit(_ path: String) throws -> Song {
         throw fail(error.description, code: error.exitCode)
     }
 }
-
-/// The glyphs for a canvas height from `--font`; a font that cannot be read is bad input.
-func loadFontsOrExit(_ path: String, canvasSide: Int) throws -> TextFonts {
-    do {
-        return try FontRasterizer(path: path).textFonts(canvasSide: canvasSide)
-    } catch {
-        let missing = !FileManager.default.fileExists(atPath: path)
-        throw fail(error.description, code: missing ? ExitCodes.noInput : ExitCodes.dataError)
-    }
-}

@@ -39,6 +39,10 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "How to report progress: bar (on stderr, when it is a terminal) or json (one JSON line a second on stdout).")
     var progress: ProgressStyle = .bar
 
+    @Option(name: .customLong("stall-timeout"),
+            help: ArgumentHelp("Fail when ffmpeg takes no frame for this many seconds (default: 60).", valueName: "seconds"))
+    var stallTimeoutOption: Double?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -47,6 +51,7 @@ struct OutputOptions: ParsableArguments {
 
     var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
     var maxDuration: Double { maxDurationOption ?? 3600 }
+    var stallTimeout: Double { stallTimeoutOption ?? 60 }
 
     static let presets: Set<String> = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 
@@ -54,6 +59,7 @@ struct OutputOptions: ParsableArguments {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9, not \(pngLevel)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard maxDuration > 0 else { throw ValidationError("--max-duration must be positive") }
+        guard stallTimeout > 0, stallTimeout.isFinite else { throw ValidationError("--stall-timeout must be a positive number of seconds") }
         guard (0...51).contains(crf) else { throw ValidationError("--crf must be 0 to 51, not \(crf)") }
         guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.sorted().joined(separator: ", "))") }
         if noVideo && output != nil { throw ValidationError("--output and --no-video contradict each other") }

@@ -3,7 +3,7 @@ import Foundation
 /// Progress: a one-line bar on stderr when it is a terminal (frames done, rate, ETA), or one
 /// JSON line a second on stdout for scripts.
 final class ProgressReporter: @unchecked Sendable {
-    private let total: Int
+    private var total = 0
     private let enabled: Bool
     private let json: Bool
     private let started = Date()
@@ -11,16 +11,16 @@ final class ProgressReporter: @unchecked Sendable {
     private var lastPrint = Date.distantPast
     private var printed = false
 
-    init(total: Int, style: ProgressStyle?) {
-        self.total = total
+    init(style: ProgressStyle?) {
         json = style == .json
         enabled = style == .json || (style == .bar && isatty(STDERR_FILENO) == 1)
     }
 
-    func update(done: Int) {
+    func update(done: Int, of total: Int) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
+        self.total = total
         let now = Date()
         guard now.timeIntervalSince(lastPrint) >= (json ? 1 : 0.2) || (done == total && !json) else { return }
         lastPrint = now

@@ -28,6 +28,6 @@ struct RenderCommand: ParsableCommand {
         let loaded = try loadSongOrExit(song)
         let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil
             : outputs.output ?? URL(fileURLWithPath: song).deletingPathExtension().appendingPathExtension("mp4").path
-        try RenderJob(song: loaded, songName: song, videoPath: video, look: look, sound: sound, output: outputs).run()
+        try RenderRun(song: loaded, songPath: song, songName: song, videoPath: video, look: look, sound: sound, output: outputs).run()
     }
 }

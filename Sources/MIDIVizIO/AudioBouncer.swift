@@ -24,32 +24,25 @@ public struct AudioBouncer: Sendable {
         public var tailSeconds: Double
     }
 
-    /// Writes the WAV under a temporary name beside `path` and renames it into place when done.
+    /// Plays the song into `sink` and finishes it.
     /// - Parameters:
-    ///   - range: the part of the song to keep, in song seconds; the synthesizer still plays
-    ///     everything before it, so its state at the start is that of the full render. Without
-    ///     an end, the sound rings out after the song's end (the tail).
+    ///   - start, end: the part of the song to keep, in song seconds; the synthesizer still
+    ///     plays everything before it, so its state at the start is that of the full render.
+    ///     Without an end, the sound rings out after the song's end (the tail).
     ///   - length: given the natural length in seconds, the length to write; silence pads the rest.
-    public func bounce(_ song: Song, soundFont: String, to path: String, from start: Double = 0, until end: Double? = nil,
-                       length: (Double) -> Double = { $0 }) throws(AudioError) -> Result {
+    ///   - shouldStop: asked between blocks; when it says yes the bounce throws `.stopped`.
+    public func bounce(_ song: Song, soundFont: String, into sink: some SoundSink, from start: Double = 0, until end: Double? = nil,
+                       length: (Double) -> Double = { $0 }, shouldStop: () -> Bool = { false }) throws(AudioError) -> Result {
         let synthesizer = try FluidSynthesizer(soundFont: soundFont, sampleRate: sampleRate, gain: gain, reverb: reverb, chorus: chorus)
-        let partial = path + ".partial-\(getpid())"
-        do throws(AudioError) {
-            let writer = try WAVWriter(path: partial, sampleRate: sampleRate)
-            let result = try render(song, with: synthesizer, into: writer, from: start, until: end, length: length)
-            try writer.finish()
-            guard rename(partial, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-            return result
-        } catch {
-            unlink(partial)
-            throw error
-        }
+        let result = try render(song, with: synthesizer, into: sink, from: start, until: end, length: length, shouldStop: shouldStop)
+        try sink.finish()
+        return result
     }
 
     static let blockFrames = 4096
 
-    private func render(_ song: Song, with synthesizer: FluidSynthesizer, into writer: WAVWriter,
-                        from start: Double, until end: Double?, length: (Double) -> Double) throws(AudioError) -> Result {
+    private func render(_ song: Song, with synthesizer: FluidSynthesizer, into writer: some SoundSink, from start: Double,
+                        until end: Double?, length: (Double) -> Double, shouldStop: () -> Bool) throws(AudioError) -> Result {
         let rate = Double(sampleRate)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
@@ -63,6 +56,7 @@ public struct AudioBouncer: Sendable {
             let target = min(requested, endFrame)
             var peak: Float = 0
             while position < target {
+                if shouldStop() { throw .stopped }
                 let count = min(Self.blockFrames, target - position)
                 synthesizer.render(count, left: left, right: right)
                 if measuringPeak {

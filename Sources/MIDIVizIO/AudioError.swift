@@ -12,6 +12,8 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
     case cannotWrite(path: String, reason: String)
     /// The WAV would pass the format's 4 GiB (exit 65).
     case tooLong(seconds: Double)
+    /// The caller asked the bounce to stop (an interrupted run).
+    case stopped
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
         case .synthesizer(let reason): return "synthesizer failed: \(reason)"
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
         case .tooLong(let seconds): return "the audio would last \(Int(seconds)) s, more than a WAV file can hold"
+        case .stopped: return "stopped"
         }
     }
 
@@ -30,7 +33,7 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .noSoundFont, .unreadableSoundFont: return 66
         case .invalidSoundFont, .tooLong: return 65
-        case .synthesizer: return 1
+        case .synthesizer, .stopped: return 1
         case .cannotWrite: return 73
         }
     }

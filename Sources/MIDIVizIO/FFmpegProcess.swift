@@ -1,12 +1,16 @@
 import Foundation
 
 /// One ffmpeg child process: started with an argument array (never a shell), its stdin a pipe
-/// we write raw frames to, its stderr a file (an unread pipe would block it once full).
+/// we write raw frames to, its stderr a pipe whose last lines a reader thread keeps (no log
+/// file). If ffmpeg accepts no data for `stallTimeoutSeconds`, or does not exit that long after
+/// its input has ended, it is stopped and the call throws `.ffmpegStalled`.
 public final class FFmpegProcess: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
-    private let stderrPath: String
+    private let errors = Pipe()
     private let lock = NSLock()
+    private var errorText = Data()
+    public let stallTimeoutSeconds: Double
 
     /// ffmpeg from `$MIDIVIZ_FFMPEG`, else the first on PATH.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(VideoError) -> String {
@@ -21,39 +25,53 @@ public final class FFmpegProcess: @unchecked Sendable {
         throw .ffmpegMissing
     }
 
-    /// Starts `ffmpeg -nostdin -loglevel error ARGUMENTS`, reading stdin only if `arguments` say so.
-    public init(executable: String, arguments: [String]) throws(VideoError) {
-        stderrPath = NSTemporaryDirectory() + "midiviz-ffmpeg-\(getpid())-\(UUID().uuidString).log"
-        guard FileManager.default.createFile(atPath: stderrPath, contents: nil),
-              let errorFile = FileHandle(forWritingAtPath: stderrPath) else {
-            throw .cannotWrite(path: stderrPath, reason: "cannot create ffmpeg's log")
-        }
+    /// Starts `ffmpeg -nostdin -loglevel error -y ARGUMENTS`.
+    public init(executable: String, arguments: [String], stallTimeoutSeconds: Double = 60) throws(VideoError) {
+        self.stallTimeoutSeconds = stallTimeoutSeconds
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = errorFile
+        process.standardError = errors
         do {
             try process.run()
         } catch {
-            unlink(stderrPath)
             throw .ffmpegMissing
         }
-        try? errorFile.close()
+        // Keep the tail of what ffmpeg says; reading also keeps it from blocking on a full pipe.
+        let reader = errors.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                lock.lock()
+                errorText.append(chunk)
+                if errorText.count > 16_384 { errorText.removeFirst(errorText.count - 8_192) }
+                lock.unlock()
+            }
+        }
         // A 1 MiB pipe costs far less system time per frame than the default 64 KiB.
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 1 << 20)
+        let descriptor = input.fileHandleForWriting.fileDescriptor
+        _ = fcntl(descriptor, 1031 /* F_SETPIPE_SZ */, 1 << 20)
+        // Non-blocking, so that a write never waits past the watchdog's poll.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { unlink(stderrPath) }
-
-    /// Writes all of `bytes` to ffmpeg's stdin. The corresponding C function is `write`.
+    /// Writes all of `bytes` to ffmpeg's stdin. The corresponding C functions are `poll` and `write`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
         let descriptor = input.fileHandleForWriting.fileDescriptor
         var offset = 0
         while offset < bytes.count {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let polled = poll(&ready, 1, Int32(min(stallTimeoutSeconds * 1000, Double(Int32.max))))
+            if polled < 0 && errno == EINTR { continue }
+            if polled == 0 {
+                stop()
+                throw .ffmpegStalled(seconds: stallTimeoutSeconds, doing: "accepted no frame")
+            }
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN { continue }
                 // EPIPE: ffmpeg has gone; its own message says why.
                 try finish()
                 throw .ffmpegFailed(status: -1, lastLines: "it stopped reading frames")
@@ -62,16 +80,23 @@ public final class FFmpegProcess: @unchecked Sendable {
         }
     }
 
-    /// Closes stdin and waits; throws with ffmpeg's last stderr lines if it failed.
+    /// Closes stdin and waits for ffmpeg to exit; throws with its last stderr lines if it failed.
     public func finish() throws(VideoError) {
         try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(stallTimeoutSeconds)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            stop()
+            throw .ffmpegStalled(seconds: stallTimeoutSeconds, doing: "did not finish")
+        }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            usleep(20_000)  // let the reader take ffmpeg's last words
             throw .ffmpegFailed(status: process.terminationStatus, lastLines: lastLines())
         }
     }
 
-    /// Stops ffmpeg (SIGTERM, then SIGKILL after a second) and waits for it.
+    /// Stops ffmpeg (SIGTERM, then SIGKILL after a second) and waits for it. Safe from any thread.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
@@ -84,7 +109,9 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     private func lastLines() -> String {
-        let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        lock.lock()
+        let text = String(decoding: errorText, as: UTF8.self)
+        lock.unlock()
         return text.split(separator: "\n").suffix(3).joined(separator: " | ")
     }
 }

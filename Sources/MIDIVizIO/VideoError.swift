@@ -6,6 +6,8 @@ public enum VideoError: Error, CustomStringConvertible, Sendable {
     case ffmpegFailed(status: Int32, lastLines: String)
     /// A file could not be written (exit 73).
     case cannotWrite(path: String, reason: String)
+    /// ffmpeg took no data (or did not exit) for this long: stopped (exit 1).
+    case ffmpegStalled(seconds: Double, doing: String)
 
     public var description: String {
         switch self {
@@ -15,13 +17,15 @@ public enum VideoError: Error, CustomStringConvertible, Sendable {
             return "ffmpeg failed (exit \(status)): \(lastLines.isEmpty ? "no message" : lastLines)"
         case .cannotWrite(let path, let reason):
             return "cannot write \(path): \(reason)"
+        case .ffmpegStalled(let seconds, let doing):
+            return "ffmpeg \(doing) for \(seconds.formatted(.number.grouping(.never))) s (--stall-timeout): stopped it"
         }
     }
 
     public var exitCode: Int32 {
         switch self {
         case .ffmpegMissing: return 69
-        case .ffmpegFailed: return 1
+        case .ffmpegFailed, .ffmpegStalled: return 1
         case .cannotWrite: return 73
         }
     }

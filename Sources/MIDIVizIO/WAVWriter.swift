@@ -2,16 +2,16 @@ import Foundation
 
 /// Writes 16-bit PCM stereo WAV data as it comes, then fixes the header's sizes on `finish`.
 /// The corresponding C functions are `fopen`, `fwrite`, `fseek` and `fclose`.
-final class WAVWriter {
+public final class WAVWriter: SoundSink {
     /// The RIFF size fields are 32-bit: the data chunk can hold at most this many bytes.
     static let maximumDataBytes = Int(UInt32.max) - 36
     let path: String
     let sampleRate: Int
     private var file: UnsafeMutablePointer<FILE>?
-    private(set) var framesWritten = 0
+    public private(set) var framesWritten = 0
     private var buffer: [Int16] = []
 
-    init(path: String, sampleRate: Int) throws(AudioError) {
+    public init(path: String, sampleRate: Int) throws(AudioError) {
         self.path = path
         self.sampleRate = sampleRate
         guard let file = fopen(path, "wb") else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
@@ -23,7 +23,7 @@ final class WAVWriter {
 
     /// Converts float samples (−1…1) to 16 bits, rounding and clipping, with no dither:
     /// the same input always gives the same bytes.
-    func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
+    public func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
         guard (framesWritten + count) * 4 <= Self.maximumDataBytes else {
             throw .tooLong(seconds: Double(framesWritten + count) / Double(sampleRate))
         }
@@ -39,18 +39,6 @@ final class WAVWriter {
         framesWritten += count
     }
 
-    func appendSilence(_ count: Int) throws(AudioError) {
-        let zeros = [Float](repeating: 0, count: min(count, 4096))
-        var remaining = count
-        while remaining > 0 {
-            let chunk = min(remaining, zeros.count)
-            try zeros.withUnsafeBufferPointer { buffer throws(AudioError) in
-                try append(left: buffer.baseAddress!, right: buffer.baseAddress!, count: chunk)
-            }
-            remaining -= chunk
-        }
-    }
-
     @inline(__always)
     static func sample(_ value: Float) -> Int16 {
         // Clamp first (NaN becomes 0), then round half away from zero.
@@ -58,7 +46,7 @@ final class WAVWriter {
         return Int16(clamped < 0 ? clamped - 0.5 : clamped + 0.5)
     }
 
-    func finish() throws(AudioError) {
+    public func finish() throws(AudioError) {
         guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         try writeHeader(dataBytes: framesWritten * 4)
         let status = fclose(file)

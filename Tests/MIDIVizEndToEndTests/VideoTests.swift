@@ -145,28 +145,43 @@ struct VideoTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["fake-ffmpeg"])
     }
 
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    /// SIGINT, SIGTERM and SIGHUP while frames stream to ffmpeg, with a WAV and a frames folder
+    /// too: exit 128 + the signal, the old outputs intact, no temporary, no ffmpeg, no log.
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
     func signalLeavesNoTemporaryFileAndNoFFmpeg(signal: Int32, expected: Int32) throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = folder.appendingPathComponent("long.mp4").path
+        let scratch = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+        let video = folder.appendingPathComponent("long.mp4").path, wav = folder.appendingPathComponent("long.wav").path
+        let frames = folder.appendingPathComponent("frames").path
+        try Data("old video".utf8).write(to: URL(fileURLWithPath: video))
+        try Data("old sound".utf8).write(to: URL(fileURLWithPath: wav))
+        try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
+        try Data("old frame".utf8).write(to: URL(fileURLWithPath: frames + "/frame_000001.png"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let process = Process()
         process.executableURL = TestEnvironment.binary
-        // A long song, silent, so the frames are streaming to ffmpeg when the signal comes.
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
+        // A long song, so the frames are streaming to ffmpeg when the signal comes.
         process.arguments = ["render", TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"),
-                             "-o", video, "--no-audio", "--size", "320x180", "--quiet"]
+                             "-o", video, "--audio", wav, "--frames-dir", frames, "--soundfont", AudioTools.soundFont!,
+                             "--size", "160x90", "--fps", "10", "--progress", "json"]
+        let out = Pipe()
+        process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var sawPartial = false
-        for _ in 0..<600 where !sawPartial {  // up to 30 s on a busy machine
-            usleep(50_000)
-            sawPartial = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.contains { $0.contains(".partial-") } ?? false
-        }
-        #expect(sawPartial, "ffmpeg was writing")
+        // The first progress line: frames are being made (after the sound).
+        let firstLine = out.fileHandleForReading.availableData
+        #expect(String(decoding: firstLine, as: UTF8.self).contains("frames_done"))
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == expected)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no temporary left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before, "no temporary left")
+        #expect(try String(contentsOfFile: video, encoding: .utf8) == "old video")
+        #expect(try String(contentsOfFile: wav, encoding: .utf8) == "old sound")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: frames) == ["frame_000001.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "no log left in TMPDIR")
         let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])
         #expect(!ps.stdoutText.contains(folder.path), "no ffmpeg left writing into the folder")
     }

@@ -1,55 +1,56 @@
 import Foundation
 import MIDIVizCore
+import MIDIVizIO
 
-/// Renders frames on several workers and hands them, in order, to one sink (ffmpeg's stdin) as
-/// yuv420p, optionally also writing each as PNG. At most `window` frames are in flight, so
-/// memory stays bounded whatever the song's length; each worker reuses its workspace.
-public struct VideoPipeline: Sendable {
-    public let renderer: FrameRenderer
-    public let jobs: Int
+/// Renders frames on several workers and hands each to every sink: canvases to the sinks that
+/// take any order, and yuv420p, in order, to the encoders. At most `window` frames are in
+/// flight, so memory stays bounded whatever the song's length; each worker reuses its workspace.
+struct FramePipeline: Sendable {
+    let renderer: FrameRenderer
+    let jobs: Int
     /// The song time of the first frame (the start of `--from`).
-    public let startSeconds: Double
-    public let frameCount: Int
-    /// Also write `frame_NNNNNN.png` here.
-    public let frames: (directory: StagedDirectory, png: PNGWriter)?
+    let startSeconds: Double
+    let frameCount: Int
+    let sinks: [any FrameSink]
 
-    public init(renderer: FrameRenderer, jobs: Int, startSeconds: Double, frameCount: Int,
-                frames: (directory: StagedDirectory, png: PNGWriter)?) {
+    init(renderer: FrameRenderer, jobs: Int, startSeconds: Double, frameCount: Int, sinks: [any FrameSink]) {
         self.renderer = renderer
         self.jobs = max(1, jobs)
         self.startSeconds = startSeconds
         self.frameCount = frameCount
-        self.frames = frames
-    }
-
-    public static func fileName(ofFrame index: Int) -> String {
-        let number = String(index + 1)
-        return "frame_" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".png"
+        self.sinks = sinks
     }
 
     /// The time frame `index` shows: computed from the index, never accumulated.
-    public func seconds(ofFrame index: Int) -> Double {
+    func seconds(ofFrame index: Int) -> Double {
         startSeconds + Double(index) / Double(renderer.scene.settings.framesPerSecond)
     }
 
-    /// - Parameter sink: receives each frame as yuv420p, in order; nil when only PNG frames are wanted.
-    public func run(into sink: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?,
-                    progress: @escaping @Sendable (Int) -> Void) throws {
+    /// - Parameters:
+    ///   - progress: the number of frames done, after each frame.
+    ///   - shouldStop: asked before each frame; yes ends the run with `.interrupted`.
+    func run(progress: @escaping @Sendable (Int) -> Void, shouldStop: @escaping @Sendable () -> Bool) throws {
         let state = PipelineState(window: jobs * 2 + 2)
+        let anyOrder = sinks.filter { $0.order == .anyOrder }
+        let inOrder = sinks.filter { $0.order == .inOrder }
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(frameCount, 1))) { _ in
             var workspace = renderer.makeWorkspace()
             while let index = state.claim(below: frameCount) {
+                if shouldStop() {
+                    state.fail(RenderError.interrupted(signal: nil))
+                    return
+                }
                 renderer.render(at: seconds(ofFrame: index), in: &workspace)
                 do {
-                    if let frames {
-                        try frames.png.write(workspace.canvas, to: frames.directory.path(of: Self.fileName(ofFrame: index)))
-                    }
-                    if let sink {
+                    for sink in anyOrder { try sink.write(canvas: workspace.canvas, frame: index) }
+                    if inOrder.isEmpty {
+                        progress(state.finishUnordered())
+                    } else {
                         var buffer = state.takeBuffer()
                         YUV420.convert(workspace.canvas, into: &buffer)
-                        try state.deliver(index, buffer, to: sink, progress: progress)
-                    } else {
-                        progress(state.finishUnordered())
+                        try state.deliver(index, buffer, progress: progress) { bytes, frame in
+                            for sink in inOrder { try sink.write(yuv420p: bytes, frame: frame) }
+                        }
                     }
                 } catch {
                     state.fail(error)
@@ -102,16 +103,17 @@ private final class PipelineState: @unchecked Sendable {
 
     /// Hands frame `index` over; whoever holds the next frame to write drains every consecutive
     /// ready frame into the sink, outside the lock.
-    func deliver(_ index: Int, _ buffer: [UInt8], to sink: (UnsafeRawBufferPointer) throws -> Void,
-                 progress: (Int) -> Void) throws {
+    func deliver(_ index: Int, _ buffer: [UInt8], progress: (Int) -> Void,
+                 to sink: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
         condition.lock()
         ready[index] = buffer
         guard !isWriting else { condition.unlock(); return }
         isWriting = true
         while error == nil, let next = ready.removeValue(forKey: nextToWrite) {
+            let frame = nextToWrite
             condition.unlock()
             do {
-                try next.withUnsafeBytes { try sink($0) }
+                try next.withUnsafeBytes { bytes in try sink(bytes, frame) }
             } catch {
                 condition.lock()
                 isWriting = false

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import MIDIVizCore
+import MIDIVizEngine
+import MIDIVizIO
+
+/// `render` and `demo`: the options made into the engine's request, one run with progress and
+/// signals, one summary line.
+struct RenderRun {
+    let song: Song
+    /// The song's file; nil for the built-in demo.
+    let songPath: String?
+    let songName: String
+    let videoPath: String?
+    let look: LookOptions
+    let sound: AudioOptions
+    let output: OutputOptions
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let started = Date()
+        let settings = look.settings(for: song)
+        let job: RenderJob
+        do { job = try RenderJob(request(settings: settings)) } catch { throw error.reported }
+        let interruption = Interruption { job.stop(signal: $0) }
+        defer { interruption.cancel() }
+        let reporter = ProgressReporter(style: output.quiet ? nil : output.progress)
+        let summary: RenderSummary
+        do {
+            summary = try job.run { reporter.update(done: $0.framesDone, of: $0.frames) }
+        } catch {
+            interruption.yieldIfInterrupted()
+            reporter.finish()
+            throw error.reported
+        }
+        reporter.finish()
+        report(summary, started: started)
+    }
+
+    private func request(settings: RenderSettings) throws(RenderError) -> RenderRequest {
+        var outputs: [RenderOutput] = []
+        if let videoPath { outputs.append(.mp4(path: videoPath, crf: output.crf, preset: output.preset)) }
+        if let raw = output.rawVideoOut { outputs.append(.rawYUV(path: raw)) }
+        if let directory = output.framesDirectory { outputs.append(.pngFrames(directory: directory, level: output.pngLevel)) }
+        if let audio = sound.audio { outputs.append(.wav(path: audio)) }
+        let wantsSound = sound.audio != nil || (videoPath != nil && !output.noAudio)
+        var request = RenderRequest(song: song, songPath: songPath, songName: songName, settings: settings, fontPath: look.font,
+                                    sound: wantsSound ? SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont) : nil,
+                                    outputs: outputs, jobs: output.jobs)
+        request.startSeconds = try seconds(output.from, name: "--from") ?? 0
+        request.endSeconds = try seconds(output.to, name: "--to")
+        request.maximumSongSeconds = output.maxDuration
+        request.stallTimeoutSeconds = output.stallTimeout
+        return request
+    }
+
+    private func seconds(_ spec: TimeSpec?, name: String) throws(RenderError) -> Double? {
+        guard let spec else { return nil }
+        guard let seconds = spec.seconds(in: song) else {
+            throw .usage("\(name) \(spec): \(songName) has no bars to count (SMPTE time division)")
+        }
+        return seconds
+    }
+
+    private func report(_ summary: RenderSummary, started: Date) {
+        guard !output.quiet else { return }
+        let wall = Date().timeIntervalSince(started)
+        let seconds = summary.durationSeconds
+        if output.progress == .json {
+            let line = JSONValue.object([("done", .bool(true)), ("outputs", .array(summary.outputs.map(JSONValue.string))),
+                                         ("duration_s", .double(seconds)), ("frames", .int(summary.frames)),
+                                         ("wall_s", .double((wall * 1000).rounded() / 1000)),
+                                         ("realtime_x", .double((seconds / max(wall, 1e-9) * 100).rounded() / 100))])
+            print(line.text)
+        } else {
+            FileHandle.standardError.write(Data(String(format: "midiviz: %@: %@, %d frames at %d fps, in %.1f s (%.2fx real time)\n",
+                                                       summary.outputs.joined(separator: ", "), RenderJob.clock(seconds), summary.frames,
+                                                       look.fps, wall, seconds / max(wall, 1e-9)).utf8))
+        }
+    }
+}

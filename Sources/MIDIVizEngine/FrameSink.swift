@@ -1,0 +1,33 @@
+import MIDIVizCore
+
+/// Where rendered frames go. A sink takes frames one of two ways, which it names in `order`:
+/// RGBA canvases from every worker in any order (a PNG folder), or yuv420p frames in frame
+/// order (an encoder). A new container or codec is one new type.
+public protocol FrameSink: AnyObject, Sendable {
+    var order: FrameOrder { get }
+    /// A frame as rendered, from any worker thread (sinks of `.anyOrder`).
+    func write(canvas: Canvas, frame: Int) throws(RenderError)
+    /// A frame as BT.709 limited-range yuv420p, in order, one call at a time (sinks of `.inOrder`).
+    func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError)
+    /// All frames are in: complete the output (under its temporary name).
+    func finish() throws(RenderError)
+    /// Give up at once (from any thread): stop children, close files. The temporaries are the
+    /// transaction's to remove.
+    func stop()
+}
+
+public enum FrameOrder: Sendable {
+    case anyOrder, inOrder
+}
+
+extension FrameSink {
+    public func write(canvas: Canvas, frame: Int) throws(RenderError) {
+        preconditionFailure("\(Self.self) takes yuv420p frames in order")
+    }
+
+    public func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+        preconditionFailure("\(Self.self) takes canvases")
+    }
+
+    public func stop() {}
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// What is refused before any work: an output that is the input, two outputs on one path, a
+/// folder where a file goes (or the reverse), anything but a regular file (a device, FIFO or
+/// socket), a frames folder holding other files, a folder we cannot write into.
+enum OutputChecks {
+    static func check(_ outputs: [RenderOutput], input: String?) throws(RenderError) {
+        try check(outputs.map { ($0.path, $0.isFolder) }, input: input)
+    }
+
+    static func check(_ outputs: [(path: String, isFolder: Bool)], input: String?) throws(RenderError) {
+        let inputPath = input.map(absolute)
+        let inputIdentity = inputPath.flatMap(FileIdentity.init(path:))
+        var earlier: [(path: String, identity: FileIdentity?)] = []
+        for output in outputs {
+            let path = absolute(output.path)
+            let identity = FileIdentity(path: path)
+            if let inputPath, path == inputPath || (identity != nil && identity == inputIdentity) {
+                throw .usage("refusing to write \(output.path): it is the input song")
+            }
+            if earlier.contains(where: { $0.path == path || ($0.identity != nil && $0.identity == identity) }) {
+                throw .usage("refusing to write \(output.path) twice: two outputs name it")
+            }
+            earlier.append((path, identity))
+            try checkKind(of: output.path, isFolder: output.isFolder, at: path)
+            try checkWritableParent(of: path, name: output.path, creatingFolders: output.isFolder)
+        }
+    }
+
+    private static func checkKind(of name: String, isFolder: Bool, at path: String) throws(RenderError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }  // a new name
+        let kind = status.st_mode & S_IFMT
+        if isFolder {
+            guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
+            let others = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !isFrameName($0) }.sorted()
+            if let first = others.first {
+                throw .cannotCreate("cannot write frames into \(name): it holds \(others.count) file(s) other than frames (\(first)); "
+                                    + "name a new or empty folder")
+            }
+        } else if kind == S_IFDIR {
+            throw .cannotCreate("cannot write \(name): it is a folder")
+        } else if kind != S_IFREG {
+            throw .cannotCreate("refusing to write \(name): not a regular file (a device, FIFO or socket)")
+        }
+    }
+
+    private static func checkWritableParent(of path: String, name: String, creatingFolders: Bool) throws(RenderError) {
+        var folder = (path as NSString).deletingLastPathComponent
+        if creatingFolders {
+            // The frames folder's missing parents are made; the nearest existing one must take them.
+            while !FileManager.default.fileExists(atPath: folder) && folder != "/" {
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            throw .cannotCreate("cannot create \(name): no folder \(folder)")
+        }
+        guard isFolder.boolValue else { throw .cannotCreate("cannot create \(name): \(folder) is not a folder") }
+        guard access(folder, W_OK) == 0 else { throw .cannotCreate("cannot create \(name): \(String(cString: strerror(errno)))") }
+    }
+
+    /// `frame_000001.png` and the like: what a frames folder may hold.
+    static func isFrameName(_ name: String) -> Bool {
+        name.hasPrefix("frame_") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
+    }
+
+    static func absolute(_ path: String) -> String {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+            : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
+        return url.standardizedFileURL.path
+    }
+}
+
+/// A file's device and inode: two paths naming one file have the same.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The corresponding C function is `stat`; nil when nothing is there.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}

@@ -1,0 +1,30 @@
+import MIDIVizCore
+import MIDIVizIO
+
+/// `frame_000001.png` ... written by every worker into a (staged) folder.
+public final class PNGFolderSink: FrameSink {
+    public let directory: String
+    public let writer: PNGWriter
+    public var order: FrameOrder { .anyOrder }
+
+    public init(directory: String, level: Int) {
+        self.directory = directory
+        writer = PNGWriter(level: level)
+    }
+
+    /// `frame_000001.png` for frame 0.
+    public static func fileName(ofFrame index: Int) -> String {
+        let number = String(index + 1)
+        return "frame_" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".png"
+    }
+
+    public func write(canvas: Canvas, frame: Int) throws(RenderError) {
+        do {
+            try writer.write(canvas, to: directory + "/" + Self.fileName(ofFrame: frame))
+        } catch {
+            throw .cannotCreate(error.description)
+        }
+    }
+
+    public func finish() throws(RenderError) {}
+}

@@ -1,0 +1,26 @@
+import MIDIVizCore
+import MIDIVizIO
+
+/// One frame as a PNG (`midiviz frame`), with a render's checks and its all-or-nothing write.
+public enum PosterRender {
+    public static func render(song: Song, songPath: String?, settings: RenderSettings, fontPath: String,
+                              atSeconds seconds: Double, to path: String, pngLevel: Int) throws(RenderError) {
+        try OutputChecks.check([(path, false)], input: songPath)
+        let fonts = try RenderJob.loadFonts(fontPath, canvasSide: settings.textSide)
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
+        var workspace = renderer.makeWorkspace()
+        renderer.render(at: seconds, in: &workspace)
+        let staged = try StagedOutput(finalPath: path, isFolder: false)
+        do {
+            try PNGWriter(level: pngLevel).write(workspace.canvas, to: staged.temporaryPath)
+            try staged.commit()
+            staged.forgetBackup()
+        } catch let error as RenderError {
+            staged.discard()
+            throw error
+        } catch {
+            staged.discard()
+            throw .cannotCreate(String(describing: error))
+        }
+    }
+}

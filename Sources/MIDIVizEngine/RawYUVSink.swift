@@ -1,0 +1,29 @@
+import Foundation
+
+/// The frames as raw yuv420p, one after another: what an encoder alone can be measured on.
+/// The corresponding C functions are `fopen`, `fwrite`, `fclose`.
+public final class RawYUVSink: FrameSink, @unchecked Sendable {
+    private let path: String
+    private var file: UnsafeMutablePointer<FILE>?
+    public var order: FrameOrder { .inOrder }
+
+    public init(path: String) throws(RenderError) {
+        self.path = path
+        guard let file = fopen(path, "wb") else { throw .cannotCreate("cannot write \(path): \(String(cString: strerror(errno)))") }
+        self.file = file
+    }
+
+    deinit { if let file { fclose(file) } }
+
+    public func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+        guard fwrite(yuv420p.baseAddress, 1, yuv420p.count, file) == yuv420p.count else {
+            throw .cannotCreate("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    public func finish() throws(RenderError) {
+        let status = fclose(file)
+        file = nil
+        guard status == 0 else { throw .cannotCreate("cannot write \(path): \(String(cString: strerror(errno)))") }
+    }
+}

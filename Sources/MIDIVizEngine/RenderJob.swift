@@ -1,0 +1,187 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizIO
+
+/// One render of a `RenderRequest`: the sound first (its length sets the video's), then the
+/// frames to every frame sink, then all outputs moved into place at once. `init` refuses what
+/// cannot work before anything is written; `stop` (from any thread) ends a run, leaving no
+/// temporary and no ffmpeg. Every state belongs to the job: several can run in one process.
+public final class RenderJob: @unchecked Sendable {
+    public let request: RenderRequest
+    private let transaction = OutputTransaction()
+    private let lock = NSLock()
+    private var sinks: [any FrameSink] = []
+    private var isStopped = false
+    private var stopSignal: Int32?
+    private let runEnded = DispatchSemaphore(value: 0)
+    private var isRunning = false
+
+    /// Checks the request: the song's length, the outputs (none may be the input, share a path,
+    /// be a folder where a file goes, a device, FIFO or socket, or lie in a folder we cannot write).
+    public init(_ request: RenderRequest) throws(RenderError) {
+        self.request = request
+        guard !request.outputs.isEmpty else { throw .usage("nothing to write: no output") }
+        guard request.song.durationSeconds <= request.maximumSongSeconds else {
+            throw .badInput("cannot render \(request.songName): it lasts \(Int(request.song.durationSeconds)) s, "
+                            + "more than --max-duration \(Int(request.maximumSongSeconds)) s")
+        }
+        try OutputChecks.check(request.outputs, input: request.songPath)
+    }
+
+    /// Renders; on any failure every temporary is removed and the old outputs stay as they were.
+    /// - Parameter progress: called after each frame, from the thread that finished it.
+    public func run(progress: @escaping @Sendable (RenderProgress) -> Void = { _ in }) throws(RenderError) -> RenderSummary {
+        lock.lock()
+        isRunning = true
+        lock.unlock()
+        defer { runEnded.signal() }
+        do {
+            return try perform(progress: progress)
+        } catch {
+            for sink in currentSinks() { sink.stop() }
+            transaction.discard()
+            lock.lock()
+            defer { lock.unlock() }
+            if isStopped { throw .interrupted(signal: stopSignal) }
+            throw error
+        }
+    }
+
+    /// Ends a run from another thread (a signal handler): stops ffmpeg and the workers, waits
+    /// (at most 10 s) for the run to clean up, and removes every temporary.
+    public func stop(signal: Int32? = nil) {
+        lock.lock()
+        isStopped = true
+        stopSignal = signal
+        let running = isRunning
+        let sinks = self.sinks
+        lock.unlock()
+        for sink in sinks { sink.stop() }
+        if running { _ = runEnded.wait(timeout: .now() + 10) }
+        transaction.discard()
+    }
+
+    private var shouldStop: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isStopped
+    }
+
+    private func currentSinks() -> [any FrameSink] {
+        lock.lock()
+        defer { lock.unlock() }
+        return sinks
+    }
+
+    private func perform(progress: @escaping @Sendable (RenderProgress) -> Void) throws(RenderError) -> RenderSummary {
+        let song = request.song, settings = request.settings
+        let start = request.startSeconds
+        // An end past the song's end (and its tail) is the end, as without one.
+        let songEnd = song.durationSeconds + settings.tailSeconds
+        let end = request.endSeconds.flatMap { $0 < songEnd ? $0 : nil }
+        let visualEnd = end ?? songEnd
+        guard visualEnd > start else {
+            throw .usage("nothing to render: --from \(Self.clock(start)) is not before the end \(Self.clock(visualEnd))")
+        }
+        /// Frames cover the range (and the sound's tail, when it rings on longer); the WAV is
+        /// padded to exactly the frames' length.
+        func frameCount(forAudioSeconds audio: Double) -> Int {
+            settings.frameCount(seconds: end != nil ? visualEnd - start : max(audio, visualEnd - start))
+        }
+
+        // What is needed, found before anything is written.
+        let mp4 = request.outputs.first { if case .mp4 = $0 { return true } else { return false } }
+        let wav = request.outputs.first { if case .wav = $0 { return true } else { return false } }
+        let wantsFrames = request.outputs.contains { $0.needsFrames }
+        var soundFont: String?
+        if let sound = request.sound, wav != nil || mp4 != nil {
+            do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { throw RenderError(error) }
+        }
+        var ffmpeg: String?
+        if mp4 != nil {
+            do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
+        }
+        let fonts = wantsFrames ? try Self.loadFonts(request.fontPath, canvasSide: settings.textSide) : nil
+
+        // Every output under a temporary name.
+        var temporary: [RenderOutput: String] = [:]
+        for output in request.outputs { temporary[output] = try transaction.stage(output) }
+
+        // 1. The sound.
+        var audioPath: String?
+        var audioSeconds = 0.0
+        if let soundFont, let sound = request.sound {
+            let path: String
+            if let wav { path = temporary[wav]! } else { path = try transaction.scratch(beside: mp4!.path, suffix: "wav") }
+            let fps = Double(settings.framesPerSecond)
+            do {
+                let writer = try WAVWriter(path: path, sampleRate: sound.bouncer.sampleRate)
+                let result = try sound.bouncer.bounce(song, soundFont: soundFont, into: writer, from: start, until: end,
+                                                      length: { Double(frameCount(forAudioSeconds: $0)) / fps },
+                                                      shouldStop: { self.shouldStop })
+                audioSeconds = result.seconds
+            } catch .stopped {
+                throw .interrupted(signal: nil)
+            } catch {
+                throw RenderError(error)
+            }
+            audioPath = path
+        }
+
+        // 2. The frames, to every frame sink.
+        let frames = frameCount(forAudioSeconds: audioSeconds)
+        if wantsFrames, let fonts {
+            var made: [any FrameSink] = []
+            for output in request.outputs {
+                switch output {
+                case .mp4(_, let crf, let preset):
+                    made.append(try MP4Sink(path: temporary[output]!, ffmpeg: ffmpeg!, settings: settings, audio: audioPath,
+                                            crf: crf, preset: preset, stallTimeoutSeconds: request.stallTimeoutSeconds))
+                case .pngFrames(_, let level):
+                    made.append(PNGFolderSink(directory: temporary[output]!, level: level))
+                case .rawYUV:
+                    made.append(try RawYUVSink(path: temporary[output]!))
+                case .wav:
+                    break
+                }
+                lock.lock()
+                sinks = made
+                lock.unlock()
+                if shouldStop { throw .interrupted(signal: nil) }
+            }
+            let pipeline = FramePipeline(renderer: FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts),
+                                         jobs: request.jobs, startSeconds: start, frameCount: frames, sinks: made)
+            do {
+                try pipeline.run(progress: { progress(RenderProgress(framesDone: $0, frames: frames)) },
+                                 shouldStop: { self.shouldStop })
+            } catch let error as RenderError {
+                throw error
+            } catch {
+                throw .failed(String(describing: error))
+            }
+            for sink in made { try sink.finish() }
+        }
+
+        // 3. All outputs at once.
+        try transaction.commit()
+        let seconds = wantsFrames ? Double(frames) / Double(settings.framesPerSecond) : audioSeconds
+        return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds)
+    }
+
+    /// The glyphs for a canvas from a font file: missing is exit 66, unusable 65.
+    public static func loadFonts(_ path: String, canvasSide: Int) throws(RenderError) -> TextFonts {
+        do {
+            return try FontRasterizer(path: path).textFonts(canvasSide: canvasSide)
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { throw .missingInput(error.description) }
+            throw .badInput(error.description)
+        }
+    }
+
+    /// `m:ss.fff`, or plain seconds beyond a billion hours.
+    public static func clock(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%.6g s", seconds) }
+        let totalMilliseconds = Int((seconds * 1000).rounded())
+        return String(format: "%d:%02d.%03d", totalMilliseconds / 60_000, totalMilliseconds / 1000 % 60, totalMilliseconds % 1000)
+    }
+}

@@ -1,0 +1,89 @@
+import MIDIVizCore
+import MIDIVizIO
+
+/// Everything one render needs: the song, how it looks, how it sounds, the time range and the
+/// outputs. A value: build it, hand it to `RenderJob`.
+public struct RenderRequest: Sendable {
+    public var song: Song
+    /// The song's file, for messages and so that no output replaces it; nil for a built-in song.
+    public var songPath: String?
+    /// The name messages use for the song (its path, or the built-in song's name).
+    public var songName: String
+    public var settings: RenderSettings
+    /// The TrueType/OpenType font for labels.
+    public var fontPath: String
+    /// The sound, or nil for none (then the video is silent).
+    public var sound: SoundSettings?
+    /// Song seconds of the first frame.
+    public var startSeconds: Double = 0
+    /// Song seconds where the render stops; nil for the song's end plus the release tail.
+    public var endSeconds: Double?
+    public var outputs: [RenderOutput]
+    /// Workers rendering frames.
+    public var jobs: Int
+    /// Songs longer than this are refused.
+    public var maximumSongSeconds: Double = 3600
+    /// How long ffmpeg may take no frame before the run fails.
+    public var stallTimeoutSeconds: Double = 60
+
+    public init(song: Song, songPath: String?, songName: String, settings: RenderSettings, fontPath: String,
+                sound: SoundSettings?, outputs: [RenderOutput], jobs: Int) {
+        self.song = song
+        self.songPath = songPath
+        self.songName = songName
+        self.settings = settings
+        self.fontPath = fontPath
+        self.sound = sound
+        self.outputs = outputs
+        self.jobs = jobs
+    }
+}
+
+/// The synthesizer's settings and the SoundFont to find.
+public struct SoundSettings: Sendable {
+    public var bouncer: AudioBouncer
+    /// `--soundfont`; nil to search `$MIDIVIZ_SOUNDFONT` and Debian's SoundFonts.
+    public var soundFontPath: String?
+
+    public init(bouncer: AudioBouncer = AudioBouncer(), soundFontPath: String? = nil) {
+        self.bouncer = bouncer
+        self.soundFontPath = soundFontPath
+    }
+}
+
+/// One output of a render. Each appears under its path only when the whole run has succeeded.
+public enum RenderOutput: Sendable, Hashable {
+    /// H.264 + AAC in an MP4, through ffmpeg.
+    case mp4(path: String, crf: Int, preset: String)
+    /// `frame_000001.png` ... in a folder holding nothing else afterwards.
+    case pngFrames(directory: String, level: Int)
+    /// The sound as 16-bit stereo PCM WAV.
+    case wav(path: String)
+    /// The frames as raw yuv420p, one after another (for measuring an encoder alone).
+    case rawYUV(path: String)
+
+    public var path: String {
+        switch self {
+        case .mp4(let path, _, _), .wav(let path), .rawYUV(let path): return path
+        case .pngFrames(let directory, _): return directory
+        }
+    }
+
+    var isFolder: Bool { if case .pngFrames = self { return true } else { return false } }
+    var needsFrames: Bool { if case .wav = self { return false } else { return true } }
+}
+
+/// How far a render has come.
+public struct RenderProgress: Sendable {
+    public var framesDone: Int
+    public var frames: Int
+}
+
+/// What a finished render made.
+public struct RenderSummary: Sendable {
+    /// The outputs' paths, in the request's order.
+    public var outputs: [String]
+    public var frames: Int
+    /// The length of the video (or of the sound alone), in seconds.
+    public var durationSeconds: Double
+}

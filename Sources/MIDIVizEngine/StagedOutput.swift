@@ -1,0 +1,121 @@
+import Foundation
+
+/// One output being made under a unique hidden name beside its final path
+/// (`.NAME.midiviz-PID-XXXXXX`, made by `mkstemp`/`mkdtemp`), moved into place by `commit`.
+/// The PID in the name lets a later run remove the temporaries of runs that have died.
+final class StagedOutput {
+    let finalPath: String
+    let temporaryPath: String
+    let isFolder: Bool
+    /// The previous output, kept under a hidden name while the transaction commits.
+    private var backupPath: String?
+    private var didCommit = false
+
+    /// Creates the temporary (and a frames folder's missing parents), after removing the
+    /// temporaries that dead runs left for this output.
+    init(finalPath: String, isFolder: Bool) throws(RenderError) {
+        self.finalPath = finalPath
+        self.isFolder = isFolder
+        let folder = (finalPath as NSString).deletingLastPathComponent
+        let name = (finalPath as NSString).lastPathComponent
+        if isFolder {
+            do {
+                try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreate("cannot create \(finalPath): \(Self.reason(error))")
+            }
+        }
+        Self.removeStaleTemporaries(in: folder, of: name)
+        var template = Array(((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(".\(name).midiviz-\(getpid())-XXXXXX").utf8CString)
+        let mode = 0o777 & ~Self.umaskValue
+        if isFolder {
+            guard mkdtemp(&template) != nil else { throw .cannotCreate("cannot create \(finalPath): \(String(cString: strerror(errno)))") }
+            chmod(template, mode_t(mode))
+        } else {
+            let descriptor = mkstemp(&template)
+            guard descriptor >= 0 else { throw .cannotCreate("cannot create \(finalPath): \(String(cString: strerror(errno)))") }
+            fchmod(descriptor, mode_t(mode & 0o666))
+            close(descriptor)
+        }
+        temporaryPath = String(cString: template)
+    }
+
+    /// Moves the temporary into place, keeping what was there under a hidden name until
+    /// `forgetBackup` (or putting it back with `rollBack`). The corresponding C functions are
+    /// `link` (a file's backup), `rename`.
+    func commit() throws(RenderError) {
+        if FileManager.default.fileExists(atPath: finalPath) {
+            let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
+            let kept = isFolder ? rename(finalPath, backup) == 0 : link(finalPath, backup) == 0
+            guard kept || !isFolder else { throw .cannotCreate("cannot replace \(finalPath): \(String(cString: strerror(errno)))") }
+            if kept { backupPath = backup }
+        }
+        guard rename(temporaryPath, finalPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            rollBack()
+            throw .cannotCreate("cannot write \(finalPath): \(reason)")
+        }
+        didCommit = true
+    }
+
+    /// Puts the previous output back (after a later output of the same run failed to commit).
+    func rollBack() {
+        guard let backupPath else {
+            // Nothing was there before: what this run put there goes.
+            if didCommit { try? FileManager.default.removeItem(atPath: finalPath) }
+            didCommit = false
+            return
+        }
+        if isFolder {
+            try? FileManager.default.removeItem(atPath: finalPath)
+            rename(backupPath, finalPath)
+        } else {
+            rename(backupPath, finalPath)
+        }
+        self.backupPath = nil
+        didCommit = false
+    }
+
+    func forgetBackup() {
+        if let backupPath { try? FileManager.default.removeItem(atPath: backupPath) }
+        backupPath = nil
+    }
+
+    /// Removes the temporary; safe to call more than once.
+    func discard() {
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+    }
+
+    /// `.NAME.midiviz-PID-…` and `.NAME.midiviz-old-PID-…` of processes that no longer exist.
+    /// A backup whose output is missing (a run killed while committing) is put back.
+    static func removeStaleTemporaries(in folder: String, of name: String) {
+        let directory = folder.isEmpty ? "." : folder
+        let prefix = ".\(name).midiviz-"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where entry.hasPrefix(prefix) {
+            var rest = entry.dropFirst(prefix.count)
+            let isBackup = rest.hasPrefix("old-")
+            if isBackup { rest = rest.dropFirst(4) }
+            guard let pid = Int32(rest.prefix { $0.isNumber }), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            let path = (directory as NSString).appendingPathComponent(entry)
+            let finalPath = (directory as NSString).appendingPathComponent(name)
+            if isBackup && !FileManager.default.fileExists(atPath: finalPath) {
+                rename(path, finalPath)
+            } else {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
+    private static let umaskValue: Int = {
+        let mask = umask(0o022)
+        umask(mask)
+        return Int(mask)
+    }()
+
+    private static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(code))) }
+        return (error as NSError).localizedDescription
+    }
+}

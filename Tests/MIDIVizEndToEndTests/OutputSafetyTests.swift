@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// The outputs through the binary, tried as a hostile user would: nothing is lost, nothing
+/// partial is left, nothing waits forever.
+@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"))
+struct OutputSafetyTests {
+    static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
+    static let small = ["--size", "160x90", "--fps", "10", "--soundfont", AudioTools.soundFont ?? ""]
+
+    func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-safety-\(getpid())-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func contents(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
+
+    @Test(arguments: [["-o", "SONG"], ["--no-video", "--audio", "SONG"], ["-o", "x.wav", "--audio", "x.wav"]])
+    func outputsThatWouldLoseDataAreUsageErrors(arguments: [String]) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = folder + "/song.mid"
+        try FileManager.default.copyItem(atPath: Self.arpeggio, toPath: song)
+        let result = try ProcessRunner.midiviz(["render", song] + Self.small + arguments.map { $0 == "SONG" ? song : $0 },
+                                               currentDirectory: URL(fileURLWithPath: folder))
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("midiviz: refusing to write") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: song)) == Data(contentsOf: URL(fileURLWithPath: Self.arpeggio)))
+        #expect(contents(folder) == ["song.mid"])
+    }
+
+    @Test func aFIFOOrAFolderIsNeverReplaced() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/poster.png", 0o644) == 0)
+        let frame = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "-o", folder + "/poster.png"])
+        #expect(frame.status == 73, "\(frame.stderr)")
+        var status = stat()
+        #expect(stat(folder + "/poster.png", &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        try FileManager.default.createDirectory(atPath: folder + "/out.mp4", withIntermediateDirectories: false)
+        let render = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/out.mp4"] + Self.small)
+        #expect(render.status == 73)
+        #expect(render.stderr == "midiviz: cannot write \(folder)/out.mp4: it is a folder\n")
+        #expect(contents(folder) == ["out.mp4", "poster.png"])
+    }
+
+    /// ffmpeg failing after the sound and frames are made: the new WAV and frames do not
+    /// replace the old ones; no log or temporary is left anywhere.
+    @Test func aFailedRunCommitsNothing() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/tmp", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: false)
+        try Data("old frame".utf8).write(to: URL(fileURLWithPath: folder + "/frames/frame_000001.png"))
+        try Data("old sound".utf8).write(to: URL(fileURLWithPath: folder + "/song.wav"))
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--audio", folder + "/song.wav",
+                                                "--frames-dir", folder + "/frames"] + Self.small,
+                                               environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("midiviz: ffmpeg failed"), "\(result.stderr)")
+        #expect(contents(folder) == ["frames", "song.wav", "tmp"])
+        #expect(try String(contentsOfFile: folder + "/song.wav", encoding: .utf8) == "old sound")
+        #expect(contents(folder + "/frames") == ["frame_000001.png"])
+        #expect(contents(folder + "/tmp").isEmpty)
+    }
+
+    /// A successful run: all three outputs, nothing else, in the output folder or in TMPDIR.
+    @Test func aSuccessfulRunLeavesItsOutputsOnly() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/tmp", withIntermediateDirectories: false)
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--audio", folder + "/song.wav",
+                                                "--frames-dir", folder + "/frames", "--to", "1", "--quiet"] + Self.small,
+                                               environment: ["TMPDIR": folder + "/tmp"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(contents(folder) == ["frames", "song.mp4", "song.wav", "tmp"])
+        #expect(contents(folder + "/frames").count == 10)
+        #expect(contents(folder + "/tmp").isEmpty)
+        #expect(try VideoTools.probe(folder + "/song.mp4")["video"]?.frames == 10)
+    }
+
+    /// An ffmpeg that stops reading: the watchdog ends the run instead of waiting forever.
+    @Test func anFFmpegThatStopsReadingIsStopped() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fake = folder + "/stuck-ffmpeg"
+        try "#!/bin/sh\nexec sleep 600\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--no-audio",
+                                                "--size", "640x360", "--stall-timeout", "1"], environment: ["MIDIVIZ_FFMPEG": fake])
+        #expect(result.status == 1)
+        #expect(result.stderr == "midiviz: ffmpeg accepted no frame for 1 s (--stall-timeout): stopped it\n")
+        #expect(contents(folder) == ["stuck-ffmpeg"])
+        let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])
+        #expect(!ps.stdoutText.contains("sleep 600"), "the stuck ffmpeg is gone")
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizEngine
+import Testing
+
+/// The engine in-process: what it refuses before any work, and that all outputs of a run appear
+/// together or not at all.
+@Suite struct OutputTransactionTests {
+    typealias Support = EngineTestSupport
+
+    @Test func anOutputNamingTheInputIsRefusedAndTheSongKept() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = folder + "/song.mid"
+        try FileManager.default.copyItem(atPath: Support.fixture("c-major-arpeggio.mid"), toPath: song)
+        let before = try Data(contentsOf: URL(fileURLWithPath: song))
+        let loaded = try Support.song()
+        for outputs: [RenderOutput] in [[.wav(path: song)], [.mp4(path: song, crf: 20, preset: "veryfast")],
+                                        [.wav(path: folder + "/../\((folder as NSString).lastPathComponent)/song.mid")]] {
+            #expect(throws: RenderError.usage("refusing to write \(outputs[0].path): it is the input song")) {
+                try RenderJob(Support.request(loaded, songPath: song, outputs: outputs))
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: song)) == before)
+        #expect(Support.contents(folder) == ["song.mid"])
+    }
+
+    @Test func twoOutputsOnOnePathAreRefused() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let request = Support.request(try Support.song(), songPath: nil,
+                                      outputs: [.wav(path: folder + "/x.wav"), .mp4(path: folder + "/./x.wav", crf: 20, preset: "veryfast")])
+        #expect(throws: RenderError.usage("refusing to write \(folder)/./x.wav twice: two outputs name it")) { try RenderJob(request) }
+    }
+
+    @Test func foldersDevicesAndFIFOsAreRefusedBeforeAnyWork() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = try Support.song()
+        try FileManager.default.createDirectory(atPath: folder + "/a-folder.wav", withIntermediateDirectories: false)
+        #expect(mkfifo(folder + "/pipe.wav", 0o644) == 0)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/a-file"))
+        let cases: [(RenderOutput, RenderError)] = [
+            (.wav(path: folder + "/a-folder.wav"), .cannotCreate("cannot write \(folder)/a-folder.wav: it is a folder")),
+            (.wav(path: folder + "/pipe.wav"), .cannotCreate("refusing to write \(folder)/pipe.wav: not a regular file (a device, FIFO or socket)")),
+            (.wav(path: "/dev/null"), .cannotCreate("refusing to write /dev/null: not a regular file (a device, FIFO or socket)")),
+            (.pngFrames(directory: folder + "/a-file", level: 1), .cannotCreate("cannot write frames into \(folder)/a-file: it is not a folder")),
+            (.wav(path: folder + "/no-such-folder/x.wav"), .cannotCreate("cannot create \(folder)/no-such-folder/x.wav: no folder \(folder)/no-such-folder")),
+        ]
+        for (output, error) in cases {
+            #expect(throws: error) { try RenderJob(Support.request(song, songPath: nil, outputs: [output])) }
+        }
+        var status = stat()
+        #expect(stat(folder + "/pipe.wav", &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO is still a FIFO")
+        #expect(Support.contents(folder) == ["a-file", "a-folder.wav", "pipe.wav"], "nothing written")
+    }
+
+    @Test func aFramesFolderHoldsExactlyThisRunsFrames() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = folder + "/frames"
+        try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
+        for index in 1...50 { try Data("old".utf8).write(to: URL(fileURLWithPath: frames + String(format: "/frame_%06d.png", index))) }
+        let summary = try RenderJob(Support.request(try Support.song(), songPath: nil,
+                                                    outputs: [.pngFrames(directory: frames, level: 1)], sound: false)).run()
+        #expect(summary.frames == 20)
+        let names = Support.contents(frames)
+        #expect(names == (1...20).map { String(format: "frame_%06d.png", $0) })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: frames + "/frame_000001.png")).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(Support.contents(folder) == ["frames"], "no staging folder left")
+
+        // A folder holding anything but frames is not ours to replace.
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: frames + "/notes.txt"))
+        #expect(throws: RenderError.self) {
+            try RenderJob(Support.request(try Support.song(), songPath: nil, outputs: [.pngFrames(directory: frames, level: 1)], sound: false))
+        }
+        #expect(Support.contents(frames).count == 21)
+    }
+
+    /// A run stopped from another thread (as a signal handler does) leaves the old outputs as
+    /// they were and no temporary.
+    @Test func aStoppedRunLeavesTheOldOutputsAndNoTemporary() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wav = folder + "/song.wav", frames = folder + "/frames"
+        try Data("old sound".utf8).write(to: URL(fileURLWithPath: wav))
+        try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
+        try Data("old frame".utf8).write(to: URL(fileURLWithPath: frames + "/frame_000001.png"))
+        var request = Support.request(try Support.song("demo-groove.mid"), songPath: nil,
+                                      outputs: [.wav(path: wav), .pngFrames(directory: frames, level: 1)])
+        request.endSeconds = nil
+        request.jobs = 1
+        let job = try RenderJob(request)
+        let stopped = Flag()
+        #expect(throws: RenderError.interrupted(signal: 15)) {
+            try job.run { progress in
+                if progress.framesDone == 3 && stopped.setOnce() {
+                    Thread.detachNewThread { job.stop(signal: 15) }
+                }
+            }
+        }
+        #expect(try String(contentsOfFile: wav, encoding: .utf8) == "old sound")
+        #expect(Support.contents(frames) == ["frame_000001.png"])
+        #expect(try String(contentsOfFile: frames + "/frame_000001.png", encoding: .utf8) == "old frame")
+        #expect(Support.contents(folder) == ["frames", "song.wav"], "no temporary left")
+    }
+
+    @Test func temporariesOfDeadRunsAreRemovedAndLiveOnesKept() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        let deadTemporary = ".song.wav.midiviz-\(dead.processIdentifier)-abcdef"
+        let liveTemporary = ".song.wav.midiviz-1-abcdef"  // init never dies
+        for name in [deadTemporary, liveTemporary] { try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        _ = try RenderJob(Support.request(try Support.song(), songPath: nil, outputs: [.wav(path: folder + "/song.wav")])).run()
+        #expect(Support.contents(folder) == [liveTemporary, "song.wav"])
+        var status = stat()
+        #expect(stat(folder + "/song.wav", &status) == 0 && status.st_mode & 0o777 == 0o666 & ~currentUmask(), "mode from the umask")
+    }
+
+    /// Two jobs in one process, into one folder: per-job state only.
+    @Test func twoJobsInOneProcessDoNotMeet() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = try Support.song()
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let outputs: [RenderOutput] = [.wav(path: folder + "/\(index).wav"), .pngFrames(directory: folder + "/frames", level: 1)]
+            do throws(RenderError) {
+                results.add(.success(try RenderJob(Support.request(song, songPath: nil, outputs: outputs)).run()))
+            } catch {
+                results.add(.failure(error))
+            }
+        }
+        #expect(results.all.allSatisfy { (try? $0.get())?.frames == 20 })
+        #expect(Support.contents(folder) == ["0.wav", "1.wav", "frames"])
+        #expect(Support.contents(folder + "/frames").count == 20)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/0.wav")) == Data(contentsOf: URL(fileURLWithPath: folder + "/1.wav")))
+    }
+
+    private func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+
+    /// True the first time only.
+    func setOnce() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if isSet { return false }
+        isSet = true
+        return true
+    }
+}
+
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var all: [Result<RenderSummary, RenderError>] = []
+
+    func add(_ result: Result<RenderSummary, RenderError>) {
+        lock.lock()
+        all.append(result)
+        lock.unlock()
+    }
+}
