@@ -10,16 +10,28 @@ struct FramePipeline: Sendable {
     let jobs: Int
     /// The song time of the first frame (the start of `--from`).
     let startSeconds: Double
-    let frameCount: Int
     let sinks: [any FrameSink]
+    private let state: PipelineState
 
-    init(renderer: FrameRenderer, jobs: Int, startSeconds: Double, frameCount: Int, sinks: [any FrameSink]) {
+    /// - Parameters:
+    ///   - frameCount: the number of frames, or the least it can be while `isFinal` is false
+    ///     (the sound, bounced beside the frames, may ring on longer): `settle` gives the count.
+    init(renderer: FrameRenderer, jobs: Int, startSeconds: Double, frameCount: Int, isFinal: Bool, sinks: [any FrameSink]) {
         self.renderer = renderer
         self.jobs = max(1, jobs)
         self.startSeconds = startSeconds
-        self.frameCount = frameCount
         self.sinks = sinks
+        state = PipelineState(window: self.jobs * 2 + 2, frameCount: frameCount, isFinal: isFinal)
     }
+
+    /// The final number of frames (at least the one given at the start); from any thread.
+    func settle(frameCount: Int) { state.settle(frameCount) }
+
+    /// Ends the run with `error` (the sound beside the frames failed); from any thread.
+    func fail(_ error: Error) { state.fail(error) }
+
+    /// The number of frames, once settled.
+    var frameCount: Int { state.frameCount }
 
     /// The time frame `index` shows: computed from the index, never accumulated.
     func seconds(ofFrame index: Int) -> Double {
@@ -27,15 +39,17 @@ struct FramePipeline: Sendable {
     }
 
     /// - Parameters:
-    ///   - progress: the number of frames done, after each frame.
+    ///   - progress: the number of frames done and the number of frames (a floor until
+    ///     settled), after each frame; called with the pipeline's lock held, so it must not
+    ///     call back into the pipeline.
     ///   - shouldStop: asked before each frame; yes ends the run with `.interrupted`.
-    func run(progress: @escaping @Sendable (Int) -> Void, shouldStop: @escaping @Sendable () -> Bool) throws {
-        let state = PipelineState(window: jobs * 2 + 2)
+    func run(progress: @escaping @Sendable (Int, Int) -> Void, shouldStop: @escaping @Sendable () -> Bool) throws {
+        let state = self.state
         let anyOrder = sinks.filter { $0.order == .anyOrder }
         let inOrder = sinks.filter { $0.order == .inOrder }
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(frameCount, 1))) { _ in
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             var workspace = renderer.makeWorkspace()
-            while let index = state.claim(below: frameCount) {
+            while let index = state.claim() {
                 if shouldStop() {
                     state.fail(RenderError.interrupted(signal: nil))
                     return
@@ -44,7 +58,7 @@ struct FramePipeline: Sendable {
                 do {
                     for sink in anyOrder { try sink.write(canvas: workspace.canvas, frame: index) }
                     if inOrder.isEmpty {
-                        progress(state.finishUnordered())
+                        state.finishUnordered(progress: progress)
                     } else {
                         var buffer = state.takeBuffer()
                         YUV420.convert(workspace.canvas, into: &buffer)
@@ -73,26 +87,47 @@ private final class PipelineState: @unchecked Sendable {
     private var spare: [[UInt8]] = []
     private var isWriting = false
     private(set) var error: Error?
+    private var count: Int
+    private var isFinal: Bool
 
-    init(window: Int) { self.window = window }
+    init(window: Int, frameCount: Int, isFinal: Bool) {
+        self.window = window
+        count = frameCount
+        self.isFinal = isFinal
+    }
 
-    /// The next frame to render, once it is within `window` of the writer; nil when done or failed.
-    func claim(below count: Int) -> Int? {
+    var frameCount: Int {
         condition.lock()
         defer { condition.unlock() }
-        while error == nil && nextToClaim < count && nextToClaim >= nextToWrite + window { condition.wait() }
+        return count
+    }
+
+    func settle(_ frameCount: Int) {
+        condition.lock()
+        count = max(count, frameCount)
+        isFinal = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next frame to render, once it is within `window` of the writer and the count is known
+    /// to include it; nil when done or failed.
+    func claim() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while error == nil && (nextToClaim >= nextToWrite + window || (nextToClaim >= count && !isFinal)) { condition.wait() }
         guard error == nil, nextToClaim < count else { return nil }
         defer { nextToClaim += 1 }
         return nextToClaim
     }
 
-    /// Counts a frame that needs no ordered delivery; returns the number done.
-    func finishUnordered() -> Int {
+    /// Counts a frame that needs no ordered delivery.
+    func finishUnordered(progress: (Int, Int) -> Void) {
         condition.lock()
         defer { condition.unlock() }
         nextToWrite += 1
+        progress(nextToWrite, count)
         condition.broadcast()
-        return nextToWrite
     }
 
     func takeBuffer() -> [UInt8] {
@@ -103,7 +138,7 @@ private final class PipelineState: @unchecked Sendable {
 
     /// Hands frame `index` over; whoever holds the next frame to write drains every consecutive
     /// ready frame into the sink, outside the lock.
-    func deliver(_ index: Int, _ buffer: [UInt8], progress: (Int) -> Void,
+    func deliver(_ index: Int, _ buffer: [UInt8], progress: (Int, Int) -> Void,
                  to sink: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
         condition.lock()
         ready[index] = buffer
@@ -123,7 +158,7 @@ private final class PipelineState: @unchecked Sendable {
             condition.lock()
             nextToWrite += 1
             spare.append(next)
-            progress(nextToWrite)
+            progress(nextToWrite, count)
             condition.broadcast()
         }
         isWriting = false

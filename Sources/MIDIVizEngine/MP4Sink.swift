@@ -7,13 +7,25 @@ public final class MP4Sink: FrameSink {
     private let ffmpeg: FFmpegProcess
     public var order: FrameOrder { .inOrder }
 
+    /// Where ffmpeg reads the sound.
+    public enum Audio: Sendable {
+        /// A finished WAV file.
+        case wav(path: String)
+        /// A FIFO carrying 16-bit stereo PCM as it is made.
+        case pcmFIFO(path: String, sampleRate: Int)
+    }
+
     /// Starts ffmpeg writing `path`.
-    public init(path: String, ffmpeg executable: String, settings: RenderSettings, audio: String?,
+    public init(path: String, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
                 crf: Int, preset: String, stallTimeoutSeconds: Double) throws(RenderError) {
         let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
         var arguments = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(settings.width)x\(settings.height)",
                          "-framerate", String(settings.framesPerSecond)] + tags + ["-i", "pipe:0"]
-        if let audio { arguments += ["-i", audio] }
+        switch audio {
+        case .wav(let path): arguments += ["-i", path]
+        case .pcmFIFO(let path, let rate): arguments += ["-f", "s16le", "-ar", String(rate), "-ac", "2", "-i", path]
+        case nil: break
+        }
         arguments += ["-map", "0:v"] + (audio != nil ? ["-map", "1:a"] : [])
         arguments += ["-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-pix_fmt", "yuv420p"] + tags
         if audio != nil { arguments += ["-c:a", "aac", "-b:a", "192k"] }
@@ -34,4 +46,7 @@ public final class MP4Sink: FrameSink {
     }
 
     public func stop() { ffmpeg.stop() }
+
+    /// Whether ffmpeg is still running.
+    public var isEncoding: Bool { ffmpeg.isRunning }
 }

@@ -31,6 +31,7 @@ public final class RenderJob: @unchecked Sendable {
     /// Renders; on any failure every temporary is removed and the old outputs stay as they were.
     /// - Parameter progress: called after each frame, from the thread that finished it.
     public func run(progress: @escaping @Sendable (RenderProgress) -> Void = { _ in }) throws(RenderError) -> RenderSummary {
+        signal(SIGPIPE, SIG_IGN)  // a reader gone is an error from write, not a signal
         lock.lock()
         isRunning = true
         lock.unlock()
@@ -85,7 +86,7 @@ public final class RenderJob: @unchecked Sendable {
         }
         /// Frames cover the range (and the sound's tail, when it rings on longer); the WAV is
         /// padded to exactly the frames' length.
-        func frameCount(forAudioSeconds audio: Double) -> Int {
+        @Sendable func frameCount(forAudioSeconds audio: Double) -> Int {
             settings.frameCount(seconds: end != nil ? visualEnd - start : max(audio, visualEnd - start))
         }
 
@@ -107,35 +108,34 @@ public final class RenderJob: @unchecked Sendable {
         var temporary: [RenderOutput: String] = [:]
         for output in request.outputs { temporary[output] = try transaction.stage(output) }
 
-        // 1. The sound.
-        var audioPath: String?
+        let fps = Double(settings.framesPerSecond)
+        var frames = frameCount(forAudioSeconds: 0)
         var audioSeconds = 0.0
-        if let soundFont, let sound = request.sound {
-            let path: String
-            if let wav { path = temporary[wav]! } else { path = try transaction.scratch(beside: mp4!.path, suffix: "wav") }
-            let fps = Double(settings.framesPerSecond)
-            do {
-                let writer = try WAVWriter(path: path, sampleRate: sound.bouncer.sampleRate)
-                let result = try sound.bouncer.bounce(song, soundFont: soundFont, into: writer, from: start, until: end,
-                                                      length: { Double(frameCount(forAudioSeconds: $0)) / fps },
-                                                      shouldStop: { self.shouldStop })
-                audioSeconds = result.seconds
-            } catch .stopped {
-                throw .interrupted(signal: nil)
-            } catch {
-                throw RenderError(error)
+        if !wantsFrames {
+            // The sound alone.
+            if let soundFont, let sound = request.sound, let wav {
+                let writer: WAVWriter
+                do { writer = try WAVWriter(path: temporary[wav]!, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
+                audioSeconds = try bounce(sound, soundFont: soundFont, into: writer, from: start, until: end) {
+                    Double(frameCount(forAudioSeconds: $0)) / fps
+                }
             }
-            audioPath = path
-        }
-
-        // 2. The frames, to every frame sink.
-        let frames = frameCount(forAudioSeconds: audioSeconds)
-        if wantsFrames, let fonts {
+        } else if let fonts {
+            // The frames, with the sound made beside them: into the WAV output and into a FIFO
+            // the encoder reads. Until the sound has rung out, the number of frames is a floor.
+            var fifo: String?
+            if soundFont != nil, let mp4 {
+                let path = try transaction.scratch(beside: mp4.path, suffix: "pcm")
+                unlink(path)
+                guard mkfifo(path, 0o600) == 0 else { throw .cannotCreate("cannot create \(path): \(String(cString: strerror(errno)))") }
+                fifo = path
+            }
             var made: [any FrameSink] = []
             for output in request.outputs {
                 switch output {
                 case .mp4(_, let crf, let preset):
-                    made.append(try MP4Sink(path: temporary[output]!, ffmpeg: ffmpeg!, settings: settings, audio: audioPath,
+                    let audio = fifo.map { MP4Sink.Audio.pcmFIFO(path: $0, sampleRate: request.sound!.bouncer.sampleRate) }
+                    made.append(try MP4Sink(path: temporary[output]!, ffmpeg: ffmpeg!, settings: settings, audio: audio,
                                             crf: crf, preset: preset, stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .pngFrames(_, let level):
                     made.append(PNGFolderSink(directory: temporary[output]!, level: level))
@@ -149,16 +149,65 @@ public final class RenderJob: @unchecked Sendable {
                 lock.unlock()
                 if shouldStop { throw .interrupted(signal: nil) }
             }
+            let soundDecidesLength = soundFont != nil && end == nil
             let pipeline = FramePipeline(renderer: FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts),
-                                         jobs: request.jobs, startSeconds: start, frameCount: frames, sinks: made)
-            do {
-                try pipeline.run(progress: { progress(RenderProgress(framesDone: $0, frames: frames)) },
-                                 shouldStop: { self.shouldStop })
-            } catch let error as RenderError {
-                throw error
-            } catch {
-                throw .failed(String(describing: error))
+                                         jobs: request.jobs, startSeconds: start, frameCount: frames, isFinal: !soundDecidesLength,
+                                         sinks: made)
+            var soundJob: BackgroundBounce?
+            if let soundFont, let sound = request.sound {
+                let wavPath = wav.map { temporary[$0]! }, stall = request.stallTimeoutSeconds
+                let fifo = fifo, made = made
+                let encoder = made.lazy.compactMap { $0 as? MP4Sink }.first
+                soundJob = BackgroundBounce { [self] () throws(RenderError) -> Double in
+                    do throws(RenderError) {
+                        var sinks: [any SoundSink] = []
+                        do throws(AudioError) {
+                            if let wavPath { sinks.append(try WAVWriter(path: wavPath, sampleRate: sound.bouncer.sampleRate)) }
+                            if let fifo {
+                                let writer = try PCMPipeWriter(fifo: fifo, stallTimeoutSeconds: stall) {
+                                    self.shouldStop || encoder?.isEncoding == false
+                                }
+                                sinks.append(writer)
+                            }
+                        } catch .stopped {
+                            throw .interrupted(signal: nil)
+                        } catch {
+                            throw RenderError(error)
+                        }
+                        return try bounce(sound, soundFont: soundFont, into: SoundFanOut(sinks), from: start, until: end) { natural in
+                            let count = frameCount(forAudioSeconds: natural)
+                            pipeline.settle(frameCount: count)
+                            return Double(count) / fps
+                        }
+                    } catch {
+                        // An encoder that has gone says why in its own words.
+                        var reported = error
+                        if let encoder, !encoder.isEncoding {
+                            do throws(RenderError) { try encoder.finish() } catch { reported = error }
+                        }
+                        pipeline.fail(reported)
+                        for sink in made { sink.stop() }
+                        throw reported
+                    }
+                }
             }
+            var framesError: Error?
+            do {
+                try pipeline.run(progress: { progress(RenderProgress(framesDone: $0, frames: $1)) },
+                                 shouldStop: { self.shouldStop })
+            } catch {
+                framesError = error
+            }
+            // The sound's own failure says more than what it caused downstream.
+            if let soundJob {
+                switch soundJob.wait() {
+                case .success(let seconds): audioSeconds = seconds
+                case .failure(let error): throw error
+                }
+            }
+            if let error = framesError as? RenderError { throw error }
+            if let error = framesError { throw .failed(String(describing: error)) }
+            frames = pipeline.frameCount
             for sink in made { try sink.finish() }
         }
 
@@ -166,6 +215,18 @@ public final class RenderJob: @unchecked Sendable {
         try transaction.commit()
         let seconds = wantsFrames ? Double(frames) / Double(settings.framesPerSecond) : audioSeconds
         return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds)
+    }
+
+    private func bounce(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink, from start: Double, until end: Double?,
+                        length: (Double) -> Double) throws(RenderError) -> Double {
+        do {
+            return try sound.bouncer.bounce(request.song, soundFont: soundFont, into: sink, from: start, until: end,
+                                            length: length, shouldStop: { self.shouldStop }).seconds
+        } catch .stopped {
+            throw .interrupted(signal: nil)
+        } catch {
+            throw RenderError(error)
+        }
     }
 
     /// The glyphs for a canvas from a font file: missing is exit 66, unusable 65.

@@ -57,6 +57,9 @@ public final class FFmpegProcess: @unchecked Sendable {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
+    /// Whether ffmpeg is still running.
+    public var isRunning: Bool { process.isRunning }
+
     /// Writes all of `bytes` to ffmpeg's stdin. The corresponding C functions are `poll` and `write`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
         let descriptor = input.fileHandleForWriting.fileDescriptor
