@@ -3,7 +3,7 @@ import PackageDescription
 
 var products: [Product] = [
     .executable(name: "midiviz", targets: ["midiviz"]),
-    .library(name: "MIDIVizEngine", targets: ["MIDIVizEngine"]),
+    .library(name: "MIDIVizEngine", targets: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore"]),
 ]
 var targets: [Target] = [
     .systemLibrary(name: "CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),

@@ -25,16 +25,4 @@ public struct PNGWriter: Sendable {
             throw WriteError(path: path, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
-
-    /// Writes to a temporary name beside `path` and renames it into place only when complete.
-    public func writeAtomically(_ canvas: Canvas, to path: String) throws(WriteError) {
-        let partial = path + ".partial-\(getpid())"
-        do throws(WriteError) {
-            try write(canvas, to: partial)
-            guard rename(partial, path) == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-        } catch {
-            unlink(partial)
-            throw error
-        }
-    }
 }

@@ -68,7 +68,7 @@ import Testing
 
     @Test func unwritablePathIsAnErrorNotACrash() {
         var caught: PNGWriter.WriteError?
-        do { try PNGWriter().writeAtomically(Canvas(width: 2, height: 2), to: "/nonexistent-dir/frame.png") } catch { caught = error }
+        do { try PNGWriter().write(Canvas(width: 2, height: 2), to: "/nonexistent-dir/frame.png") } catch { caught = error }
         #expect(caught?.description.hasPrefix("cannot write /nonexistent-dir/frame.png") == true)
     }
 }
