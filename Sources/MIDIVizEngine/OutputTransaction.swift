@@ -13,28 +13,24 @@ final class OutputTransaction: @unchecked Sendable {
 
     /// Stages one output; returns the temporary path to write.
     func stage(_ output: RenderOutput) throws(RenderError) -> String {
-        let item = try StagedOutput(finalPath: output.path, isFolder: output.isFolder)
-        lock.lock()
-        defer { lock.unlock() }
-        guard !isClosed else {
-            item.discard()
-            throw .interrupted(signal: nil)
-        }
-        staged.append(item)
-        return item.temporaryPath
+        try keep(StagedOutput(finalPath: output.path, isFolder: output.isFolder), asScratch: false)
     }
 
     /// A temporary file beside `path` (`.NAME.SUFFIX.midiviz-PID-XXXXXX`), removed at the end
     /// whatever happens.
     func scratch(beside path: String, suffix: String) throws(RenderError) -> String {
-        let item = try StagedOutput(finalPath: path + "." + suffix, isFolder: false)
+        try keep(StagedOutput(finalPath: path + "." + suffix, isFolder: false), asScratch: true)
+    }
+
+    /// Records a new temporary, unless the transaction has already ended (then it goes at once).
+    private func keep(_ item: StagedOutput, asScratch: Bool) throws(RenderError) -> String {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed else {
             item.discard()
             throw .interrupted(signal: nil)
         }
-        scratches.append(item)
+        if asScratch { scratches.append(item) } else { staged.append(item) }
         return item.temporaryPath
     }
 
