@@ -4,24 +4,29 @@ import Foundation
 /// folder where a file goes (or the reverse), anything but a regular file (a device, FIFO or
 /// socket), a frames folder holding other files, a folder we cannot write into.
 enum OutputChecks {
-    static func check(_ outputs: [RenderOutput], input: String?) throws(RenderError) {
-        try check(outputs.map { ($0.path, $0.isFolder) }, input: input)
+    static func check(_ outputs: [RenderOutput], inputs: [(path: String, what: String)]) throws(RenderError) {
+        try check(outputs.map { ($0.path, $0.isFolder) }, inputs: inputs)
     }
 
-    static func check(_ outputs: [(path: String, isFolder: Bool)], input: String?) throws(RenderError) {
-        let inputPath = input.map(absolute)
-        let inputIdentity = inputPath.flatMap(FileIdentity.init(path:))
-        var earlier: [(path: String, identity: FileIdentity?)] = []
+    /// - Parameter inputs: the files the run reads (song, font, SoundFont), with what each is.
+    static func check(_ outputs: [(path: String, isFolder: Bool)], inputs: [(path: String, what: String)]) throws(RenderError) {
+        let readPaths = inputs.map { (path: absolute($0.path), identity: FileIdentity(path: absolute($0.path)), what: $0.what) }
+        var earlier: [(path: String, identity: FileIdentity?, isFolder: Bool)] = []
         for output in outputs {
             let path = absolute(output.path)
             let identity = FileIdentity(path: path)
-            if let inputPath, path == inputPath || (identity != nil && identity == inputIdentity) {
-                throw .usage("refusing to write \(output.path): it is the input song")
+            if let input = readPaths.first(where: { $0.path == path || (identity != nil && $0.identity == identity) }) {
+                throw .usage("refusing to write \(output.path): it is the \(input.what)")
             }
             if earlier.contains(where: { $0.path == path || ($0.identity != nil && $0.identity == identity) }) {
                 throw .usage("refusing to write \(output.path) twice: two outputs name it")
             }
-            earlier.append((path, identity))
+            // A frames folder is swapped whole: nothing else may live inside it.
+            if let folder = earlier.first(where: { $0.isFolder && path.hasPrefix($0.path + "/") })?.path
+                ?? (output.isFolder ? earlier.first(where: { $0.path.hasPrefix(path + "/") }).map { _ in path } : nil) {
+                throw .usage("refusing to write \(output.path): another output lies inside the frames folder \(folder)")
+            }
+            earlier.append((path, identity, output.isFolder))
             try checkKind(of: output.path, isFolder: output.isFolder, at: path)
             try checkWritableParent(of: path, name: output.path, creatingFolders: output.isFolder)
         }

@@ -5,7 +5,7 @@ import MIDIVizIO
 public enum PosterRender {
     public static func render(song: Song, songPath: String?, settings: RenderSettings, fontPath: String,
                               atSeconds seconds: Double, to path: String, pngLevel: Int) throws(RenderError) {
-        try OutputChecks.check([(path, false)], input: songPath)
+        try OutputChecks.check([(path, false)], inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? []))
         let fonts = try RenderJob.loadFonts(fontPath, canvasSide: settings.textSide)
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
         var workspace = renderer.makeWorkspace()

@@ -25,7 +25,15 @@ public final class RenderJob: @unchecked Sendable {
             throw .badInput("cannot render \(request.songName): it lasts \(Int(request.song.durationSeconds)) s, "
                             + "more than --max-duration \(Int(request.maximumSongSeconds)) s")
         }
-        try OutputChecks.check(request.outputs, input: request.songPath)
+        if request.sound == nil, request.outputs.contains(where: { if case .wav = $0 { return true } else { return false } }) {
+            throw .usage("a WAV output needs sound settings")
+        }
+        var inputs: [(String, String)] = [(request.fontPath, "font")]
+        if let song = request.songPath { inputs.append((song, "input song")) }
+        if let soundFont = request.sound?.soundFontPath ?? ProcessInfo.processInfo.environment["MIDIVIZ_SOUNDFONT"], !soundFont.isEmpty {
+            inputs.append((soundFont, "SoundFont"))
+        }
+        try OutputChecks.check(request.outputs, inputs: inputs)
     }
 
     /// Renders; on any failure every temporary is removed and the old outputs stay as they were.
@@ -35,7 +43,12 @@ public final class RenderJob: @unchecked Sendable {
         lock.lock()
         isRunning = true
         lock.unlock()
-        defer { runEnded.signal() }
+        defer {
+            lock.lock()
+            isRunning = false
+            lock.unlock()
+            runEnded.signal()
+        }
         do {
             return try perform(progress: progress)
         } catch {
@@ -49,7 +62,8 @@ public final class RenderJob: @unchecked Sendable {
     }
 
     /// Ends a run from another thread (a signal handler): stops ffmpeg and the workers, waits
-    /// (at most 10 s) for the run to clean up, and removes every temporary.
+    /// (at most 10 s) for the run to clean up, and removes every temporary. Not from the
+    /// progress callback, which runs with the frame pipeline's lock held.
     public func stop(signal: Int32? = nil) {
         lock.lock()
         isStopped = true
@@ -124,18 +138,33 @@ public final class RenderJob: @unchecked Sendable {
             // The frames, with the sound made beside them: into the WAV output and into a FIFO
             // the encoder reads. Until the sound has rung out, the number of frames is a floor.
             var fifo: String?
-            if soundFont != nil, let mp4 {
+            var encoderAudio: MP4Sink.Audio?
+            var soundIsDone = false
+            if let soundFont, let sound = request.sound, let mp4 {
                 let path = try transaction.scratch(beside: mp4.path, suffix: "pcm")
                 unlink(path)
-                guard mkfifo(path, 0o600) == 0 else { throw .cannotCreate("cannot create \(path): \(String(cString: strerror(errno)))") }
-                fifo = path
+                if mkfifo(path, 0o600) == 0 {
+                    fifo = path
+                    encoderAudio = .pcmFIFO(path: path, sampleRate: sound.bouncer.sampleRate)
+                } else {
+                    // No FIFOs on this file system (vfat, some FUSE): the sound first, into a WAV.
+                    let wavPath: String
+                    if let wav { wavPath = temporary[wav]! } else { wavPath = try transaction.scratch(beside: mp4.path, suffix: "wav") }
+                    let writer: WAVWriter
+                    do { writer = try WAVWriter(path: wavPath, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
+                    audioSeconds = try bounce(sound, soundFont: soundFont, into: writer, from: start, until: end) { natural in
+                        frames = frameCount(forAudioSeconds: natural)
+                        return Double(frames) / fps
+                    }
+                    encoderAudio = .wav(path: wavPath)
+                    soundIsDone = true
+                }
             }
             var made: [any FrameSink] = []
             for output in request.outputs {
                 switch output {
                 case .mp4(_, let crf, let preset):
-                    let audio = fifo.map { MP4Sink.Audio.pcmFIFO(path: $0, sampleRate: request.sound!.bouncer.sampleRate) }
-                    made.append(try MP4Sink(path: temporary[output]!, ffmpeg: ffmpeg!, settings: settings, audio: audio,
+                    made.append(try MP4Sink(path: temporary[output]!, ffmpeg: ffmpeg!, settings: settings, audio: encoderAudio,
                                             crf: crf, preset: preset, stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .pngFrames(_, let level):
                     made.append(PNGFolderSink(directory: temporary[output]!, level: level))
@@ -149,14 +178,14 @@ public final class RenderJob: @unchecked Sendable {
                 lock.unlock()
                 if shouldStop { throw .interrupted(signal: nil) }
             }
-            let soundDecidesLength = soundFont != nil && end == nil
+            let soundDecidesLength = soundFont != nil && end == nil && !soundIsDone
             let pipeline = FramePipeline(renderer: FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts),
                                          jobs: request.jobs, startSeconds: start, frameCount: frames, isFinal: !soundDecidesLength,
                                          sinks: made)
             var soundJob: BackgroundBounce?
-            if let soundFont, let sound = request.sound {
+            if let soundFont, let sound = request.sound, !soundIsDone {
                 let wavPath = wav.map { temporary[$0]! }, stall = request.stallTimeoutSeconds
-                let fifo = fifo, made = made
+                let fifo = fifo, made = made, gone = Latch()
                 let encoder = made.lazy.compactMap { $0 as? MP4Sink }.first
                 soundJob = BackgroundBounce { [self] () throws(RenderError) -> Double in
                     do throws(RenderError) {
@@ -165,12 +194,16 @@ public final class RenderJob: @unchecked Sendable {
                             if let wavPath { sinks.append(try WAVWriter(path: wavPath, sampleRate: sound.bouncer.sampleRate)) }
                             if let fifo {
                                 let writer = try PCMPipeWriter(fifo: fifo, stallTimeoutSeconds: stall) {
-                                    self.shouldStop || encoder?.isEncoding == false
+                                    if self.shouldStop { return true }
+                                    if encoder?.isEncoding == false { gone.set() }
+                                    return gone.isSet
                                 }
                                 sinks.append(writer)
                             }
-                        } catch .stopped {
+                        } catch .stopped where !gone.isSet {
                             throw .interrupted(signal: nil)
+                        } catch .stopped {
+                            throw RenderError(AudioError.encoderGone)
                         } catch {
                             throw RenderError(error)
                         }
@@ -182,7 +215,7 @@ public final class RenderJob: @unchecked Sendable {
                     } catch {
                         // An encoder that has gone says why in its own words.
                         var reported = error
-                        if let encoder, !encoder.isEncoding {
+                        if let encoder, error == RenderError(AudioError.encoderGone) || !encoder.isEncoding {
                             do throws(RenderError) { try encoder.finish() } catch { reported = error }
                         }
                         pipeline.fail(reported)
@@ -215,6 +248,14 @@ public final class RenderJob: @unchecked Sendable {
         try transaction.commit()
         let seconds = wantsFrames ? Double(frames) / Double(settings.framesPerSecond) : audioSeconds
         return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds)
+    }
+
+    /// A flag set once, read from any thread.
+    private final class Latch: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+        func set() { lock.lock(); value = true; lock.unlock() }
     }
 
     private func bounce(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink, from start: Double, until end: Double?,

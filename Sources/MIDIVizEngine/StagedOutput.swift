@@ -46,9 +46,12 @@ final class StagedOutput {
     func commit() throws(RenderError) {
         if FileManager.default.fileExists(atPath: finalPath) {
             let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
-            let kept = isFolder ? rename(finalPath, backup) == 0 : link(finalPath, backup) == 0
-            guard kept || !isFolder else { throw .cannotCreate("cannot replace \(finalPath): \(String(cString: strerror(errno)))") }
-            if kept { backupPath = backup }
+            // A file is kept by a hard link (the old one stays in place until the rename); where
+            // links are not supported, it is moved aside like a folder.
+            guard (!isFolder && link(finalPath, backup) == 0) || rename(finalPath, backup) == 0 else {
+                throw .cannotCreate("cannot replace \(finalPath): \(String(cString: strerror(errno)))")
+            }
+            backupPath = backup
         }
         guard rename(temporaryPath, finalPath) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -14,6 +14,10 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
     case tooLong(seconds: Double)
     /// The caller asked the bounce to stop (an interrupted run).
     case stopped
+    /// The encoder reading the sound took none for this long (exit 1).
+    case encoderStalled(seconds: Double)
+    /// The encoder reading the sound has gone (exit 1); its own error says why.
+    case encoderGone
 
     public var description: String {
         switch self {
@@ -26,6 +30,9 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
         case .tooLong(let seconds): return "the audio would last \(Int(seconds)) s, more than a WAV file can hold"
         case .stopped: return "stopped"
+        case .encoderStalled(let seconds):
+            return "ffmpeg took no sound for \(seconds.formatted(.number.grouping(.never))) s (--stall-timeout): stopped it"
+        case .encoderGone: return "ffmpeg stopped reading the sound"
         }
     }
 
@@ -33,7 +40,7 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .noSoundFont, .unreadableSoundFont: return 66
         case .invalidSoundFont, .tooLong: return 65
-        case .synthesizer, .stopped: return 1
+        case .synthesizer, .stopped, .encoderStalled, .encoderGone: return 1
         case .cannotWrite: return 73
         }
     }

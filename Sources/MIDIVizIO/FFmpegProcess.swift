@@ -95,6 +95,9 @@ public final class FFmpegProcess: @unchecked Sendable {
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             usleep(20_000)  // let the reader take ffmpeg's last words
+            if process.terminationReason == .uncaughtSignal {
+                throw .ffmpegFailed(status: -1, lastLines: "killed by signal \(process.terminationStatus)")
+            }
             throw .ffmpegFailed(status: process.terminationStatus, lastLines: lastLines())
         }
     }

@@ -22,7 +22,7 @@ public final class PCMPipeWriter: SoundSink {
             if descriptor >= 0 { break }
             guard errno == ENXIO || errno == EINTR else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             if shouldStop() { throw .stopped }
-            guard Date() < deadline else { throw .cannotWrite(path: path, reason: "the encoder did not open it for \(Int(stallTimeoutSeconds)) s") }
+            guard Date() < deadline else { throw .encoderStalled(seconds: stallTimeoutSeconds) }
             usleep(2_000)
         }
         _ = fcntl(descriptor, 1031 /* F_SETPIPE_SZ */, 1 << 20)
@@ -44,11 +44,11 @@ public final class PCMPipeWriter: SoundSink {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                 let polled = poll(&ready, 1, Int32(min(stallTimeoutSeconds * 1000, Double(Int32.max))))
                 if polled < 0 && errno == EINTR { continue }
-                if polled == 0 { return .cannotWrite(path: path, reason: "the encoder took no sound for \(Int(stallTimeoutSeconds)) s") }
+                if polled == 0 { return .encoderStalled(seconds: stallTimeoutSeconds) }
                 let written = write(descriptor, raw + offset, bytes - offset)
                 if written < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
-                    return .cannotWrite(path: path, reason: errno == EPIPE ? "the encoder stopped reading the sound" : String(cString: strerror(errno)))
+                    return errno == EPIPE ? .encoderGone : .cannotWrite(path: path, reason: String(cString: strerror(errno)))
                 }
                 offset += written
             }

@@ -14,7 +14,8 @@ public enum VideoError: Error, CustomStringConvertible, Sendable {
         case .ffmpegMissing:
             return "ffmpeg not found (install it with 'apt-get install ffmpeg'); PNG frames and the WAV are still available with --frames-dir and --audio and --no-video"
         case .ffmpegFailed(let status, let lastLines):
-            return "ffmpeg failed (exit \(status)): \(lastLines.isEmpty ? "no message" : lastLines)"
+            let message = lastLines.isEmpty ? "no message" : lastLines
+            return status < 0 ? "ffmpeg failed: \(message)" : "ffmpeg failed (exit \(status)): \(message)"
         case .cannotWrite(let path, let reason):
             return "cannot write \(path): \(reason)"
         case .ffmpegStalled(let seconds, let doing):

@@ -80,19 +80,29 @@ struct OutputSafetyTests {
         #expect(try VideoTools.probe(folder + "/song.mp4")["video"]?.frames == 10)
     }
 
-    /// An ffmpeg that stops reading: the watchdog ends the run instead of waiting forever.
-    @Test func anFFmpegThatStopsReadingIsStopped() throws {
+    /// An ffmpeg that stops reading (frames, or frames and sound): the watchdog ends the run
+    /// instead of waiting forever.
+    @Test(arguments: [true, false])
+    func anFFmpegThatStopsReadingIsStopped(silent: Bool) throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fake = folder + "/stuck-ffmpeg"
-        try "#!/bin/sh\nexec sleep 600\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        let stuck = "sleep 600.\(silent ? 1 : 2)"  // one per case: the cases run at once
+        try "#!/bin/sh\nexec \(stuck)\n".write(toFile: fake, atomically: true, encoding: .utf8)
         chmod(fake, 0o755)
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--no-audio",
-                                                "--size", "640x360", "--stall-timeout", "1"], environment: ["MIDIVIZ_FFMPEG": fake])
+        let sound = silent ? ["--no-audio"] : ["--soundfont", AudioTools.soundFont!]
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--size", "640x360",
+                                                "--stall-timeout", "1"] + sound, environment: ["MIDIVIZ_FFMPEG": fake])
         #expect(result.status == 1)
-        #expect(result.stderr == "midiviz: ffmpeg accepted no frame for 1 s (--stall-timeout): stopped it\n")
+        if silent {
+            #expect(result.stderr == "midiviz: ffmpeg accepted no frame for 1 s (--stall-timeout): stopped it\n")
+        } else {
+            // Frames or sound, whichever waits first.
+            #expect(result.stderr.hasPrefix("midiviz: ffmpeg ") && result.stderr.hasSuffix(" for 1 s (--stall-timeout): stopped it\n"),
+                    "\(result.stderr)")
+        }
         #expect(contents(folder) == ["stuck-ffmpeg"])
         let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])
-        #expect(!ps.stdoutText.contains("sleep 600"), "the stuck ffmpeg is gone")
+        #expect(!ps.stdoutText.contains(stuck), "the stuck ffmpeg is gone")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MIDIVizCore
 import MIDIVizEngine
+import MIDIVizIO
 import Testing
 
 /// The engine in-process: what it refuses before any work, and that all outputs of a run appear
@@ -23,6 +24,29 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: song)) == before)
         #expect(Support.contents(folder) == ["song.mid"])
+    }
+
+    /// Nothing the run reads is written, and nothing is put inside a frames folder (it is
+    /// swapped whole, which would take the other output with the old folder).
+    @Test func fontsSoundFontsAndOutputsInsideTheFramesFolderAreRefused() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = try Support.song()
+        let font = folder + "/font.ttf", soundFont = folder + "/font.sf2"
+        try FileManager.default.copyItem(atPath: FontRasterizer.defaultFontPath, toPath: font)
+        try FileManager.default.copyItem(atPath: Support.smallSoundFont, toPath: soundFont)
+        var request = Support.request(song, songPath: nil, outputs: [.mp4(path: font, crf: 20, preset: "veryfast")])
+        request.fontPath = font
+        #expect(throws: RenderError.usage("refusing to write \(font): it is the font")) { try RenderJob(request) }
+        request = Support.request(song, songPath: nil, outputs: [.wav(path: soundFont)])
+        request.sound = SoundSettings(soundFontPath: soundFont)
+        #expect(throws: RenderError.usage("refusing to write \(soundFont): it is the SoundFont")) { try RenderJob(request) }
+        for outputs: [RenderOutput] in [[.wav(path: folder + "/out/a.wav"), .pngFrames(directory: folder + "/out", level: 1)],
+                                        [.pngFrames(directory: folder + "/out", level: 1), .wav(path: folder + "/out/a.wav")]] {
+            #expect(throws: RenderError.self) { try RenderJob(Support.request(song, songPath: nil, outputs: outputs)) }
+        }
+        #expect(Support.contents(folder) == ["font.sf2", "font.ttf"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == Data(contentsOf: URL(fileURLWithPath: FontRasterizer.defaultFontPath)))
     }
 
     @Test func twoOutputsOnOnePathAreRefused() throws {
