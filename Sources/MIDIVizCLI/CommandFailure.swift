@@ -12,11 +12,3 @@ extension RenderError {
     /// The one place an engine error becomes what the user sees: one line and its exit code.
     var reported: ExitCode { fail(description, code: exitCode) }
 }
-
-enum ExitCodes {
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let noInput: Int32 = 66
-    static let unavailable: Int32 = 69
-    static let cannotCreate: Int32 = 73
-}

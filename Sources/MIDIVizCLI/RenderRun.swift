@@ -74,7 +74,7 @@ struct RenderRun {
             print(line.text)
         } else {
             FileHandle.standardError.write(Data(String(format: "midiviz: %@: %@, %d frames at %d fps, in %.1f s (%.2fx real time)\n",
-                                                       summary.outputs.joined(separator: ", "), RenderJob.clock(seconds), summary.frames,
+                                                       summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames,
                                                        look.fps, wall, seconds / max(wall, 1e-9)).utf8))
         }
     }

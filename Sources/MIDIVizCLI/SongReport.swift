@@ -55,19 +55,19 @@ struct SongReport {
         var lines: [String] = []
         lines.append(path)
         lines.append("  format \(song.format), \(song.division.description), \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s")")
-        lines.append("  duration \(Self.clock(song.durationSeconds)) (\(String(format: "%.3f", song.durationSeconds)) s), \(song.notes.count) notes")
+        lines.append("  duration \(SongClock.text(song.durationSeconds)) (\(String(format: "%.3f", song.durationSeconds)) s), \(song.notes.count) notes")
         if !song.tempoChanges.isEmpty {
-            let shown = song.tempoChanges.prefix(8).map { "\(String(format: "%.1f", $0.beatsPerMinute)) bpm at \(Self.clock($0.seconds))" }
+            let shown = song.tempoChanges.prefix(8).map { "\(String(format: "%.1f", $0.beatsPerMinute)) bpm at \(SongClock.text($0.seconds))" }
             let more = song.tempoChanges.count > 8 ? ", … \(song.tempoChanges.count - 8) more" : ""
             lines.append("  tempo: " + shown.joined(separator: ", ") + more)
         }
         if !song.timeSignatures.isEmpty {
-            let shown = song.timeSignatures.prefix(8).map { "\($0.numerator)/\($0.denominator) at \(Self.clock($0.seconds))" }
+            let shown = song.timeSignatures.prefix(8).map { "\($0.numerator)/\($0.denominator) at \(SongClock.text($0.seconds))" }
             let more = song.timeSignatures.count > 8 ? ", … \(song.timeSignatures.count - 8) more" : ""
             lines.append("  time signatures: " + shown.joined(separator: ", ") + more)
         }
         if !song.keySignatures.isEmpty {
-            let shown = song.keySignatures.prefix(8).map { "\($0.name) at \(Self.clock($0.seconds))" }
+            let shown = song.keySignatures.prefix(8).map { "\($0.name) at \(SongClock.text($0.seconds))" }
             lines.append("  key signatures: " + shown.joined(separator: ", "))
         }
         lines.append("  tracks:")
@@ -87,13 +87,5 @@ struct SongReport {
             lines.append(contentsOf: song.warnings.map { "    - \($0)" })
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// `m:ss.fff`
-    static func clock(_ seconds: Double) -> String {
-        // Beyond a billion hours (a bar number far past the song) in plain seconds.
-        guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%.6g s", seconds) }
-        let totalMilliseconds = Int((seconds * 1000).rounded())
-        return String(format: "%d:%02d.%03d", totalMilliseconds / 60_000, totalMilliseconds / 1000 % 60, totalMilliseconds % 1000)
     }
 }

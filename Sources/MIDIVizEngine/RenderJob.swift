@@ -2,8 +2,8 @@ import Foundation
 import MIDIVizCore
 import MIDIVizIO
 
-/// One render of a `RenderRequest`: the sound first (its length sets the video's), then the
-/// frames to every frame sink, then all outputs moved into place at once. `init` refuses what
+/// One render of a `RenderRequest`: the frames to every frame sink with the sound made beside
+/// them (its length can extend the video's), then all outputs moved into place at once. `init` refuses what
 /// cannot work before anything is written; `stop` (from any thread) ends a run, leaving no
 /// temporary and no ffmpeg. Every state belongs to the job: several can run in one process.
 public final class RenderJob: @unchecked Sendable {
@@ -96,7 +96,7 @@ public final class RenderJob: @unchecked Sendable {
         let end = request.endSeconds.flatMap { $0 < songEnd ? $0 : nil }
         let visualEnd = end ?? songEnd
         guard visualEnd > start else {
-            throw .usage("nothing to render: --from \(Self.clock(start)) is not before the end \(Self.clock(visualEnd))")
+            throw .usage("nothing to render: --from \(SongClock.text(start)) is not before the end \(SongClock.text(visualEnd))")
         }
         /// Frames cover the range (and the sound's tail, when it rings on longer); the WAV is
         /// padded to exactly the frames' length.
@@ -125,14 +125,19 @@ public final class RenderJob: @unchecked Sendable {
         let fps = Double(settings.framesPerSecond)
         var frames = frameCount(forAudioSeconds: 0)
         var audioSeconds = 0.0
+        /// The whole sound before any frame, into a WAV; its length settles the frame count.
+        func bounceFirst(_ sound: SoundSettings, soundFont: String, into path: String) throws(RenderError) {
+            let writer: WAVWriter
+            do { writer = try WAVWriter(path: path, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
+            audioSeconds = try bounce(sound, soundFont: soundFont, into: writer, from: start, until: end) { natural in
+                frames = frameCount(forAudioSeconds: natural)
+                return Double(frames) / fps
+            }
+        }
         if !wantsFrames {
             // The sound alone.
             if let soundFont, let sound = request.sound, let wav {
-                let writer: WAVWriter
-                do { writer = try WAVWriter(path: temporary[wav]!, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
-                audioSeconds = try bounce(sound, soundFont: soundFont, into: writer, from: start, until: end) {
-                    Double(frameCount(forAudioSeconds: $0)) / fps
-                }
+                try bounceFirst(sound, soundFont: soundFont, into: temporary[wav]!)
             }
         } else if let fonts {
             // The frames, with the sound made beside them: into the WAV output and into a FIFO
@@ -150,12 +155,7 @@ public final class RenderJob: @unchecked Sendable {
                     // No FIFOs on this file system (vfat, some FUSE): the sound first, into a WAV.
                     let wavPath: String
                     if let wav { wavPath = temporary[wav]! } else { wavPath = try transaction.scratch(beside: mp4.path, suffix: "wav") }
-                    let writer: WAVWriter
-                    do { writer = try WAVWriter(path: wavPath, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
-                    audioSeconds = try bounce(sound, soundFont: soundFont, into: writer, from: start, until: end) { natural in
-                        frames = frameCount(forAudioSeconds: natural)
-                        return Double(frames) / fps
-                    }
+                    try bounceFirst(sound, soundFont: soundFont, into: wavPath)
                     encoderAudio = .wav(path: wavPath)
                     soundIsDone = true
                 }
@@ -244,7 +244,7 @@ public final class RenderJob: @unchecked Sendable {
             for sink in made { try sink.finish() }
         }
 
-        // 3. All outputs at once.
+        // All outputs at once.
         try transaction.commit()
         let seconds = wantsFrames ? Double(frames) / Double(settings.framesPerSecond) : audioSeconds
         return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds)
@@ -278,12 +278,5 @@ public final class RenderJob: @unchecked Sendable {
             if !FileManager.default.fileExists(atPath: path) { throw .missingInput(error.description) }
             throw .badInput(error.description)
         }
-    }
-
-    /// `m:ss.fff`, or plain seconds beyond a billion hours.
-    public static func clock(_ seconds: Double) -> String {
-        guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%.6g s", seconds) }
-        let totalMilliseconds = Int((seconds * 1000).rounded())
-        return String(format: "%d:%02d.%03d", totalMilliseconds / 60_000, totalMilliseconds / 1000 % 60, totalMilliseconds % 1000)
     }
 }

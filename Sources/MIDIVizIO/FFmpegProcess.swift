@@ -60,26 +60,19 @@ public final class FFmpegProcess: @unchecked Sendable {
     /// Whether ffmpeg is still running.
     public var isRunning: Bool { process.isRunning }
 
-    /// Writes all of `bytes` to ffmpeg's stdin. The corresponding C functions are `poll` and `write`.
+    /// Writes all of `bytes` to ffmpeg's stdin.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
-        let descriptor = input.fileHandleForWriting.fileDescriptor
-        var offset = 0
-        while offset < bytes.count {
-            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let polled = poll(&ready, 1, Int32(min(stallTimeoutSeconds * 1000, Double(Int32.max))))
-            if polled < 0 && errno == EINTR { continue }
-            if polled == 0 {
-                stop()
-                throw .ffmpegStalled(seconds: stallTimeoutSeconds, doing: "accepted no frame")
-            }
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                // EPIPE: ffmpeg has gone; its own message says why.
-                try finish()
-                throw .ffmpegFailed(status: -1, lastLines: "it stopped reading frames")
-            }
-            offset += written
+        switch PipeWriting.writeAll(input.fileHandleForWriting.fileDescriptor, bytes.baseAddress!, count: bytes.count,
+                                    timeoutSeconds: stallTimeoutSeconds) {
+        case .written:
+            return
+        case .stalled:
+            stop()
+            throw .ffmpegStalled(seconds: stallTimeoutSeconds, doing: "accepted no frame")
+        case .failed:
+            // EPIPE: ffmpeg has gone; its own message says why.
+            try finish()
+            throw .ffmpegFailed(status: -1, lastLines: "it stopped reading frames")
         }
     }
 

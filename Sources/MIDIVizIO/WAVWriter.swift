@@ -27,16 +27,22 @@ public final class WAVWriter: SoundSink {
         guard (framesWritten + count) * 4 <= Self.maximumDataBytes else {
             throw .tooLong(seconds: Double(framesWritten + count) / Double(sampleRate))
         }
-        if buffer.count < count * 2 { buffer = [Int16](repeating: 0, count: count * 2) }
-        let written = buffer.withUnsafeMutableBufferPointer { samples in
-            for index in 0..<count {
-                samples[2 * index] = Self.sample(left[index])
-                samples[2 * index + 1] = Self.sample(right[index])
-            }
-            return fwrite(samples.baseAddress, 4, count, file) * 4
-        }
+        Self.interleave(left: left, right: right, count: count, into: &buffer)
+        let written = buffer.withUnsafeBufferPointer { fwrite($0.baseAddress, 4, count, file) * 4 }
         guard written == count * 4 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         framesWritten += count
+    }
+
+    /// `count` stereo frames as interleaved little-endian 16-bit samples at the start of `buffer`
+    /// (grown if needed).
+    static func interleave(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int, into buffer: inout [Int16]) {
+        if buffer.count < count * 2 { buffer = [Int16](repeating: 0, count: count * 2) }
+        buffer.withUnsafeMutableBufferPointer { samples in
+            for index in 0..<count {
+                samples[2 * index] = sample(left[index]).littleEndian
+                samples[2 * index + 1] = sample(right[index]).littleEndian
+            }
+        }
     }
 
     @inline(__always)
