@@ -25,16 +25,12 @@ enum FrameLoopBenchmark {
         for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
             for scheme in [ColorScheme.rainbow] {
                 let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
-                let (mean, p95, maximum, shapes, workspace) = measure(song: song, settings: settings, font: font, samples: sampleCount)
+                let (mean, p95, maximum, shapes) = measure(song: song, settings: settings, font: font, samples: sampleCount)
                 print(String(format: "raster %-8@ mean %.2f ms/frame  p95 %.2f ms  max %.2f ms  (%.0f shapes/frame)",
                              style.rawValue, mean, p95, maximum, shapes))
-                if style == .circles {
-                    var yuv: [UInt8] = []
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    for _ in 0..<100 { YUV420.convert(workspace.canvas, into: &yuv) }
-                    let perFrame = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / 100
-                    print(String(format: "yuv420p conversion %.2f ms/frame", perFrame))
-                }
+                let conversion = measureConversion(song: song, settings: settings, font: font, frames: sampleCount)
+                print(String(format: "yuv420p  %-8@ whole frame %.2f ms; changed tiles only %.2f ms (%.0f%% of the picture)",
+                             style.rawValue, conversion.whole, conversion.changed, 100 * conversion.fraction))
             }
         }
         // The same music ten times over: ten times the notes and the length. The frames are the
@@ -66,7 +62,7 @@ enum FrameLoopBenchmark {
 
     /// Renders `samples` frames spread over the song and times each.
     static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int)
-        -> (mean: Double, p95: Double, max: Double, shapes: Double, workspace: FrameWorkspace) {
+        -> (mean: Double, p95: Double, max: Double, shapes: Double) {
         let scene = Scene(song: song, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
@@ -80,7 +76,34 @@ enum FrameLoopBenchmark {
         }
         times.sort()
         return (times.reduce(0, +) / Double(times.count), times[times.count * 95 / 100], times.last!,
-                Double(shapeCount) / Double(samples), workspace)
+                Double(shapeCount) / Double(samples))
+    }
+
+    /// The yuv420p conversion, per frame: of the whole picture, and of only the tiles the frame
+    /// changed, as one of two workers does it (every second frame of `frames`
+    /// consecutive ones from the middle of the song). Medians in ms, and the mean changed share.
+    static func measureConversion(song: Song, settings: RenderSettings, font: FontRasterizer, frames: Int)
+        -> (whole: Double, changed: Double, fraction: Double) {
+        let scene = Scene(song: song, settings: settings)
+        let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
+        var workspace = renderer.makeWorkspace()
+        var planes = YUV420Planes(), whole: [UInt8] = []
+        var times: (whole: [Double], changed: [Double]) = ([], [])
+        var fraction = 0.0
+        func time(_ body: () -> Void) -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        }
+        let first = max(0, scene.frameCount / 2 - frames)
+        for frame in stride(from: first, to: min(scene.frameCount, first + 2 * frames), by: 2) {
+            renderer.render(frame: frame, in: &workspace)
+            times.whole.append(time { YUV420.convert(workspace.canvas, into: &whole) })
+            times.changed.append(time { planes.update(from: workspace.canvas, changed: workspace.changed) })
+            fraction += workspace.changed.changedFraction
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return (median(times.whole), median(times.changed), fraction / Double(times.whole.count))
     }
 
     /// The same frames drawn by two renderers (by `second` shifted `frameShift` frames later), run

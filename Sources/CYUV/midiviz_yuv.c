@@ -8,23 +8,36 @@ enum {
     V_R = 28784, V_G = -26145, V_B = -2639,
 };
 
-void midiviz_rgba_to_yuv420(const uint32_t *restrict rgba, int width, int height, uint8_t *restrict out) {
+/* Baseline x86-64 has no 32-bit vector multiply: the same loops built for AVX2 and AVX-512 too
+ * (picked at load time by the CPU) run 3-4x faster. */
+#if defined(__x86_64__) && defined(__clang__)
+#define MIDIVIZ_CLONES __attribute__((target_clones("avx512bw", "avx2", "default")))
+#else
+#define MIDIVIZ_CLONES
+#endif
+
+MIDIVIZ_CLONES
+void midiviz_rgba_to_yuv420_region(const uint32_t *restrict rgba, int width, int height,
+                                   int x0, int y0, int x1, int y1, uint8_t *restrict out) {
     uint8_t *restrict luma = out;
     uint8_t *restrict u_plane = out + (long)width * height;
     uint8_t *restrict v_plane = u_plane + (long)(width / 2) * (height / 2);
-    /* Luma: one independent expression per pixel (vectorized). */
-    long count = (long)width * height;
-    for (long i = 0; i < count; i++) {
-        uint32_t p = rgba[i];
-        int32_t r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
-        luma[i] = (uint8_t)((Y_R * r + Y_G * g + Y_B * b + (16 << 16) + 32768) >> 16);
-    }
-    /* Chroma: the sums of each 2x2 block. */
     int half = width / 2;
-    for (int y = 0; y < height; y += 2) {
+    for (int y = y0; y < y1; y += 2) {
         const uint32_t *top = rgba + (long)y * width, *bottom = top + width;
+        /* Luma of both rows: one independent expression per pixel (vectorized). */
+        for (int row = 0; row < 2; row++) {
+            const uint32_t *source = row ? bottom : top;
+            uint8_t *target = luma + (long)(y + row) * width;
+            for (int x = x0; x < x1; x++) {
+                uint32_t p = source[x];
+                int32_t r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
+                target[x] = (uint8_t)((Y_R * r + Y_G * g + Y_B * b + (16 << 16) + 32768) >> 16);
+            }
+        }
+        /* Chroma: the sums of each 2x2 block. */
         uint8_t *u_row = u_plane + (long)(y / 2) * half, *v_row = v_plane + (long)(y / 2) * half;
-        for (int x = 0; x < half; x++) {
+        for (int x = x0 / 2; x < x1 / 2; x++) {
             uint32_t a = top[2 * x], b = top[2 * x + 1], c = bottom[2 * x], d = bottom[2 * x + 1];
             int32_t r = (int32_t)((a & 0xFF) + (b & 0xFF) + (c & 0xFF) + (d & 0xFF));
             int32_t g = (int32_t)(((a >> 8) & 0xFF) + ((b >> 8) & 0xFF) + ((c >> 8) & 0xFF) + ((d >> 8) & 0xFF));
@@ -34,4 +47,8 @@ void midiviz_rgba_to_yuv420(const uint32_t *restrict rgba, int width, int height
             v_row[x] = (uint8_t)((V_R * r + V_G * g + V_B * bl + (512 << 16) + 131072) >> 18);
         }
     }
+}
+
+void midiviz_rgba_to_yuv420(const uint32_t *rgba, int width, int height, uint8_t *out) {
+    midiviz_rgba_to_yuv420_region(rgba, width, height, 0, 0, width, height, out);
 }

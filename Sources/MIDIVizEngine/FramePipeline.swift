@@ -4,7 +4,9 @@ import MIDIVizIO
 
 /// Renders frames on several workers and hands each to every sink: canvases to the sinks that
 /// take any order, and yuv420p, in order, to the encoders. At most `window` frames are in
-/// flight, so memory stays bounded whatever the song's length; each worker reuses its workspace.
+/// flight, so memory stays bounded whatever the song's length. Each worker reuses its workspace
+/// and its yuv420p planes: it converts only the tiles a frame changed, once the encoders have
+/// taken its previous frame from those planes (no copy).
 struct FramePipeline: Sendable {
     let renderer: FrameRenderer
     let jobs: Int
@@ -49,6 +51,8 @@ struct FramePipeline: Sendable {
         let inOrder = sinks.filter { $0.order == .inOrder }
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             var workspace = renderer.makeWorkspace()
+            let planes = WorkerPlanes()
+            var lastDelivered: Int? = nil
             while let index = state.claim() {
                 if shouldStop() {
                     state.fail(RenderError.interrupted(signal: nil))
@@ -60,9 +64,10 @@ struct FramePipeline: Sendable {
                     if inOrder.isEmpty {
                         state.finishUnordered(progress: progress)
                     } else {
-                        var buffer = state.takeBuffer()
-                        YUV420.convert(workspace.canvas, into: &buffer)
-                        try state.deliver(index, buffer, progress: progress) { bytes, frame in
+                        if let lastDelivered, !state.waitUntilWritten(lastDelivered) { return }
+                        planes.yuv.update(from: workspace.canvas, changed: workspace.changed)
+                        lastDelivered = index
+                        try state.deliver(index, planes, progress: progress) { bytes, frame in
                             for sink in inOrder { try sink.write(yuv420p: bytes, frame: frame) }
                         }
                     }
@@ -76,15 +81,20 @@ struct FramePipeline: Sendable {
     }
 }
 
+/// A worker's yuv420p planes, shared with whichever thread writes them to the encoders: the
+/// worker changes them only after `waitUntilWritten` for the frame they last held.
+private final class WorkerPlanes: @unchecked Sendable {
+    var yuv = YUV420Planes()
+}
+
 /// The shared state of the pipeline: the next frame to claim, the frames ready to be written in
-/// order, recycled buffers, and the first error.
+/// order, and the first error.
 private final class PipelineState: @unchecked Sendable {
     private let condition = NSCondition()
     private let window: Int
     private var nextToClaim = 0
     private var nextToWrite = 0
-    private var ready: [Int: [UInt8]] = [:]
-    private var spare: [[UInt8]] = []
+    private var ready: [Int: WorkerPlanes] = [:]
     private var isWriting = false
     private(set) var error: Error?
     private var count: Int
@@ -130,25 +140,27 @@ private final class PipelineState: @unchecked Sendable {
         condition.broadcast()
     }
 
-    func takeBuffer() -> [UInt8] {
+    /// Waits until frame `index` has been written; false if the run failed meanwhile.
+    func waitUntilWritten(_ index: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return spare.popLast() ?? []
+        while error == nil && nextToWrite <= index { condition.wait() }
+        return error == nil
     }
 
     /// Hands frame `index` over; whoever holds the next frame to write drains every consecutive
     /// ready frame into the sink, outside the lock.
-    func deliver(_ index: Int, _ buffer: [UInt8], progress: (Int, Int) -> Void,
+    func deliver(_ index: Int, _ planes: WorkerPlanes, progress: (Int, Int) -> Void,
                  to sink: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
         condition.lock()
-        ready[index] = buffer
+        ready[index] = planes
         guard !isWriting else { condition.unlock(); return }
         isWriting = true
         while error == nil, let next = ready.removeValue(forKey: nextToWrite) {
             let frame = nextToWrite
             condition.unlock()
             do {
-                try next.withUnsafeBytes { bytes in try sink(bytes, frame) }
+                try next.yuv.bytes.withUnsafeBytes { bytes in try sink(bytes, frame) }
             } catch {
                 condition.lock()
                 isWriting = false
@@ -157,7 +169,6 @@ private final class PipelineState: @unchecked Sendable {
             }
             condition.lock()
             nextToWrite += 1
-            spare.append(next)
             progress(nextToWrite, count)
             condition.broadcast()
         }

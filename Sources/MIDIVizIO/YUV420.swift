@@ -3,7 +3,7 @@ import MIDIVizCore
 
 /// RGBA to planar YUV 4:2:0, BT.709 coefficients, limited ("TV") range: what the encoder takes,
 /// so ffmpeg need not convert (its conversion is single-threaded and costs more than the pipe).
-/// The corresponding C function is `midiviz_rgba_to_yuv420` (our own, in CYUV).
+/// The corresponding C functions are `midiviz_rgba_to_yuv420{,_region}` (our own, in CYUV).
 public enum YUV420 {
     /// Bytes of one frame: Y plane, then U and V at quarter size.
     public static func byteCount(width: Int, height: Int) -> Int { width * height * 3 / 2 }
@@ -16,6 +16,36 @@ public enum YUV420 {
         canvas.pixels.withUnsafeBufferPointer { pixels in
             output.withUnsafeMutableBufferPointer { out in
                 midiviz_rgba_to_yuv420(pixels.baseAddress!, Int32(canvas.width), Int32(canvas.height), out.baseAddress!)
+            }
+        }
+    }
+}
+
+/// One worker's frames as yuv420p, kept from frame to frame so that only the tiles a frame
+/// changed are converted again (a falling-notes frame changes a fifth of the picture or less).
+/// Feed it every frame of one `FrameWorkspace`, in the order they were drawn.
+public struct YUV420Planes: Sendable {
+    /// The last frame, Y then U then V; empty before the first.
+    public private(set) var bytes: [UInt8] = []
+
+    public init() {}
+
+    /// Brings the planes up to `canvas`, which differs from the canvas of the last update only
+    /// in `changed`; the first update (or one at a new size) converts everything.
+    public mutating func update(from canvas: Canvas, changed: ChangedTiles) {
+        precondition(canvas.width % 2 == 0 && canvas.height % 2 == 0, "4:2:0 needs even sizes")
+        precondition(changed.width == canvas.width && changed.height == canvas.height, "tiles of another canvas")
+        let needed = YUV420.byteCount(width: canvas.width, height: canvas.height)
+        guard bytes.count == needed else {
+            YUV420.convert(canvas, into: &bytes)
+            return
+        }
+        canvas.pixels.withUnsafeBufferPointer { pixels in
+            bytes.withUnsafeMutableBufferPointer { out in
+                changed.forEachRectangle { x0, y0, x1, y1 in
+                    midiviz_rgba_to_yuv420_region(pixels.baseAddress!, Int32(canvas.width), Int32(canvas.height),
+                                                  Int32(x0), Int32(y0), Int32(x1), Int32(y1), out.baseAddress!)
+                }
             }
         }
     }

@@ -82,22 +82,3 @@ import Testing
         #expect(song.notes.count == 32 && song.durationSeconds == 8 && song.warnings.isEmpty)
     }
 }
-
-@Suite struct YUVTests {
-    @Test func bt709LimitedRangeLevels() {
-        var canvas = Canvas(width: 4, height: 2, color: RGBA(1, 1, 1))
-        canvas.fillRect(Rect(x: 2, y: 0, width: 2, height: 2), RGBA(0, 0, 0))
-        var yuv: [UInt8] = []
-        YUV420.convert(canvas, into: &yuv)
-        #expect(yuv.count == 12)
-        #expect(Array(yuv[0..<8]) == [235, 235, 16, 16, 235, 235, 16, 16], "white 235, black 16")
-        #expect(Array(yuv[8..<12]) == [128, 128, 128, 128], "grey has no chroma")
-        var red = Canvas(width: 2, height: 2, color: RGBA(1, 0, 0))
-        YUV420.convert(red, into: &yuv)
-        // BT.709: red is Y 63, Cb 102, Cr 240.
-        #expect(yuv[0] == 63 && yuv[4] == 102 && yuv[5] == 240, "\(yuv)")
-        red.fillRect(Rect(x: 0, y: 0, width: 1, height: 1), RGBA(0, 0, 1))
-        YUV420.convert(red, into: &yuv)
-        #expect(yuv[0] == 32, "BT.709 blue is Y 32")
-    }
-}

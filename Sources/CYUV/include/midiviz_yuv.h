@@ -7,4 +7,9 @@
  * Plain loops over independent pixels, written for the compiler to vectorize. */
 void midiviz_rgba_to_yuv420(const uint32_t *rgba, int width, int height, uint8_t *out);
 
+/* The same for the rectangle x0..<x1, y0..<y1 only (all even, inside the frame): the rest of
+ * `out` is left as it is. */
+void midiviz_rgba_to_yuv420_region(const uint32_t *rgba, int width, int height,
+                                   int x0, int y0, int x1, int y1, uint8_t *out);
+
 #endif

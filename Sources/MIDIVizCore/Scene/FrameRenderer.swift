@@ -25,21 +25,31 @@ public struct FrameRenderer: Sendable {
         render(at: scene.settings.seconds(ofFrame: frameIndex), in: &workspace)
     }
 
-    /// Draws the scene at any time, e.g. a poster frame.
+    /// Draws the scene at any time, e.g. a poster frame. `workspace.changed` then holds what
+    /// differs from the workspace's previous frame.
     public func render(at seconds: Double, in workspace: inout FrameWorkspace) {
         // Put the backdrop back where the previous frame drew, not over the whole canvas. A
         // note's shapes follow its glow and lie inside it: one copy covers them all.
+        workspace.changed.removeAll()
         var restored: Rect? = nil
-        for shape in workspace.shapes {
-            guard let region = shape.bounds(fonts: fonts) else {
+        for region in workspace.drawnRegions {
+            guard let region else {
                 backdrop.restoreAll(in: &workspace.canvas)
+                workspace.changed.markEverything()
                 break
             }
+            workspace.changed.mark(region)
             if let restored, restored.contains(region) { continue }
             backdrop.restore(region, in: &workspace.canvas)
             restored = region
         }
         scene.makeShapes(at: seconds, into: &workspace.shapes)
+        workspace.drawnRegions.removeAll(keepingCapacity: true)
+        for shape in workspace.shapes {
+            let region = shape.bounds(fonts: fonts)
+            workspace.drawnRegions.append(region)
+            if let region { workspace.changed.mark(region) } else { workspace.changed.markEverything() }
+        }
         workspace.canvas.draw(workspace.shapes, fonts: fonts)
     }
 }
@@ -49,12 +59,18 @@ public struct FrameRenderer: Sendable {
 public struct FrameWorkspace: Sendable {
     public internal(set) var canvas: Canvas
     var shapes: [Shape] = []
+    /// Where each of `shapes` drew (nil: anywhere), for the next frame to put the backdrop back.
+    var drawnRegions: [Rect?] = []
+    /// The tiles the last frame changed from the frame before it in this workspace.
+    public internal(set) var changed: ChangedTiles
 
     /// How many shapes the last frame drew over the backdrop.
     public var shapeCount: Int { shapes.count }
 
     init(canvas: Canvas) {
         self.canvas = canvas
+        changed = ChangedTiles(width: canvas.width, height: canvas.height)
         shapes.reserveCapacity(1024)
+        drawnRegions.reserveCapacity(1024)
     }
 }

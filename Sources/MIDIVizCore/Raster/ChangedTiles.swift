@@ -1,0 +1,77 @@
+/// The parts of a canvas a frame changed, on a grid of tiles: what a consumer that keeps the
+/// previous frame (the yuv420p converter) must redo. Tiles are 32 x 8 pixels, both even, so the
+/// rectangles handed out suit 4:2:0 chroma on an even-sized canvas.
+public struct ChangedTiles: Sendable {
+    public static let tileWidth = 32
+    public static let tileHeight = 8
+
+    public let width: Int
+    public let height: Int
+    private let columns: Int
+    private let rows: Int
+    private var marks: [Bool]
+    /// Set when the whole canvas changed (a full-canvas shape), so no tile needs looking at.
+    public private(set) var isEverything = false
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        columns = (width + Self.tileWidth - 1) / Self.tileWidth
+        rows = (height + Self.tileHeight - 1) / Self.tileHeight
+        marks = Array(repeating: false, count: columns * rows)
+    }
+
+    /// Nothing changed.
+    public mutating func removeAll() {
+        if isEverything || marks.contains(true) {
+            marks.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        }
+        isEverything = false
+    }
+
+    public mutating func markEverything() { isEverything = true }
+
+    /// Marks the tiles `region` touches (clipped to the canvas).
+    public mutating func mark(_ region: Rect) {
+        guard !isEverything else { return }
+        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
+        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return }
+        let column0 = x0 / Self.tileWidth, column1 = (x1 - 1) / Self.tileWidth
+        let row0 = y0 / Self.tileHeight, row1 = (y1 - 1) / Self.tileHeight
+        marks.withUnsafeMutableBufferPointer { marks in
+            for row in row0...row1 {
+                marks.baseAddress!.advanced(by: row * columns + column0).update(repeating: true, count: column1 - column0 + 1)
+            }
+        }
+    }
+
+    /// The changed area as rectangles `x0..<x1, y0..<y1` clipped to the canvas: per band of tiles,
+    /// each run of marked tiles as one; the whole canvas as one when everything changed.
+    public func forEachRectangle(_ body: (_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Void) {
+        if isEverything {
+            body(0, 0, width, height)
+            return
+        }
+        for row in 0..<rows {
+            let y0 = row * Self.tileHeight, y1 = min(height, y0 + Self.tileHeight)
+            var column = 0
+            while column < columns {
+                guard marks[row * columns + column] else {
+                    column += 1
+                    continue
+                }
+                let start = column
+                while column < columns, marks[row * columns + column] { column += 1 }
+                body(start * Self.tileWidth, y0, min(width, column * Self.tileWidth), y1)
+            }
+        }
+    }
+
+    /// The share of the canvas's pixels inside changed tiles, 0...1.
+    public var changedFraction: Double {
+        var pixels = 0
+        forEachRectangle { x0, y0, x1, y1 in pixels += (x1 - x0) * (y1 - y0) }
+        return Double(pixels) / Double(width * height)
+    }
+}

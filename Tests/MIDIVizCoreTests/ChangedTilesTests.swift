@@ -1,0 +1,68 @@
+import Testing
+@testable import MIDIVizCore
+
+@Suite struct ChangedTilesTests {
+    /// The rectangles handed out, as tuples.
+    func rectangles(_ tiles: ChangedTiles) -> [[Int]] {
+        var result: [[Int]] = []
+        tiles.forEachRectangle { x0, y0, x1, y1 in result.append([x0, y0, x1, y1]) }
+        return result
+    }
+
+    @Test func marksWholeTilesMergedAlongEachBand() {
+        var tiles = ChangedTiles(width: 100, height: 20)  // 4 columns (the last 4 px wide), 3 bands
+        #expect(rectangles(tiles).isEmpty)
+        tiles.mark(Rect(x: 30.5, y: 7.2, width: 3, height: 2))  // columns 0-1, bands 0-1
+        tiles.mark(Rect(x: 97, y: 17, width: 50, height: 50))  // clipped: column 3, band 2
+        #expect(rectangles(tiles) == [[0, 0, 64, 8], [0, 8, 64, 16], [96, 16, 100, 20]])
+        #expect(abs(tiles.changedFraction - Double(64 * 16 + 4 * 4) / 2000) < 1e-12)
+    }
+
+    @Test func outsideTheCanvasMarksNothing() {
+        var tiles = ChangedTiles(width: 64, height: 16)
+        tiles.mark(Rect(x: -10, y: 2, width: 10, height: 4))
+        tiles.mark(Rect(x: 64, y: 0, width: 5, height: 5))
+        tiles.mark(Rect(x: 3, y: 3, width: 0, height: 4))
+        #expect(rectangles(tiles).isEmpty)
+    }
+
+    @Test func everythingIsOneRectangleUntilCleared() {
+        var tiles = ChangedTiles(width: 64, height: 16)
+        tiles.mark(Rect(x: 0, y: 0, width: 1, height: 1))
+        tiles.markEverything()
+        #expect(rectangles(tiles) == [[0, 0, 64, 16]])
+        #expect(tiles.changedFraction == 1)
+        tiles.removeAll()
+        #expect(rectangles(tiles).isEmpty && !tiles.isEverything)
+    }
+
+    /// A frame changes where the previous frame drew and where it draws: moving one note's
+    /// shapes marks both places, and a frame identical to the one before marks only its shapes.
+    @Test func aFrameMarksWhereTheLastOneDrewAndWhereItDraws() {
+        let notes = [Note(startSeconds: 0.5, endSeconds: 3, pitch: 60, velocity: 100, channel: 0, track: 0)]
+        let song = Song(format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4,
+                        tracks: [TrackSummary(name: "piano", noteCount: 1, channels: [0], programs: [])], notes: notes,
+                        tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)],
+                        timeSignatures: [TimeSignature(seconds: 0, tick: 0, numerator: 4, denominator: 4)],
+                        keySignatures: [], synthEvents: [], warnings: [])
+        let settings = RenderSettings(width: 320, height: 180, framesPerSecond: 30, style: .keyboard)
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: .empty(canvasSide: settings.textSide))
+        var workspace = renderer.makeWorkspace()
+        renderer.render(frame: 0, in: &workspace)
+        let first = workspace.canvas
+        renderer.render(frame: 20, in: &workspace)
+        // Outside the changed tiles, the canvas is the frame before.
+        var unchanged = Array(repeating: true, count: settings.width * settings.height)
+        workspace.changed.forEachRectangle { x0, y0, x1, y1 in
+            for y in y0..<y1 { for x in x0..<x1 { unchanged[y * settings.width + x] = false } }
+        }
+        var differing = 0
+        for index in unchanged.indices where workspace.canvas.pixels[index] != first.pixels[index] {
+            differing += 1
+            #expect(!unchanged[index], "pixel \(index) changed outside the changed tiles")
+            if unchanged[index] { break }
+        }
+        #expect(differing > 0, "the note moved")
+        #expect(workspace.changed.changedFraction < 0.5)
+    }
+}
