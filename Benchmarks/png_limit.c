@@ -40,6 +40,7 @@ static int by_name(const void *a, const void *b) { return strcmp(*(char *const *
 int main(int argc, char **argv) {
     if (argc != 4) { fprintf(stderr, "usage: png_limit THREADS MAX DIR\n"); return 64; }
     int threads = atoi(argv[1]), max = atoi(argv[2]);
+    if (threads < 1 || max < 1) { fprintf(stderr, "png_limit: THREADS and MAX must be positive\n"); return 64; }
     DIR *dir = opendir(argv[3]);
     if (!dir) { perror(argv[3]); return 66; }
     char **names = malloc(sizeof(char *) * 100000);
@@ -52,7 +53,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < max; i++) names[i] = names[(long)i * count / max];
         count = max;
     }
-    frames = calloc(count, sizeof(struct frame));
+    frames = calloc((size_t)count, sizeof(struct frame));
     for (int i = 0; i < count; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", argv[3], names[i]);

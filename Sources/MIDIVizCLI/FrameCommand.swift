@@ -23,6 +23,8 @@ struct FrameCommand: ParsableCommand {
 
     @OptionGroup var look: LookOptions
 
+    @OptionGroup var limits: SongLimitOptions
+
     func validate() throws {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9") }
     }
@@ -31,7 +33,7 @@ struct FrameCommand: ParsableCommand {
         let loaded = try loadSongOrExit(song)
         do {
             try PosterRender.render(song: loaded, songPath: song, settings: look.settings(for: loaded), fontPath: look.font,
-                                    atSeconds: at.seconds, to: output, pngLevel: pngLevel)
+                                    atSeconds: at.seconds, to: output, pngLevel: pngLevel, maximumSongSeconds: limits.maxDuration)
         } catch {
             throw error.reported
         }

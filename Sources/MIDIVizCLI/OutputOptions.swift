@@ -33,8 +33,7 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("jobs"), help: ArgumentHelp("Render on this many cores (default: all of them).", valueName: "n"))
     var jobsOption: Int?
 
-    @Option(name: .customLong("max-duration"), help: ArgumentHelp("Refuse songs longer than this many seconds (default: 3600).", valueName: "seconds"))
-    var maxDurationOption: Double?
+    @OptionGroup var limits: SongLimitOptions
 
     @Option(help: "How to report progress: bar (on stderr, when it is a terminal) or json (one JSON line a second on stdout).")
     var progress: ProgressStyle = .bar
@@ -50,7 +49,7 @@ struct OutputOptions: ParsableArguments {
     var rawVideoOut: String?
 
     var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
-    var maxDuration: Double { maxDurationOption ?? 3600 }
+    var maxDuration: Double { limits.maxDuration }
     var stallTimeout: Double { stallTimeoutOption ?? 60 }
 
     static let presets: Set<String> = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
@@ -58,7 +57,6 @@ struct OutputOptions: ParsableArguments {
     func validate() throws {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9, not \(pngLevel)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard maxDuration > 0 else { throw ValidationError("--max-duration must be positive") }
         guard stallTimeout > 0, stallTimeout.isFinite else { throw ValidationError("--stall-timeout must be a positive number of seconds") }
         guard (0...51).contains(crf) else { throw ValidationError("--crf must be 0 to 51, not \(crf)") }
         guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.sorted().joined(separator: ", "))") }

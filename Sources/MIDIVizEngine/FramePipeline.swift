@@ -20,7 +20,8 @@ struct FramePipeline: Sendable {
     ///     (the sound, bounced beside the frames, may ring on longer): `settle` gives the count.
     init(renderer: FrameRenderer, jobs: Int, startSeconds: Double, frameCount: Int, isFinal: Bool, sinks: [any FrameSink]) {
         self.renderer = renderer
-        self.jobs = max(1, jobs)
+        // More workers than cores only cost memory (a canvas and planes each).
+        self.jobs = max(1, min(jobs, ProcessInfo.processInfo.activeProcessorCount))
         self.startSeconds = startSeconds
         self.sinks = sinks
         state = PipelineState(window: self.jobs * 2 + 2, frameCount: frameCount, isFinal: isFinal)

@@ -21,10 +21,7 @@ public final class RenderJob: @unchecked Sendable {
     public init(_ request: RenderRequest) throws(RenderError) {
         self.request = request
         guard !request.outputs.isEmpty else { throw .usage("nothing to write: no output") }
-        guard request.song.durationSeconds <= request.maximumSongSeconds else {
-            throw .badInput("cannot render \(request.songName): it lasts \(Int(request.song.durationSeconds)) s, "
-                            + "more than --max-duration \(Int(request.maximumSongSeconds)) s")
-        }
+        try Self.checkLength(of: request.song, named: request.songName, maximum: request.maximumSongSeconds)
         if request.sound == nil, request.outputs.contains(where: { if case .wav = $0 { return true } else { return false } }) {
             throw .usage("a WAV output needs sound settings")
         }
@@ -61,9 +58,26 @@ public final class RenderJob: @unchecked Sendable {
         }
     }
 
+    /// Refuses a song longer than `maximum` seconds (a finite number).
+    static func checkLength(of song: Song, named name: String, maximum: Double) throws(RenderError) {
+        guard maximum.isFinite, maximum > 0 else { throw .usage("the longest song must be a positive number of seconds") }
+        guard song.durationSeconds <= maximum else {
+            throw .badInput("cannot render \(name): it lasts \(Int(song.durationSeconds)) s, more than --max-duration \(Int(maximum)) s")
+        }
+    }
+
+    /// Asks the run to end at the next frame, without waiting for it: what a progress callback
+    /// (which runs with the frame pipeline's lock held) calls to cancel. `run` then throws
+    /// `.interrupted` and, as on any failure, leaves no new output and no temporary.
+    public func cancel() {
+        lock.lock()
+        isStopped = true
+        lock.unlock()
+    }
+
     /// Ends a run from another thread (a signal handler): stops ffmpeg and the workers, waits
     /// (at most 10 s) for the run to clean up, and removes every temporary. Not from the
-    /// progress callback, which runs with the frame pipeline's lock held.
+    /// progress callback: there, `cancel`.
     public func stop(signal: Int32? = nil) {
         lock.lock()
         isStopped = true

@@ -22,7 +22,8 @@ public struct RenderRequest: Sendable {
     /// Workers rendering frames.
     public var jobs: Int
     /// Songs longer than this are refused.
-    public var maximumSongSeconds: Double = 3600
+    public var maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds
+    public static let defaultMaximumSongSeconds: Double = 3600
     /// How long ffmpeg may take no frame before the run fails.
     public var stallTimeoutSeconds: Double = 60
 

@@ -10,6 +10,9 @@ final class StagedOutput {
     /// The previous output, kept under a hidden name while the transaction commits.
     private var backupPath: String?
     private var didCommit = false
+    /// The folders this run created to hold a frames folder, deepest first: removed again, if
+    /// still empty, when the output is discarded.
+    private var createdFolders: [String] = []
 
     /// Creates the temporary (and a frames folder's missing parents), after removing the
     /// temporaries that dead runs left for this output.
@@ -19,6 +22,11 @@ final class StagedOutput {
         let folder = (finalPath as NSString).deletingLastPathComponent
         let name = (finalPath as NSString).lastPathComponent
         if isFolder {
+            var missing = folder
+            while !missing.isEmpty && missing != "/" && !FileManager.default.fileExists(atPath: missing) {
+                createdFolders.append(missing)
+                missing = (missing as NSString).deletingLastPathComponent
+            }
             do {
                 try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
             } catch {
@@ -84,9 +92,12 @@ final class StagedOutput {
         backupPath = nil
     }
 
-    /// Removes the temporary; safe to call more than once.
+    /// Removes the temporary, and the folders made for it if nothing else is in them; safe to
+    /// call more than once.
     func discard() {
         try? FileManager.default.removeItem(atPath: temporaryPath)
+        guard !didCommit else { return }
+        for folder in createdFolders { rmdir(folder) }
     }
 
     /// `.NAME.midiviz-PID-…` and `.NAME.midiviz-old-PID-…` of processes that no longer exist.

@@ -26,9 +26,11 @@ public struct AudioBouncer: Sendable {
 
     /// Plays the song into `sink` and finishes it.
     /// - Parameters:
-    ///   - start, end: the part of the song to keep, in song seconds; the synthesizer still
-    ///     plays everything before it, so its state at the start is that of the full render.
-    ///     Without an end, the sound rings out after the song's end (the tail).
+    ///   - start, end: the part of the song to keep, in song seconds. The synthesizer is brought
+    ///     to the state of `prerollSeconds` before the start without rendering (programs,
+    ///     controllers, pedals, the notes held or sustained then), and renders from there, so
+    ///     a start late in a long song costs what one near its beginning does. Without an end,
+    ///     the sound rings out after the song's end (the tail).
     ///   - length: given the natural length in seconds, the length to write; silence pads the rest.
     ///   - shouldStop: asked between blocks; when it says yes the bounce throws `.stopped`.
     public func bounce(_ song: Song, soundFont: String, into sink: some SoundSink, from start: Double = 0, until end: Double? = nil,
@@ -40,6 +42,8 @@ public struct AudioBouncer: Sendable {
     }
 
     static let blockFrames = 4096
+    /// How much is rendered (and dropped) before a later start, for release tails and reverb.
+    public static let prerollSeconds = 2.0
 
     private func render(_ song: Song, with synthesizer: FluidSynthesizer, into writer: some SoundSink, from start: Double,
                         until end: Double?, length: (Double) -> Double, shouldStop: () -> Bool) throws(AudioError) -> Result {
@@ -50,6 +54,19 @@ public struct AudioBouncer: Sendable {
         let startFrame = max(0, Int((start * rate).rounded()))
         let endFrame = end.map { Int(($0 * rate).rounded()) } ?? Int.max
         var position = 0
+        var nextEvent = 0
+        let seekFrame = startFrame - Int(Self.prerollSeconds * rate)
+        if seekFrame > 0 {
+            // Everything before the seek point at once, without rendering.
+            var held = HeldNotes()
+            while nextEvent < song.synthEvents.count, Int((song.synthEvents[nextEvent].seconds * rate).rounded()) < seekFrame {
+                let bytes = song.synthEvents[nextEvent].bytes
+                if !held.take(bytes) { synthesizer.play(bytes) }
+                nextEvent += 1
+            }
+            held.replay(into: synthesizer)
+            position = seekFrame
+        }
         /// Renders up to frame `target`, keeping what lies in the range; returns the peak level
         /// of what it rendered if asked.
         func advance(to requested: Int, measuringPeak: Bool = false) throws(AudioError) -> Float {
@@ -68,7 +85,7 @@ public struct AudioBouncer: Sendable {
             }
             return peak
         }
-        for event in song.synthEvents {
+        for event in song.synthEvents[nextEvent...] {
             let at = Int((event.seconds * rate).rounded())
             if at >= endFrame { break }
             _ = try advance(to: at)
@@ -93,5 +110,68 @@ public struct AudioBouncer: Sendable {
         let wanted = Int((length(natural) * rate).rounded())
         if wanted > writer.framesWritten { try writer.appendSilence(wanted - writer.framesWritten) }
         return Result(frames: writer.framesWritten, seconds: Double(writer.framesWritten) / rate, tailSeconds: tail)
+    }
+}
+
+/// The notes a synthesizer would be holding, followed through a song's events without playing
+/// them: per channel and key the velocity of a held note, and the keys released while the
+/// sustain pedal was down (still sounding).
+struct HeldNotes {
+    private var velocity = [UInt8](repeating: 0, count: 16 * 128)
+    private var sustained = [Bool](repeating: false, count: 16 * 128)
+    private var lastVelocity = [UInt8](repeating: 0, count: 16 * 128)
+    private var pedalDown = [Bool](repeating: false, count: 16)
+
+    /// Follows a note event (true: taken, not to be played); lets everything else through,
+    /// noting the sustain pedal and the all-notes-off controllers on the way.
+    mutating func take(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 3 else { return false }
+        let channel = Int(bytes[0] & 0x0F), key = Int(bytes[1] & 0x7F), slot = channel * 128 + key
+        switch bytes[0] & 0xF0 {
+        case 0x90 where bytes[2] > 0:
+            velocity[slot] = bytes[2]
+            sustained[slot] = false
+            return true
+        case 0x80, 0x90:
+            if velocity[slot] > 0 && pedalDown[channel] {
+                sustained[slot] = true
+                lastVelocity[slot] = velocity[slot]
+            }
+            velocity[slot] = 0
+            return true
+        case 0xB0:
+            let controller = bytes[1], value = bytes[2]
+            if controller == 64 {
+                pedalDown[channel] = value >= 64
+                if !pedalDown[channel] { clearSustained(channel) }
+            } else if controller == 121 {
+                pedalDown[channel] = false
+                clearSustained(channel)
+            } else if controller == 120 || controller == 123 {
+                for key in 0..<128 { velocity[channel * 128 + key] = 0 }
+                if controller == 120 { clearSustained(channel) }
+            }
+            return false
+        default:
+            return false
+        }
+    }
+
+    private mutating func clearSustained(_ channel: Int) {
+        for key in 0..<128 { sustained[channel * 128 + key] = false }
+    }
+
+    /// Strikes the held notes again, and the sustained ones, releasing those under the pedal
+    /// (which `take` let through, so it is down in the synthesizer).
+    func replay(into synthesizer: FluidSynthesizer) {
+        for slot in 0..<(16 * 128) {
+            let status = UInt8(0x90 | slot / 128), key = UInt8(slot % 128)
+            if velocity[slot] > 0 {
+                synthesizer.play([status, key, velocity[slot]])
+            } else if sustained[slot] {
+                synthesizer.play([status, key, lastVelocity[slot]])
+                synthesizer.play([status, key, 0])
+            }
+        }
     }
 }

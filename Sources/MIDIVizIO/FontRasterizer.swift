@@ -18,6 +18,7 @@ public final class FontRasterizer {
 
     /// The corresponding C functions are `FT_Init_FreeType` and `FT_New_Face`.
     public init(path: String = FontRasterizer.defaultFontPath) throws(FontError) {
+        if let problem = RegularFile.problem(at: path) { throw FontError(path: path, reason: problem) }
         guard FT_Init_FreeType(&library) == 0 else { throw FontError(path: path, reason: "FreeType did not start") }
         let status = FT_New_Face(library, path, 0, &face)
         guard status == 0, face != nil else {

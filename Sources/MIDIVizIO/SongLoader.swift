@@ -25,7 +25,7 @@ public enum SongLoader {
             throw .invalid(path: name, reason: "libsmf could not load it (\(detail))")
         }
         let events = file.mergedEvents()
-        let libraryWarnings = GLibLogCapture.drain().map { "libsmf: \($0)" }
+        let libraryWarnings = GLibLogCapture.drain().map { $0.hasPrefix("libsmf: ") ? $0 : "libsmf: \($0)" }
         guard file.trackCount == validated.trackCount else {
             throw .invalid(path: name, reason: "libsmf read \(file.trackCount) of \(validated.trackCount) tracks")
         }

@@ -15,13 +15,8 @@ public enum SoundFontLocator {
     public static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                               defaults: [String] = debianDefaults) throws(AudioError) -> String {
         if let path = explicit ?? environment["MIDIVIZ_SOUNDFONT"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw .unreadableSoundFont(path: path, reason: "no such file")
-            }
-            guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
-                throw .unreadableSoundFont(path: path, reason: isDirectory.boolValue ? "a directory" : "permission denied")
-            }
+            if let problem = RegularFile.problem(at: path) { throw .unreadableSoundFont(path: path, reason: problem) }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadableSoundFont(path: path, reason: "permission denied") }
             return path
         }
         guard let found = defaults.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else {

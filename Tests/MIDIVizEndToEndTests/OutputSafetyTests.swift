@@ -46,7 +46,8 @@ struct OutputSafetyTests {
     }
 
     /// ffmpeg failing after the sound and frames are made: the new WAV and frames do not
-    /// replace the old ones; no log or temporary is left anywhere.
+    /// replace the old ones; no log or temporary is left anywhere, nor the folders made to hold
+    /// a new frames folder.
     @Test func aFailedRunCommitsNothing() throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -59,6 +60,10 @@ struct OutputSafetyTests {
                                                environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("midiviz: ffmpeg failed"), "\(result.stderr)")
+        let nested = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4",
+                                                "--frames-dir", folder + "/new/deeper/frames"] + Self.small,
+                                               environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
+        #expect(nested.status == 1)
         #expect(contents(folder) == ["frames", "song.wav", "tmp"])
         #expect(try String(contentsOfFile: folder + "/song.wav", encoding: .utf8) == "old sound")
         #expect(contents(folder + "/frames") == ["frame_000001.png"])

@@ -129,6 +129,31 @@ import Testing
         #expect(Support.contents(folder) == ["frames", "song.wav"], "no temporary left")
     }
 
+    /// Cancelling from the progress callback ends an MP4 + WAV run at once (no wait on the
+    /// callback's own lock), with the old outputs intact and no temporary or ffmpeg left.
+    @Test func aRunCancelledFromItsProgressCallbackEndsCleanly() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wav = folder + "/song.wav", mp4 = folder + "/song.mp4"
+        try Data("old sound".utf8).write(to: URL(fileURLWithPath: wav))
+        var request = Support.request(try Support.song("demo-groove.mid"), songPath: nil,
+                                      outputs: [.mp4(path: mp4, crf: 20, preset: "veryfast"), .wav(path: wav)])
+        request.endSeconds = nil
+        let job = try RenderJob(request)
+        let framesSeen = Counter()
+        let start = Date()
+        #expect(throws: RenderError.interrupted(signal: nil)) {
+            try job.run { progress in
+                framesSeen.record(progress.framesDone, of: progress.frames)
+                if progress.framesDone == 5 { job.cancel() }
+            }
+        }
+        #expect(Date().timeIntervalSince(start) < 8, "ended without waiting out a timeout")
+        #expect(framesSeen.largest >= 5 && framesSeen.largest < framesSeen.total, "stopped before the end: \(framesSeen.largest) of \(framesSeen.total)")
+        #expect(try String(contentsOfFile: wav, encoding: .utf8) == "old sound")
+        #expect(Support.contents(folder) == ["song.wav"], "no MP4, no temporary")
+    }
+
     @Test func temporariesOfDeadRunsAreRemovedAndLiveOnesKept() throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -184,6 +209,22 @@ final class Flag: @unchecked Sendable {
         isSet = true
         return true
     }
+}
+
+/// The most frames a run reported done, and of how many.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0, frames = 0
+
+    func record(_ framesDone: Int, of frameCount: Int) {
+        lock.lock()
+        done = max(done, framesDone)
+        frames = max(frames, frameCount)
+        lock.unlock()
+    }
+
+    var largest: Int { lock.lock(); defer { lock.unlock() }; return done }
+    var total: Int { lock.lock(); defer { lock.unlock() }; return frames }
 }
 
 final class Results: @unchecked Sendable {

@@ -14,6 +14,8 @@ public enum SMFFrontEnd {
     /// The division written into the canonical header for SMPTE files, which libsmf refuses;
     /// seconds are then computed from the real SMPTE division, never from libsmf's.
     static let placeholderTicksPerQuarter: UInt16 = 960
+    /// The header counts tracks in 16 bits.
+    public static let maximumTracks = Int(UInt16.max)
     /// The largest delta time a four-byte variable-length quantity holds.
     static let maximumDelta = 0x0FFF_FFFF
 
@@ -53,6 +55,9 @@ public enum SMFFrontEnd {
             let dataStart = position + 8
             let declaredEnd = dataStart + declaredLength
             if id == Array("MTrk".utf8) {
+                guard tracks.count < maximumTracks else {
+                    throw .unsupported("more than \(maximumTracks) tracks (MTrk chunks); a MIDI file holds at most that many")
+                }
                 let isCut = declaredEnd > bytes.count
                 if isCut {
                     warnings.add("file is truncated: track \(tracks.count) declares \(declaredLength) bytes, only \(bytes.count - dataStart) present; read what is there")

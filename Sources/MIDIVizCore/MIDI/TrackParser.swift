@@ -161,6 +161,10 @@ struct TrackParser {
             warnings.add("track \(track): \(names[type]!) meta event of \(data.count) bytes (expected \(expected)) at offset \(offset) ignored")
             return nil
         }
+        if type == 0x51 && data == [0, 0, 0] {
+            warnings.add("track \(track): tempo of 0 microseconds per quarter note at offset \(offset) ignored")
+            return nil
+        }
         var kept = data
         if data.count > SMFFrontEnd.maximumMetaBytes {
             guard (0x01...0x0F).contains(type) else {

@@ -1,48 +1,76 @@
-/// Finds the notes visible at a time without scanning the song: each note is listed in every
-/// one-second bucket its visible span [from, until] touches, so a query reads
-/// one bucket, whose size follows the notes on screen, not the notes in the file.
+/// Finds the notes visible at a time without scanning the song. The notes' visible spans
+/// [from, until] are sorted by `from`; a tree over blocks of them keeps the latest `until` of
+/// each subtree. A query takes the spans that have begun (a binary search) and descends only
+/// into subtrees holding one still visible: its cost follows the notes on screen (times the
+/// tree's depth), its memory the number of notes, however long each note lasts.
 public struct NoteIndex: Sendable {
-    public static let bucketSeconds = 1.0
-    private let buckets: [[Int32]]
-    private let spans: [(start: Double, end: Double)]
+    /// Spans scanned one by one at the tree's leaves.
+    static let blockSize = 16
+    /// Note indices, in order of `from` (then of index).
+    private let order: [Int32]
+    private let froms: [Double]
+    private let untils: [Double]
+    /// `tree[1]` is the root; node n has children 2n and 2n + 1; leaf `leafCount + b` covers block b.
+    private let latestUntil: [Double]
+    private let leafCount: Int
 
     /// - Parameters:
     ///   - visibleFrom: the time a note comes into view (its start, or earlier in styles that
     ///     show what is coming).
     ///   - visibleUntil: the time a note stops being visible (its end plus a fade).
     public init(notes: [Note], visibleFrom: (Note) -> Double = { $0.startSeconds }, visibleUntil: (Note) -> Double) {
-        var spans: [(start: Double, end: Double)] = []
+        precondition(notes.count < Int(Int32.max), "too many notes to index")
+        var spans: [(from: Double, until: Double, index: Int32)] = []
         spans.reserveCapacity(notes.count)
-        var lastBucket = 0
-        for note in notes {
+        var isSorted = true
+        for (index, note) in notes.enumerated() {
             let from = visibleFrom(note)
-            let span = (from, max(from, visibleUntil(note)))
-            spans.append(span)
-            lastBucket = max(lastBucket, Int(span.1 / Self.bucketSeconds))
+            spans.append((from, max(from, visibleUntil(note)), Int32(index)))
+            if index > 0 && from < spans[index - 1].from { isSorted = false }
         }
-        var buckets = [[Int32]](repeating: [], count: lastBucket + 1)
-        for (index, span) in spans.enumerated() {
-            let first = max(0, Int(span.start / Self.bucketSeconds)), last = max(first, Int(span.end / Self.bucketSeconds))
-            for bucket in first...last { buckets[bucket].append(Int32(index)) }
+        if !isSorted { spans.sort { ($0.from, $0.index) < ($1.from, $1.index) } }
+        order = spans.map(\.index)
+        froms = spans.map(\.from)
+        untils = spans.map(\.until)
+        let blocks = (spans.count + Self.blockSize - 1) / Self.blockSize
+        var leaves = 1
+        while leaves < blocks { leaves *= 2 }
+        var tree = [Double](repeating: -.infinity, count: 2 * leaves)
+        for block in 0..<blocks {
+            tree[leaves + block] = untils[(block * Self.blockSize)..<min(spans.count, (block + 1) * Self.blockSize)].max()!
         }
-        self.buckets = buckets
-        self.spans = spans
+        for node in stride(from: leaves - 1, through: 1, by: -1) { tree[node] = max(tree[2 * node], tree[2 * node + 1]) }
+        latestUntil = tree
+        leafCount = leaves
     }
 
-    /// Calls `body` with the index of each note visible at `seconds`, in song order.
-    @inlinable
+    /// Calls `body` with the index of each note visible at `seconds`, in the order they came into
+    /// view (song order, where all notes come into view alike).
     public func forEachVisible(at seconds: Double, _ body: (Int) -> Void) {
-        visit(at: seconds, body)
+        guard seconds.isFinite, !order.isEmpty else { return }
+        // The spans that have begun: froms[0..<begun].
+        var low = 0, high = froms.count
+        while low < high {
+            let middle = (low + high) / 2
+            if froms[middle] <= seconds { low = middle + 1 } else { high = middle }
+        }
+        let begun = low
+        guard begun > 0 else { return }
+        visit(node: 1, firstBlock: 0, blocks: leafCount, begun: begun, seconds: seconds, body)
     }
 
-    @usableFromInline
-    func visit(at seconds: Double, _ body: (Int) -> Void) {
-        guard seconds >= 0 else { return }
-        let bucket = Int(seconds / Self.bucketSeconds)
-        guard bucket < buckets.count else { return }
-        for index in buckets[bucket] {
-            let span = spans[Int(index)]
-            if span.start <= seconds && seconds <= span.end { body(Int(index)) }
+    /// Visits the subtree `node`, covering blocks firstBlock..<firstBlock + blocks, left to right.
+    private func visit(node: Int, firstBlock: Int, blocks: Int, begun: Int, seconds: Double, _ body: (Int) -> Void) {
+        guard firstBlock * Self.blockSize < begun, latestUntil[node] >= seconds else { return }
+        if blocks == 1 {
+            for position in (firstBlock * Self.blockSize)..<min(begun, (firstBlock + 1) * Self.blockSize)
+            where untils[position] >= seconds {
+                body(Int(order[position]))
+            }
+            return
         }
+        let half = blocks / 2
+        visit(node: 2 * node, firstBlock: firstBlock, blocks: half, begun: begun, seconds: seconds, body)
+        visit(node: 2 * node + 1, firstBlock: firstBlock + half, blocks: half, begun: begun, seconds: seconds, body)
     }
 }
