@@ -284,12 +284,12 @@ public final class RenderJob: @unchecked Sendable {
         }
     }
 
-    /// The glyphs for a canvas from a font file: missing is exit 66, unusable 65.
+    /// The glyphs for a canvas from a font file: missing or not a regular file is exit 66, unusable 65.
     public static func loadFonts(_ path: String, canvasSide: Int) throws(RenderError) -> TextFonts {
         do {
             return try FontRasterizer(path: path).textFonts(canvasSide: canvasSide)
         } catch {
-            if !FileManager.default.fileExists(atPath: path) { throw .missingInput(error.description) }
+            if RegularFile.problem(at: path) != nil { throw .missingInput(error.description) }
             throw .badInput(error.description)
         }
     }

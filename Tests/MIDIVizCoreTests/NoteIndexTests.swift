@@ -1,0 +1,72 @@
+import Testing
+@testable import MIDIVizCore
+
+@Suite struct NoteIndexTests {
+    /// A deterministic generator, so a failure can be replayed.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+    }
+
+    func notes(count: Int, seed: UInt64) -> [Note] {
+        var random = Generator(state: seed)
+        return (0..<count).map { _ in
+            let start = Double.random(in: 0..<120, using: &random)
+            // Mostly short notes, some held for minutes, some of no length.
+            let length = [0, 0.1, 0.5, 2, 90][Int.random(in: 0..<5, using: &random)] * Double.random(in: 0...1, using: &random)
+            return Note(startSeconds: start, endSeconds: start + length, pitch: UInt8.random(in: 21...108, using: &random),
+                        velocity: 100, channel: 0, track: 0)
+        }.sorted { $0.startSeconds < $1.startSeconds }
+    }
+
+    /// The index finds exactly the notes a scan of every note finds, in song order, at
+    /// random times, at the edges of spans and outside the song.
+    @Test(arguments: [0, 1, 15, 16, 17, 1000, 5000])
+    func findsWhatAScanFinds(count: Int) {
+        let notes = notes(count: count, seed: UInt64(count) + 7)
+        let lead = 1.5, fade = 0.25
+        let index = NoteIndex(notes: notes, visibleFrom: { $0.startSeconds - lead }) { $0.endSeconds + fade }
+        var random = Generator(state: 99)
+        var times = (0..<300).map { _ in Double.random(in: -5..<130, using: &random) }
+        times += notes.prefix(50).flatMap { [$0.startSeconds - lead, $0.endSeconds + fade] }
+        times += [-1e19, 1e19, .infinity, -.infinity, .nan]
+        for time in times {
+            var found: [Int] = []
+            index.forEachVisible(at: time) { found.append($0) }
+            let expected = notes.indices.filter { notes[$0].startSeconds - lead <= time && time <= notes[$0].endSeconds + fade }
+            #expect(found == expected, "at \(time)")
+            if found != expected { return }
+        }
+    }
+
+    /// Notes out of order (a visibleFrom that is not monotonic) are still found, in the order
+    /// they come into view.
+    @Test func unsortedSpansAreFound() {
+        let notes = [Note(startSeconds: 5, endSeconds: 6, pitch: 60, velocity: 1, channel: 0, track: 0),
+                     Note(startSeconds: 1, endSeconds: 9, pitch: 62, velocity: 1, channel: 0, track: 0)]
+        let index = NoteIndex(notes: notes) { $0.endSeconds }
+        var found: [Int] = []
+        index.forEachVisible(at: 5.5) { found.append($0) }
+        #expect(found == [1, 0])
+    }
+
+    /// 300,000 notes never released in an hour-long song: the old index listed each note in
+    /// every second it spans (about 5e8 entries, gigabytes); this one holds three numbers a
+    /// note, and a moment shows every note begun before it.
+    @Test func notesHeldForAnHourStayBounded() {
+        let count = 300_000
+        let notes = (0..<count).map { index in
+            Note(startSeconds: Double(index) / 100, endSeconds: 3600, pitch: UInt8(21 + index % 88), velocity: 100, channel: 0, track: 0)
+        }
+        let index = NoteIndex(notes: notes) { $0.endSeconds }
+        var visible = 0
+        index.forEachVisible(at: 1000.005) { _ in visible += 1 }
+        #expect(visible == 100_001)
+        visible = 0
+        index.forEachVisible(at: 3600.5) { _ in visible += 1 }
+        #expect(visible == 0)
+    }
+}
