@@ -124,7 +124,7 @@ struct HeldNotes {
 
     /// Follows a note event (true: taken, not to be played); lets everything else through,
     /// noting the sustain pedal and the all-notes-off controllers on the way.
-    mutating func take(_ bytes: [UInt8]) -> Bool {
+    mutating func take(_ bytes: MessageBytes) -> Bool {
         guard bytes.count >= 3 else { return false }
         let channel = Int(bytes[0] & 0x0F), key = Int(bytes[1] & 0x7F), slot = channel * 128 + key
         switch bytes[0] & 0xF0 {

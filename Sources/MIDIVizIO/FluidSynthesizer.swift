@@ -1,4 +1,5 @@
 import CFluidSynth
+import MIDIVizCore
 import Foundation
 
 /// Owns a FluidSynth `fluid_settings_t` and `fluid_synth_t` with one SoundFont loaded, and no
@@ -42,7 +43,7 @@ final class FluidSynthesizer {
 
     /// Plays one channel message or SysEx (F0 … F7). The corresponding C functions are the
     /// `fluid_synth_noteon` family and `fluid_synth_sysex`.
-    func play(_ bytes: [UInt8]) {
+    func play(_ bytes: MessageBytes) {
         guard let status = bytes.first else { return }
         if status == 0xF0 {
             let body = bytes.dropFirst().prefix { $0 != 0xF7 }.map { CChar(bitPattern: $0) }

@@ -20,18 +20,24 @@ public enum SongLoader {
         }
         GLibLogCapture.install()
         _ = GLibLogCapture.drain()
-        guard let file = StandardMIDIFile(canonicalBytes: validated.canonicalBytes) else {
+        let (events, endTick, libraryWarnings) = try Self.parse(validated, name: name)
+        return SongBuilder.build(format: validated.format, division: validated.division,
+                                 trackCount: validated.trackCount, events: events,
+                                 endTick: endTick, warnings: validated.warnings + libraryWarnings)
+    }
+
+    /// libsmf's reading of the canonical bytes, a track at a time: the merged events, the last
+    /// tick and its warnings.
+    private static func parse(_ validated: ValidatedSMF, name: String) throws(LoadError) -> (MergedEvents, Int, [String]) {
+        guard let (tracks, length) = StandardMIDIFile.readTracks(canonicalBytes: validated.canonicalBytes) else {
             let detail = GLibLogCapture.drain().last ?? "libsmf gave no reason"
             throw .invalid(path: name, reason: "libsmf could not load it (\(detail))")
         }
-        let events = file.mergedEvents()
         let libraryWarnings = GLibLogCapture.drain().map { $0.hasPrefix("libsmf: ") ? $0 : "libsmf: \($0)" }
-        guard file.trackCount == validated.trackCount else {
-            throw .invalid(path: name, reason: "libsmf read \(file.trackCount) of \(validated.trackCount) tracks")
+        guard tracks.count == validated.trackCount else {
+            throw .invalid(path: name, reason: "libsmf read \(tracks.count) of \(validated.trackCount) tracks")
         }
-        return SongBuilder.build(format: validated.format, division: validated.division,
-                                 trackCount: validated.trackCount, events: events,
-                                 endTick: file.lengthInTicks, warnings: validated.warnings + libraryWarnings)
+        return (MergedEvents(tracks: tracks), length, libraryWarnings)
     }
 
     /// Reads a whole regular file, refusing special files (a FIFO would block) and sizes no MIDI

@@ -46,83 +46,40 @@ final class StandardMIDIFile {
     /// The tick of the last event of any track. The corresponding C function is `smf_get_length_pulses`.
     var lengthInTicks: Int { Int(smf_get_length_pulses(handle)) }
 
-    /// Every event of every track, merged in time order (ties: the lower track first, then
-    /// file order), copied into Swift values. libsmf's own `smf_get_next_event` looks at every
-    /// track for every event (65,535 tracks took 40 s): this merges the tracks' event arrays
-    /// with a heap instead. The corresponding C function is `smf_get_track_by_number`.
-    func mergedEvents() -> [MIDIEvent] {
-        var tracks: [(events: UnsafeMutablePointer<gpointer?>, count: Int)] = []
-        var total = 0
-        for number in 1...max(1, trackCount) {
-            guard let track = smf_get_track_by_number(handle, Int32(number)), let array = track.pointee.events_array,
-                  array.pointee.len > 0, let pdata = array.pointee.pdata else {
-                tracks.append((UnsafeMutablePointer(bitPattern: 1)!, 0))
-                continue
-            }
-            tracks.append((pdata, Int(array.pointee.len)))
-            total += Int(array.pointee.len)
-        }
-        func event(_ track: Int, _ position: Int) -> UnsafeMutablePointer<smf_event_t> {
-            tracks[track].events[position]!.assumingMemoryBound(to: smf_event_t.self)
-        }
-        var merge = TrackMerge(heads: tracks.indices.compactMap { track in
-            tracks[track].count > 0 ? (Int(event(track, 0).pointee.time_pulses), track) : nil
-        })
-        var positions = [Int](repeating: 0, count: tracks.count)
+    /// The events of track `number` (1-based), in file order, as track `index` of the song.
+    func events(ofTrack number: Int, as index: Int) -> [MIDIEvent] {
+        guard let track = smf_get_track_by_number(handle, Int32(number)), let array = track.pointee.events_array,
+              let pdata = array.pointee.pdata else { return [] }
         var events: [MIDIEvent] = []
-        events.reserveCapacity(total)
-        while let track = merge.first {
-            let current = event(track, positions[track])
-            positions[track] += 1
-            let next = positions[track] < tracks[track].count ? Int(event(track, positions[track]).pointee.time_pulses) : nil
-            merge.replaceFirst(nextTick: next)
-            let length = Int(current.pointee.midi_buffer_length)
-            guard length > 0, let buffer = current.pointee.midi_buffer else { continue }
-            events.append(MIDIEvent(tick: Int(current.pointee.time_pulses), track: track,
-                                    bytes: Array(UnsafeBufferPointer(start: buffer, count: length))))
+        events.reserveCapacity(Int(array.pointee.len))
+        for position in 0..<Int(array.pointee.len) {
+            guard let event = pdata[position]?.assumingMemoryBound(to: smf_event_t.self) else { continue }
+            let length = Int(event.pointee.midi_buffer_length)
+            guard length > 0, let buffer = event.pointee.midi_buffer else { continue }
+            events.append(MIDIEvent(tick: Int(event.pointee.time_pulses), track: index,
+                                    bytes: MessageBytes(UnsafeBufferPointer(start: buffer, count: length))))
         }
         return events
     }
-}
 
-/// A binary min-heap of the tracks' next events, by (tick, track): which track to take from next.
-struct TrackMerge {
-    private var heap: [(tick: Int, track: Int)]
-
-    init(heads: [(tick: Int, track: Int)]) {
-        heap = heads
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-    }
-
-    /// The track whose next event comes first.
-    var first: Int? { heap.first?.track }
-
-    /// Advances the first track to its next event's tick, or drops it when it has none.
-    mutating func replaceFirst(nextTick: Int?) {
-        if let nextTick {
-            heap[0].tick = nextTick
-        } else {
-            heap.swapAt(0, heap.count - 1)
-            heap.removeLast()
+    /// Every track of canonical bytes, each loaded by libsmf on its own (a header and that one
+    /// chunk) and freed before the next: libsmf never holds more than one track's events (a
+    /// million-note file is about 200 MB of libsmf events). Nil when libsmf refuses a track.
+    static func readTracks(canonicalBytes bytes: [UInt8]) -> (tracks: [[MIDIEvent]], lengthInTicks: Int)? {
+        guard bytes.count >= 14 else { return nil }
+        let header = Array(bytes[0..<10]) + [0, 1] + Array(bytes[12..<14])
+        var tracks: [[MIDIEvent]] = []
+        var length = 0
+        var position = 14
+        while position + 8 <= bytes.count {
+            let chunkLength = bytes[(position + 4)..<(position + 8)].reduce(0) { $0 << 8 | Int($1) }
+            let end = min(bytes.count, position + 8 + chunkLength)
+            guard let file = StandardMIDIFile(canonicalBytes: header + bytes[position..<end]), file.trackCount == 1 else { return nil }
+            tracks.append(file.events(ofTrack: 1, as: tracks.count))
+            length = max(length, file.lengthInTicks)
+            position = end
         }
-        if !heap.isEmpty { siftDown(0) }
-    }
-
-    private func precedes(_ a: Int, _ b: Int) -> Bool {
-        (heap[a].tick, heap[a].track) < (heap[b].tick, heap[b].track)
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count && precedes(left, smallest) { smallest = left }
-            if right < heap.count && precedes(right, smallest) { smallest = right }
-            if smallest == parent { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
+        return (tracks, length)
     }
 }
 

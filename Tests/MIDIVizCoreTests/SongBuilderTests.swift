@@ -5,7 +5,7 @@ import Testing
     /// Builds a song at 96 ticks per quarter (120 bpm: a tick is 1/192 s) from (tick, track, bytes).
     func song(_ events: [(Int, Int, [UInt8])], trackCount: Int = 2, endTick: Int? = nil) -> Song {
         SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: trackCount,
-                          events: events.map { MIDIEvent(tick: $0.0, track: $0.1, bytes: $0.2) },
+                          events: events.map { MIDIEvent(tick: $0.0, track: $0.1, bytes: MessageBytes($0.2)) },
                           endTick: endTick ?? events.map(\.0).max() ?? 0, warnings: [])
     }
 

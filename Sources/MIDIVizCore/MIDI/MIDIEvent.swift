@@ -3,9 +3,9 @@
 public struct MIDIEvent: Sendable, Equatable {
     public var tick: Int
     public var track: Int
-    public var bytes: [UInt8]
+    public var bytes: MessageBytes
 
-    public init(tick: Int, track: Int, bytes: [UInt8]) {
+    public init(tick: Int, track: Int, bytes: MessageBytes) {
         self.tick = tick
         self.track = track
         self.bytes = bytes

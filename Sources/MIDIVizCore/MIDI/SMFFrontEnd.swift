@@ -180,5 +180,5 @@ public enum SMFFrontEnd {
 /// One event of a canonical track: absolute tick and complete message bytes.
 struct CanonicalEvent: Sendable {
     var tick: Int
-    var bytes: [UInt8]
+    var bytes: MessageBytes
 }

@@ -87,5 +87,5 @@ public struct TimedMessage: Sendable, Equatable {
     public var seconds: Double
     public var tick: Int
     public var track: Int
-    public var bytes: [UInt8]
+    public var bytes: MessageBytes
 }

@@ -4,9 +4,10 @@
 /// notes never released end at the end of the song.
 public enum SongBuilder {
     /// - Parameters:
-    ///   - events: every event of every track in stream order (by tick; ties by track, then file order).
+    ///   - events: every event of every track in stream order (by tick; ties by track, then file
+    ///     order); walked twice.
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
-    public static func build(format: Int, division: Division, trackCount: Int, events: [MIDIEvent],
+    public static func build(format: Int, division: Division, trackCount: Int, events: some Sequence<MIDIEvent>,
                              endTick: Int, warnings: [String]) -> Song {
         var warnings = warnings
         let tempoChanges: [(tick: Int, microsecondsPerQuarter: Int)] = events.compactMap { event in
@@ -27,6 +28,7 @@ public enum SongBuilder {
         var timeSignatures: [TimeSignature] = []
         var keySignatures: [KeySignature] = []
         var synthEvents: [TimedMessage] = []
+        synthEvents.reserveCapacity(events.underestimatedCount)
 
         for event in events {
             let bytes = event.bytes

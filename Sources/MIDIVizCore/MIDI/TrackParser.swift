@@ -124,7 +124,7 @@ struct TrackParser {
             var bytes: [UInt8] = [0xF0]
             SMFFrontEnd.appendVLQ(data.count, to: &bytes)
             bytes.append(contentsOf: data)
-            return .event(CanonicalEvent(tick: tick, bytes: bytes))
+            return .event(CanonicalEvent(tick: tick, bytes: MessageBytes(bytes)))
         case 0xF1...0xFE:
             // System common and real-time messages do not belong in a file; skip them and
             // the data bytes they carry. They leave running status alone, as on the wire.
@@ -136,7 +136,8 @@ struct TrackParser {
             runningStatus = status
             sysexSinceStatus = false
             let dataCount = (status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0) ? 1 : 2
-            var bytes: [UInt8] = [status]
+            var bytes = MessageBytes()
+            bytes.append(status)
             for _ in 0..<dataCount {
                 guard let byte = try need(reader.peek(), "channel message") else { return .endOfData }
                 guard byte < 0x80 else {
@@ -174,6 +175,6 @@ struct TrackParser {
             kept = Array(data.prefix(SMFFrontEnd.maximumMetaBytes))
             warnings.add("track \(track): text meta event of \(data.count) bytes shortened to \(SMFFrontEnd.maximumMetaBytes)")
         }
-        return CanonicalEvent(tick: tick, bytes: [0xFF, type, UInt8(kept.count)] + kept)
+        return CanonicalEvent(tick: tick, bytes: MessageBytes([0xFF, type, UInt8(kept.count)] + kept))
     }
 }

@@ -1,0 +1,33 @@
+import Testing
+@testable import MIDIVizCore
+
+@Suite struct MessageBytesTests {
+    /// Short messages inline and long ones in an array read back the same, and equal values
+    /// compare equal however they were built.
+    @Test(arguments: [0, 1, 3, 7, 8, 9, 40])
+    func readsBackWhatWasStored(count: Int) {
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 37 + 1) }
+        let message = MessageBytes(bytes)
+        #expect(Array(message) == bytes)
+        #expect(message.count == count)
+        var appended = MessageBytes()
+        for byte in bytes { appended.append(byte) }
+        #expect(appended == message && Array(appended) == bytes)
+    }
+}
+
+@Suite struct MergedEventsTests {
+    /// Time order; at one tick the lower track first, and within a track file order; twice.
+    @Test func mergesByTickThenTrackThenFileOrder() {
+        func event(_ tick: Int, _ track: Int, _ tag: UInt8) -> MIDIEvent { MIDIEvent(tick: tick, track: track, bytes: [0xB0, 1, tag]) }
+        let tracks = [[event(0, 0, 1), event(10, 0, 2), event(10, 0, 3)],
+                      [],
+                      [event(5, 2, 4), event(10, 2, 5)],
+                      [event(0, 3, 6), event(20, 3, 7)]]
+        let merged = MergedEvents(tracks: tracks)
+        let tags = merged.map { $0.bytes[2] }
+        #expect(tags == [1, 6, 4, 2, 3, 5, 7])
+        #expect(merged.map { $0.bytes[2] } == tags, "walked again, the same")
+        #expect(merged.underestimatedCount == 7)
+    }
+}
