@@ -68,6 +68,54 @@ struct AudioTests {
         #expect(wav.seconds >= 1.0 && wav.seconds <= 2.5 + 0.001, "\(wav.seconds) s")
     }
 
+    /// `--from` brings the synthesizer to the state at the start instead of playing the song up
+    /// to it: an organ (program 19) holding C4 from 0 s and E4 from 10 s, and G4 struck at 21 s
+    /// and released at 22 s under a sustain pedal held from 20 s, all ringing until 30 s. From
+    /// 25 s to 27 s the range's sound is as loud as the full render's there, and each of the
+    /// three notes is as strong in it (Goertzel power at its frequency).
+    @Test func aLateStartSoundsAsTheFullRenderDoesThere() throws {
+        let body: [UInt8] = [0x00, 0xC0, 19, 0x00, 0x90, 60, 100,
+                             0xCB, 0x00, 0x90, 64, 100,      // 9600 ticks: 10 s
+                             0xCB, 0x00, 0xB0, 64, 127,      // 20 s
+                             0x87, 0x40, 0x90, 67, 100,      // 960 ticks: 21 s
+                             0x87, 0x40, 0x80, 67, 0,        // 22 s
+                             0xBC, 0x00, 0x80, 60, 0,        // 7680 ticks: 30 s
+                             0x00, 0x80, 64, 0, 0x00, 0xB0, 64, 0, 0x00, 0xFF, 0x2F, 0x00]
+        var file: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + [0, 0, 0, UInt8(body.count)]
+        file += body
+        let song = temporaryFile("organ.mid")
+        try Data(file).write(to: URL(fileURLWithPath: song))
+        defer { unlink(song) }
+        let (full, fullPath) = try bounce(song)
+        defer { unlink(fullPath) }
+        let (range, rangePath) = try bounce(song, ["--from", "25", "--to", "27"])
+        defer { unlink(rangePath) }
+        let rate = full.sampleRate
+        #expect(range.frameCount == 2 * rate)
+        let reference = Array(full.samples[0][(25 * rate)..<(27 * rate)])
+        func rms(_ samples: [Float]) -> Double { (samples.reduce(0.0) { $0 + Double($1 * $1) } / Double(samples.count)).squareRoot() }
+        let levels = (range: rms(range.samples[0]), full: rms(reference))
+        #expect(levels.full > 0.01, "the full render sounds there: \(levels)")
+        #expect(levels.range > 0.6 * levels.full && levels.range < 1.6 * levels.full, "\(levels)")
+        /// Summed over 0.1-s windows: a band about 10 Hz wide, which chorus and detuning stay in.
+        func power(_ samples: [Float], at frequency: Double) -> Double {
+            let coefficient = 2 * cos(2 * Double.pi * frequency / Double(rate))
+            return stride(from: 0, to: samples.count, by: rate / 10).reduce(0.0) { total, start in
+                var previous = 0.0, beforePrevious = 0.0
+                for sample in samples[start..<min(samples.count, start + rate / 10)] {
+                    let current = Double(sample) + coefficient * previous - beforePrevious
+                    beforePrevious = previous
+                    previous = current
+                }
+                return total + previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+            }
+        }
+        for (name, frequency) in [("C4", 261.63), ("E4", 329.63), ("G4", 392.0)] {
+            let strength = (range: power(range.samples[0], at: frequency), full: power(reference, at: frequency))
+            #expect(strength.range > 0.4 * strength.full && strength.range < 2.5 * strength.full, "\(name): \(strength)")
+        }
+    }
+
     @Test func missingSoundFontExits66() throws {
         let out = temporaryFile("none.wav")
         let result = try ProcessRunner.midiviz(["render", Self.groove, "--no-video", "--audio", out, "--soundfont", "/nonexistent/font.sf2"])
