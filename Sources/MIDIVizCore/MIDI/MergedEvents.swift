@@ -16,45 +16,61 @@ public struct MergedEvents: Sequence, Sendable {
     public struct Iterator: IteratorProtocol {
         private let tracks: [[MIDIEvent]]
         private var positions: [Int]
-        /// A binary min-heap of (tick, track) of each unfinished track's next event.
-        private var heap: [(tick: Int, track: Int)]
+        /// A binary min-heap of each unfinished track's next event as one number, tick << 16 |
+        /// track (ticks fit 31 bits and tracks 16 in a validated file): one comparison orders
+        /// by tick, then by track.
+        private var heap: [Int]
 
         init(_ tracks: [[MIDIEvent]]) {
+            precondition(tracks.count <= 1 << 16, "more tracks than a MIDI file holds")
             self.tracks = tracks
             positions = Array(repeating: 0, count: tracks.count)
-            heap = tracks.indices.compactMap { track in tracks[track].first.map { (tick: $0.tick, track: track) } }
+            heap = tracks.indices.compactMap { track in tracks[track].first.map { $0.tick << 16 | track } }
             for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
         public mutating func next() -> MIDIEvent? {
-            guard let track = heap.first?.track else { return nil }
-            let event = tracks[track][positions[track]]
-            positions[track] += 1
-            if positions[track] < tracks[track].count {
-                heap[0].tick = tracks[track][positions[track]].tick
+            guard let first = heap.first else { return nil }
+            let track = first & 0xFFFF
+            let events = tracks[track]
+            let position = positions[track]
+            positions[track] = position + 1
+            if position + 1 < events.count {
+                heap[0] = events[position + 1].tick << 16 | track
             } else {
-                heap.swapAt(0, heap.count - 1)
+                heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }
-            if !heap.isEmpty { siftDown(0) }
-            return event
-        }
-
-        private func precedes(_ a: Int, _ b: Int) -> Bool {
-            heap[a].tick < heap[b].tick || (heap[a].tick == heap[b].tick && heap[a].track < heap[b].track)
+            if heap.count > 1 { siftDown(0) }
+            return events[position]
         }
 
         private mutating func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < heap.count && precedes(left, smallest) { smallest = left }
-                if right < heap.count && precedes(right, smallest) { smallest = right }
-                if smallest == parent { return }
-                heap.swapAt(parent, smallest)
-                parent = smallest
+            heap.withUnsafeMutableBufferPointer { heap in
+                var parent = start
+                let moving = heap[parent]
+                while true {
+                    let left = 2 * parent + 1
+                    guard left < heap.count else { break }
+                    let right = left + 1
+                    let child = right < heap.count && heap[right] < heap[left] ? right : left
+                    guard heap[child] < moving else { break }
+                    heap[parent] = heap[child]
+                    parent = child
+                }
+                heap[parent] = moving
             }
         }
+    }
+
+    /// The tempo events (FF 51 03) in stream order, found without merging the other events.
+    public var tempoEvents: [MIDIEvent] {
+        var found: [(event: MIDIEvent, track: Int, position: Int)] = []
+        for (track, events) in tracks.enumerated() {
+            for (position, event) in events.enumerated() where event.bytes.count == 6 && event.bytes[0] == 0xFF && event.bytes[1] == 0x51 {
+                found.append((event, track, position))
+            }
+        }
+        return found.sorted { ($0.event.tick, $0.track, $0.position) < ($1.event.tick, $1.track, $1.position) }.map(\.event)
     }
 }

@@ -24,7 +24,7 @@ public enum SongBuilder {
         var programs = [UInt8](repeating: 0, count: 16)
         /// Sounding notes per channel × key: (start tick, velocity, track, program).
         var sounding = [[(tick: Int, velocity: UInt8, track: Int, program: UInt8)]](repeating: [], count: 16 * 128)
-        var noteTicks: [(start: Int, end: Int, note: Note)] = []
+        var notes: [Note] = []
         var timeSignatures: [TimeSignature] = []
         var keySignatures: [KeySignature] = []
         var synthEvents: [TimedMessage] = []
@@ -66,9 +66,9 @@ public enum SongBuilder {
                     channelSets[event.track].insert(channel)
                 } else {
                     for started in sounding[key] {
-                        noteTicks.append((started.tick, event.tick,
-                                          Note(startSeconds: 0, endSeconds: 0, pitch: bytes[1], velocity: started.velocity,
-                                               channel: channel, track: started.track, program: started.program)))
+                        notes.append(Note(startSeconds: tempoMap.seconds(atTick: started.tick), endSeconds: tempoMap.seconds(atTick: event.tick),
+                                          pitch: bytes[1], velocity: started.velocity, channel: channel, track: started.track,
+                                          program: started.program))
                     }
                     sounding[key].removeAll(keepingCapacity: true)
                 }
@@ -84,19 +84,13 @@ public enum SongBuilder {
         for (key, started) in sounding.enumerated() {
             for note in started {
                 unreleased += 1
-                noteTicks.append((note.tick, endTick,
-                                  Note(startSeconds: 0, endSeconds: 0, pitch: UInt8(key % 128), velocity: note.velocity,
-                                       channel: UInt8(key / 128), track: note.track, program: note.program)))
+                notes.append(Note(startSeconds: tempoMap.seconds(atTick: note.tick), endSeconds: tempoMap.seconds(atTick: endTick),
+                                  pitch: UInt8(key % 128), velocity: note.velocity, channel: UInt8(key / 128), track: note.track,
+                                  program: note.program))
             }
         }
         if unreleased > 0 {
             warnings.append("\(unreleased) notes never released; they end at the end of the song")
-        }
-        var notes = noteTicks.map { entry -> Note in
-            var note = entry.note
-            note.startSeconds = tempoMap.seconds(atTick: entry.start)
-            note.endSeconds = tempoMap.seconds(atTick: entry.end)
-            return note
         }
         notes.sort { ($0.startSeconds, $0.pitch, $0.channel, $0.track, $0.endSeconds) < ($1.startSeconds, $1.pitch, $1.channel, $1.track, $1.endSeconds) }
         for index in tracks.indices { tracks[index].channels = channelSets[index].sorted() }
