@@ -3,6 +3,7 @@ import MIDIVizCore
 import MIDIVizIO
 
 /// Rasterizing cost per frame on one core, per style: `midiviz-bench SONG.mid [WIDTHxHEIGHT] [FRAMES]`.
+/// Also the yuv420p conversion (whole frame, changed tiles) and a frame with 10,000 notes sounding.
 /// Renders FRAMES frames spread evenly over the song (shapes + drawing, no PNG) and prints the
 /// mean and the 95th percentile in ms; then the roll and keyboard on the song played ten times
 /// over, to show that their cost follows what is on screen, not the song's length.
@@ -32,6 +33,13 @@ enum FrameLoopBenchmark {
                 print(String(format: "yuv420p  %-8@ whole frame %.2f ms; changed tiles only %.2f ms (%.0f%% of the picture)",
                              style.rawValue, conversion.whole, conversion.changed, 100 * conversion.fraction))
             }
+        }
+        // Black MIDI: 10,000 notes sounding at once, in every style.
+        print("dense frame: 10,000 notes sounding at once (every key of the piano, about 114 each), \(size[0])x\(size[1]), chords on, medians of 30 frames")
+        for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
+            let settings = RenderSettings(width: size[0], height: size[1], style: style, chords: true)
+            let (median, shapes) = measureDense(song, settings: settings, font: font, notes: 10_000)
+            print(String(format: "raster %-8@ 10,000 notes on screen: %.2f ms/frame (%.0f shapes)", style.rawValue, median, shapes))
         }
         // The same music ten times over: ten times the notes and the length. The frames are the
         // same moments of the music, taken from the last copy, so only the length differs; in
@@ -104,6 +112,31 @@ enum FrameLoopBenchmark {
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return (median(times.whole), median(times.changed), fraction / Double(times.whole.count))
+    }
+
+    /// `song` with its notes replaced by `count` notes all sounding from 4 s to 6 s (starts and
+    /// ends spread over 2 s around them, pitches across the piano): the median time of 30
+    /// frames between 4 s and 6 s, and the shapes a frame draws.
+    static func measureDense(_ song: Song, settings: RenderSettings, font: FontRasterizer, notes count: Int) -> (Double, Double) {
+        var dense = song
+        dense.notes = (0..<count).map { index in
+            let spread = Double(index) / Double(count)
+            return Note(startSeconds: 2 + 2 * spread, endSeconds: 6 + 2 * spread, pitch: UInt8(21 + index % 88),
+                        velocity: UInt8(40 + index % 80), channel: UInt8(index % 16 == 9 ? 0 : index % 16), track: 0)
+        }.sorted { $0.startSeconds < $1.startSeconds }
+        dense.durationSeconds = max(dense.durationSeconds, 10)
+        let scene = Scene(song: dense, settings: settings)
+        let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
+        var workspace = renderer.makeWorkspace()
+        var times: [Double] = []
+        var shapes = 0
+        for frame in 0..<30 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            renderer.render(at: 4.05 + Double(frame) / 16, in: &workspace)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            shapes += workspace.shapeCount
+        }
+        return (times.sorted()[times.count / 2], Double(shapes) / 30)
     }
 
     /// The same frames drawn by two renderers (by `second` shifted `frameShift` frames later), run
