@@ -81,11 +81,10 @@ public struct KeySignature: Sendable, Equatable {
     }
 }
 
-/// A non-note MIDI message at a time: program, controller, pitch bend, pressure or SysEx,
-/// with its bytes as on the wire (a SysEx is F0 … F7, no length).
+/// A message for the synthesizer at a time: note on or off, program, controller, pitch bend,
+/// pressure or SysEx, with its bytes as on the wire (a SysEx is F0 … F7, no length). Only what
+/// the synthesizer needs: a million-note song holds two million of these.
 public struct TimedMessage: Sendable, Equatable {
     public var seconds: Double
-    public var tick: Int
-    public var track: Int
     public var bytes: MessageBytes
 }

@@ -49,15 +49,13 @@ public enum SongBuilder {
                 continue
             }
             if status == 0xF0 {
-                synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                                                  track: event.track, bytes: bytes))
+                synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), bytes: bytes))
                 continue
             }
             guard status >= 0x80, status < 0xF0 else { continue }
             let channel = status & 0x0F
             let kind = status & 0xF0
-            synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                                            track: event.track, bytes: bytes))
+            synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), bytes: bytes))
             if (kind == 0x90 || kind == 0x80), bytes.count == 3 {
                 let key = Int(channel) * 128 + Int(bytes[1] & 0x7F)
                 if kind == 0x90 && bytes[2] > 0 {
