@@ -10,21 +10,14 @@ never released (a note-off never comes), the file a buggy exporter leaves."""
 import argparse
 import struct
 
-
-def vlq(value):
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    return bytes(reversed(out))
+from smf_bytes import header, tempo, vlq
 
 
 def track_bytes(index, tracks, notes, ticks, held):
     body = bytearray()
     channel = index % 16
     if index == 0:
-        body += b"\x00\xff\x51\x03" + struct.pack(">I", 500000)[1:]  # 120 bpm
+        body += vlq(0) + tempo(120)
     body += vlq(0) + bytes([0xC0 | channel, index % 8])  # a piano program
     status = 0x90 | channel
     first = True  # running status: the status byte only on the first note
@@ -57,7 +50,7 @@ def main():
     arguments = parser.parse_args()
     ticks = int(arguments.seconds * 960)
     with open(arguments.output, "wb") as out:
-        out.write(b"MThd" + struct.pack(">IHHH", 6, 1, arguments.tracks, 480))
+        out.write(header(480, arguments.tracks))
         for index in range(arguments.tracks):
             out.write(track_bytes(index, arguments.tracks, arguments.notes, ticks, arguments.held))
 

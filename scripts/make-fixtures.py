@@ -4,43 +4,9 @@ them is ours and reproducible: python3 scripts/make-fixtures.py"""
 import os
 import struct
 
+from smf_bytes import header, meta, name, smf, tempo, track, vlq
+
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures')
-
-
-def vlq(value):
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    return bytes(reversed(out))
-
-
-def track(events, end_tick=0):
-    """events: (absolute tick, message bytes); End-of-Track at the last event or end_tick."""
-    body = b''
-    last = 0
-    for tick, message in sorted(events, key=lambda e: e[0]):
-        body += vlq(tick - last) + bytes(message)
-        last = tick
-    body += vlq(max(end_tick - last, 0)) + b'\xff\x2f\x00'
-    return b'MTrk' + struct.pack('>I', len(body)) + body
-
-
-def smf(division, tracks, fmt=1):
-    return b'MThd' + struct.pack('>IHHH', 6, fmt, len(tracks), division) + b''.join(tracks)
-
-
-def meta(kind, data):
-    return bytes([0xFF, kind, len(data)]) + bytes(data)
-
-
-def tempo(bpm):
-    return meta(0x51, struct.pack('>I', round(60_000_000 / bpm))[1:])
-
-
-def name(text):
-    return meta(0x03, text.encode())
 
 
 def notes(channel, items):
@@ -196,7 +162,7 @@ def truncated_file():
         cut += vlq(tick - last) + bytes(message)
         last = tick
     cut += vlq(tpq) + bytes([0x92, 76])  # the next note-on loses its velocity byte
-    return (b'MThd' + struct.pack('>IHHH', 6, 1, 30, tpq) + b''.join(whole)
+    return (header(tpq, 30) + b''.join(whole)
             + b'MTrk' + struct.pack('>I', 1_000_000) + cut)
 
 
