@@ -29,7 +29,7 @@ public enum SongLoader {
     /// libsmf's reading of the canonical bytes, a track at a time: the merged events, the last
     /// tick and its warnings.
     private static func parse(_ validated: ValidatedSMF, name: String) throws(LoadError) -> (MergedEvents, Int, [String]) {
-        guard let (tracks, length) = StandardMIDIFile.readTracks(canonicalBytes: validated.canonicalBytes) else {
+        guard let (tracks, length) = StandardMIDIFile.readTracks(of: validated) else {
             let detail = GLibLogCapture.drain().last ?? "libsmf gave no reason"
             throw .invalid(path: name, reason: "libsmf could not load it (\(detail))")
         }

@@ -14,11 +14,11 @@ final class StandardMIDIFile {
     }
 
     /// `smf_delete` removes events one at a time, each removal searching, shifting and
-    /// renumbering its track, and then tracks the same way: quadratic in both (half a second
-    /// for a 20,000-note file, seconds for 65,535 tracks). So each event is first detached
-    /// (`track` = NULL, as for an event never added) and freed alone, then each track detached
-    /// (`smf` = NULL) and freed alone, before `smf_delete` frees the rest. The corresponding C
-    /// functions are `smf_event_delete`, `smf_track_delete`, `g_ptr_array_set_size` and `smf_delete`.
+    /// renumbering its track: quadratic (half a second for a 20,000-note file). So each event is
+    /// first detached (`track` = NULL, as for an event never added) and freed alone, and the
+    /// tracks emptied, before `smf_delete` frees the rest. (It removes tracks the same way, but
+    /// `readTracks` loads one track a file.) The corresponding C functions are
+    /// `smf_event_delete`, `g_ptr_array_set_size` and `smf_delete`.
     deinit {
         for number in 1...max(1, Int(handle.pointee.number_of_tracks)) {
             guard let track = smf_get_track_by_number(handle, Int32(number)),
@@ -31,13 +31,6 @@ final class StandardMIDIFile {
             g_ptr_array_set_size(events, 0)
             track.pointee.number_of_events = 0
         }
-        for number in 1...max(1, Int(handle.pointee.number_of_tracks)) {
-            guard let track = smf_get_track_by_number(handle, Int32(number)) else { continue }
-            track.pointee.smf = nil
-            smf_track_delete(track)
-        }
-        if let tracks = handle.pointee.tracks_array { g_ptr_array_set_size(tracks, 0) }
-        handle.pointee.number_of_tracks = 0
         smf_delete(handle)
     }
 
@@ -62,22 +55,16 @@ final class StandardMIDIFile {
         return events
     }
 
-    /// Every track of canonical bytes, each loaded by libsmf on its own (a header and that one
-    /// chunk) and freed before the next: libsmf never holds more than one track's events (a
-    /// million-note file is about 200 MB of libsmf events). Nil when libsmf refuses a track.
-    static func readTracks(canonicalBytes bytes: [UInt8]) -> (tracks: [[MIDIEvent]], lengthInTicks: Int)? {
-        guard bytes.count >= 14 else { return nil }
-        let header = Array(bytes[0..<10]) + [0, 1] + Array(bytes[12..<14])
+    /// Every track of a validated file, each loaded by libsmf on its own (`trackFiles`) and freed
+    /// before the next: libsmf never holds more than one track's events (a million-note file is
+    /// about 200 MB of libsmf events). Nil when libsmf refuses a track.
+    static func readTracks(of validated: ValidatedSMF) -> (tracks: [[MIDIEvent]], lengthInTicks: Int)? {
         var tracks: [[MIDIEvent]] = []
         var length = 0
-        var position = 14
-        while position + 8 <= bytes.count {
-            let chunkLength = bytes[(position + 4)..<(position + 8)].reduce(0) { $0 << 8 | Int($1) }
-            let end = min(bytes.count, position + 8 + chunkLength)
-            guard let file = StandardMIDIFile(canonicalBytes: header + bytes[position..<end]), file.trackCount == 1 else { return nil }
+        for bytes in validated.trackFiles {
+            guard let file = StandardMIDIFile(canonicalBytes: bytes), file.trackCount == 1 else { return nil }
             tracks.append(file.events(ofTrack: 1, as: tracks.count))
             length = max(length, file.lengthInTicks)
-            position = end
         }
         return (tracks, length)
     }

@@ -14,3 +14,19 @@ public struct ValidatedSMF: Sendable {
     /// What was repaired or skipped, one line each.
     public var warnings: [String]
 }
+
+extension ValidatedSMF {
+    /// Each track of `canonicalBytes` as a file of its own: the header, counting one track, and
+    /// that track's chunk. Made one at a time, as they are read.
+    public var trackFiles: some Sequence<[UInt8]> {
+        let bytes = canonicalBytes
+        let header = Array(bytes[0..<10]) + [0, 1] + Array(bytes[12..<14])
+        let reader = ByteReader(bytes, from: 0, to: bytes.count)
+        return sequence(state: 14) { (position: inout Int) -> [UInt8]? in
+            guard let length = reader.bigEndianUInt32(at: position + 4) else { return nil }
+            let end = min(bytes.count, position + 8 + Int(length))
+            defer { position = end }
+            return header + bytes[position..<end]
+        }
+    }
+}
