@@ -63,11 +63,12 @@ public struct MergedEvents: Sequence, Sendable {
         }
     }
 
-    /// The tempo events (FF 51 03) in stream order, found without merging the other events.
-    public var tempoEvents: [MIDIEvent] {
+    /// The events `isIncluded` keeps, in stream order, found track by track without merging
+    /// the others (a few tempo events out of millions).
+    public func filter(_ isIncluded: (MIDIEvent) -> Bool) -> [MIDIEvent] {
         var found: [(event: MIDIEvent, track: Int, position: Int)] = []
         for (track, events) in tracks.enumerated() {
-            for (position, event) in events.enumerated() where event.bytes.count == 6 && event.bytes[0] == 0xFF && event.bytes[1] == 0x51 {
+            for (position, event) in events.enumerated() where isIncluded(event) {
                 found.append((event, track, position))
             }
         }

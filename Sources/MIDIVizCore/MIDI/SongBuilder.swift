@@ -4,15 +4,24 @@
 /// notes never released end at the end of the song.
 public enum SongBuilder {
     /// - Parameters:
-    ///   - events: every event of every track in stream order (by tick; ties by track, then file
-    ///     order); walked twice.
+    ///   - events: every event of every track in stream order (by tick; ties by track, then file order).
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
-    public static func build(format: Int, division: Division, trackCount: Int, events: some Sequence<MIDIEvent>,
+    public static func build(format: Int, division: Division, trackCount: Int, events: [MIDIEvent],
+                             endTick: Int, warnings: [String]) -> Song {
+        build(format: format, division: division, trackCount: trackCount, events: MergedEvents(tracks: [events]),
+              endTick: endTick, warnings: warnings)
+    }
+
+    /// - Parameters:
+    ///   - events: each track's events, merged into stream order as they are read (the tempo
+    ///     events first, found without a merge).
+    ///   - endTick: the tick of the last event of any track, End-of-Track included.
+    public static func build(format: Int, division: Division, trackCount: Int, events: MergedEvents,
                              endTick: Int, warnings: [String]) -> Song {
         var warnings = warnings
-        let tempoChanges: [(tick: Int, microsecondsPerQuarter: Int)] = events.compactMap { event in
-            guard event.bytes.count == 6, event.bytes[0] == 0xFF, event.bytes[1] == 0x51 else { return nil }
-            return (event.tick, Int(event.bytes[3]) << 16 | Int(event.bytes[4]) << 8 | Int(event.bytes[5]))
+        let tempoEvents = events.filter { $0.bytes.count == 6 && $0.bytes[0] == 0xFF && $0.bytes[1] == 0x51 }
+        let tempoChanges: [(tick: Int, microsecondsPerQuarter: Int)] = tempoEvents.map { event in
+            (event.tick, Int(event.bytes[3]) << 16 | Int(event.bytes[4]) << 8 | Int(event.bytes[5]))
         }
         if case .smpte = division, !tempoChanges.isEmpty {
             warnings.append("SMPTE time division: \(tempoChanges.count) tempo events ignored")
