@@ -1,3 +1,4 @@
+import Foundation
 import CSMF
 import MIDIVizCore
 
@@ -39,35 +40,67 @@ final class StandardMIDIFile {
     /// The tick of the last event of any track. The corresponding C function is `smf_get_length_pulses`.
     var lengthInTicks: Int { Int(smf_get_length_pulses(handle)) }
 
-    /// The events of track `number` (1-based), in file order, as track `index` of the song.
-    func events(ofTrack number: Int, as index: Int) -> [MIDIEvent] {
+    /// The events of track `number` (1-based), in file order.
+    func events(ofTrack number: Int) -> [TrackEvent] {
         guard let track = smf_get_track_by_number(handle, Int32(number)), let array = track.pointee.events_array,
               let pdata = array.pointee.pdata else { return [] }
-        var events: [MIDIEvent] = []
+        var events: [TrackEvent] = []
         events.reserveCapacity(Int(array.pointee.len))
         for position in 0..<Int(array.pointee.len) {
             guard let event = pdata[position]?.assumingMemoryBound(to: smf_event_t.self) else { continue }
             let length = Int(event.pointee.midi_buffer_length)
             guard length > 0, let buffer = event.pointee.midi_buffer else { continue }
-            events.append(MIDIEvent(tick: Int(event.pointee.time_pulses), track: index,
-                                    bytes: MessageBytes(UnsafeBufferPointer(start: buffer, count: length))))
+            events.append(TrackEvent(tick: Int(event.pointee.time_pulses),
+                                     bytes: MessageBytes(UnsafeBufferPointer(start: buffer, count: length))))
         }
         return events
     }
 
     /// Every track of a validated file, each loaded by libsmf on its own (`trackFiles`) and freed
-    /// before the next: libsmf never holds more than one track's events (a million-note file is
-    /// about 200 MB of libsmf events). Nil when libsmf refuses a track.
-    static func readTracks(of validated: ValidatedSMF) -> (tracks: [[MIDIEvent]], lengthInTicks: Int)? {
-        var tracks: [[MIDIEvent]] = []
-        var length = 0
-        for bytes in validated.trackFiles {
-            guard let file = StandardMIDIFile(canonicalBytes: bytes), file.trackCount == 1 else { return nil }
-            tracks.append(file.events(ofTrack: 1, as: tracks.count))
-            length = max(length, file.lengthInTicks)
+    /// before the next: libsmf never holds more than a track's events per worker (a million-note
+    /// file is about 200 MB of libsmf events). Two workers read alternate tracks. Nil when libsmf
+    /// refuses a track.
+    static func readTracks(of validated: ValidatedSMF) -> (tracks: [[TrackEvent]], lengthInTicks: Int)? {
+        let files = validated.trackFiles
+        let workers = files.count > 1 ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let results = WorkerResults(count: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var tracks: [[TrackEvent]] = []
+            var length = 0
+            for index in stride(from: worker, to: files.count, by: workers) {
+                guard let file = StandardMIDIFile(canonicalBytes: files[index]), file.trackCount == 1 else {
+                    results.store((nil, 0), at: worker)
+                    return
+                }
+                tracks.append(file.events(ofTrack: 1))
+                length = max(length, file.lengthInTicks)
+            }
+            results.store((tracks, length), at: worker)
         }
+        var found: [[[TrackEvent]]] = []
+        var length = 0
+        for (tracks, workerLength) in results.values {
+            guard let tracks else { return nil }
+            found.append(tracks)
+            length = max(length, workerLength)
+        }
+        let tracks = files.indices.map { found[$0 % workers][$0 / workers] }
         return (tracks, length)
     }
+}
+
+/// What each worker of `readTracks` found, stored under a lock.
+private final class WorkerResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(tracks: [[TrackEvent]]?, length: Int)]
+
+    init(count: Int) { stored = Array(repeating: (nil, 0), count: count) }
+
+    func store(_ result: (tracks: [[TrackEvent]]?, length: Int), at index: Int) {
+        lock.withLock { stored[index] = result }
+    }
+
+    var values: [(tracks: [[TrackEvent]]?, length: Int)] { lock.withLock { stored } }
 }
 
 @available(*, unavailable)

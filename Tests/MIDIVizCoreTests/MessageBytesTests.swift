@@ -4,7 +4,7 @@ import Testing
 @Suite struct MessageBytesTests {
     /// Short messages inline and long ones in an array read back the same, and equal values
     /// compare equal however they were built.
-    @Test(arguments: [0, 1, 3, 7, 8, 9, 40])
+    @Test(arguments: [0, 1, 3, 6, 7, 8, 9, 40])
     func readsBackWhatWasStored(count: Int) {
         let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 37 + 1) }
         let message = MessageBytes(bytes)
@@ -13,13 +13,17 @@ import Testing
         var appended = MessageBytes()
         for byte in bytes { appended.append(byte) }
         #expect(appended == message && Array(appended) == bytes)
+        #expect(appended.hashValue == message.hashValue)
+        var copy = appended
+        copy.append(0x7F)
+        #expect(Array(appended) == bytes && Array(copy) == bytes + [0x7F], "a copy changes alone")
     }
 }
 
 @Suite struct MergedEventsTests {
     /// Time order; at one tick the lower track first, and within a track file order; twice.
     @Test func mergesByTickThenTrackThenFileOrder() {
-        func event(_ tick: Int, _ track: Int, _ tag: UInt8) -> MIDIEvent { MIDIEvent(tick: tick, track: track, bytes: [0xB0, 1, tag]) }
+        func event(_ tick: Int, _ track: Int, _ tag: UInt8) -> TrackEvent { TrackEvent(tick: tick, bytes: [0xB0, 1, tag]) }
         let tracks = [[event(0, 0, 1), event(10, 0, 2), event(10, 0, 3)],
                       [],
                       [event(5, 2, 4), event(10, 2, 5)],
@@ -29,5 +33,16 @@ import Testing
         #expect(tags == [1, 6, 4, 2, 3, 5, 7])
         #expect(merged.map { $0.bytes[2] } == tags, "walked again, the same")
         #expect(merged.underestimatedCount == 7)
+        #expect(merged.map(\.track) == [0, 3, 2, 0, 0, 2, 3], "each event tagged with the track that holds it")
+        let regrouped = MergedEvents(events: Array(merged), trackCount: tracks.count)
+        #expect(regrouped.tracks == tracks, "a stream split back into its tracks")
+    }
+
+    /// One word each: every event a million-note song holds stays small.
+    @Test func staysSmall() {
+        #expect(MemoryLayout<MessageBytes>.size == 8)
+        #expect(MemoryLayout<TrackEvent>.stride == 16)
+        #expect(MemoryLayout<TimedMessage>.stride == 16)
+        #expect(MemoryLayout<Note>.stride == 24)
     }
 }

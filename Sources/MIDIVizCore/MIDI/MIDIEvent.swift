@@ -11,3 +11,15 @@ public struct MIDIEvent: Sendable, Equatable {
         self.bytes = bytes
     }
 }
+
+/// An event as a track holds it: its tick and message, the track being the one that holds it.
+/// A million-note song keeps two million of these while it is built: 16 bytes each.
+public struct TrackEvent: Sendable, Equatable {
+    public var tick: Int
+    public var bytes: MessageBytes
+
+    public init(tick: Int, bytes: MessageBytes) {
+        self.tick = tick
+        self.bytes = bytes
+    }
+}

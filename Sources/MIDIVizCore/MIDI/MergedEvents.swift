@@ -3,9 +3,16 @@
 /// is made, and it can be walked more than once.
 public struct MergedEvents: Sequence, Sendable {
     /// Each track's events in file order.
-    public let tracks: [[MIDIEvent]]
+    public let tracks: [[TrackEvent]]
 
-    public init(tracks: [[MIDIEvent]]) {
+    public init(tracks: [[TrackEvent]]) {
+        self.tracks = tracks
+    }
+
+    /// The events of `trackCount` tracks, each tagged with its track, in stream order.
+    public init(events: [MIDIEvent], trackCount: Int) {
+        var tracks = [[TrackEvent]](repeating: [], count: trackCount)
+        for event in events { tracks[event.track].append(TrackEvent(tick: event.tick, bytes: event.bytes)) }
         self.tracks = tracks
     }
 
@@ -14,14 +21,14 @@ public struct MergedEvents: Sequence, Sendable {
     public func makeIterator() -> Iterator { Iterator(tracks) }
 
     public struct Iterator: IteratorProtocol {
-        private let tracks: [[MIDIEvent]]
+        private let tracks: [[TrackEvent]]
         private var positions: [Int]
         /// A binary min-heap of each unfinished track's next event as one number, tick << 16 |
         /// track (ticks fit 31 bits and tracks 16 in a validated file): one comparison orders
         /// by tick, then by track.
         private var heap: [Int]
 
-        init(_ tracks: [[MIDIEvent]]) {
+        init(_ tracks: [[TrackEvent]]) {
             precondition(tracks.count <= 1 << 16, "more tracks than a MIDI file holds")
             self.tracks = tracks
             positions = Array(repeating: 0, count: tracks.count)
@@ -42,7 +49,7 @@ public struct MergedEvents: Sequence, Sendable {
                 heap.removeLast()
             }
             if heap.count > 1 { siftDown(0) }
-            return events[position]
+            return MIDIEvent(tick: events[position].tick, track: track, bytes: events[position].bytes)
         }
 
         private mutating func siftDown(_ start: Int) {
@@ -68,8 +75,9 @@ public struct MergedEvents: Sequence, Sendable {
     public func filter(_ isIncluded: (MIDIEvent) -> Bool) -> [MIDIEvent] {
         var found: [(event: MIDIEvent, track: Int, position: Int)] = []
         for (track, events) in tracks.enumerated() {
-            for (position, event) in events.enumerated() where isIncluded(event) {
-                found.append((event, track, position))
+            for (position, stored) in events.enumerated() {
+                let event = MIDIEvent(tick: stored.tick, track: track, bytes: stored.bytes)
+                if isIncluded(event) { found.append((event, track, position)) }
             }
         }
         return found.sorted { ($0.event.tick, $0.track, $0.position) < ($1.event.tick, $1.track, $1.position) }.map(\.event)

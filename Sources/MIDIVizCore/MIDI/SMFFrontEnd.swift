@@ -142,22 +142,23 @@ public enum SMFFrontEnd {
             out.append(UInt8(value >> 8)); out.append(UInt8(value & 0xFF))
         }
         for events in tracks {
-            var body: [UInt8] = []
+            out.append(contentsOf: Array("MTrk".utf8))
+            let lengthAt = out.count
+            appendBigEndian32(0, to: &out)  // the length, written when known
             var previousTick = 0
             for event in events {
                 var delta = event.tick - previousTick
                 while delta > maximumDelta {  // only format-2 shifting makes such gaps
-                    appendVLQ(maximumDelta, to: &body)
-                    body.append(contentsOf: [0xFF, 0x01, 0x00])  // an empty text event as filler
+                    appendVLQ(maximumDelta, to: &out)
+                    out.append(contentsOf: [0xFF, 0x01, 0x00])  // an empty text event as filler
                     delta -= maximumDelta
                 }
-                appendVLQ(delta, to: &body)
-                body.append(contentsOf: event.bytes)
+                appendVLQ(delta, to: &out)
+                for byte in event.bytes { out.append(byte) }
                 previousTick = event.tick
             }
-            out.append(contentsOf: Array("MTrk".utf8))
-            appendBigEndian32(body.count, to: &out)
-            out.append(contentsOf: body)
+            let length = out.count - lengthAt - 4
+            for (offset, shift) in [24, 16, 8, 0].enumerated() { out[lengthAt + offset] = UInt8((length >> shift) & 0xFF) }
         }
         return out
     }
@@ -167,13 +168,13 @@ public enum SMFFrontEnd {
     }
 
     static func appendVLQ(_ value: Int, to out: inout [UInt8]) {
-        var groups: [UInt8] = [UInt8(value & 0x7F)]
-        var rest = value >> 7
-        while rest > 0 {
-            groups.append(UInt8(rest & 0x7F) | 0x80)
-            rest >>= 7
+        var shift = 0
+        while value >> (shift + 7) > 0 { shift += 7 }
+        while shift > 0 {
+            out.append(UInt8((value >> shift) & 0x7F) | 0x80)
+            shift -= 7
         }
-        out.append(contentsOf: groups.reversed())
+        out.append(UInt8(value & 0x7F))
     }
 }
 

@@ -21,16 +21,21 @@ public struct Song: Sendable {
 }
 
 /// A sounding note: start and end in seconds, channel 0-based (drums are 9), track the 0-based
-/// index of the MTrk chunk holding its note-on.
+/// index of the MTrk chunk holding its note-on. 24 bytes: a file holds at most 65,535 tracks.
 public struct Note: Sendable, Equatable {
     public var startSeconds: Double
     public var endSeconds: Double
     public var pitch: UInt8
     public var velocity: UInt8
     public var channel: UInt8
-    public var track: Int
     /// The program of the note's channel when it started (0-based General MIDI number).
     public var program: UInt8
+    private var trackIndex: UInt16
+
+    public var track: Int {
+        get { Int(trackIndex) }
+        set { trackIndex = UInt16(newValue) }
+    }
 
     public init(startSeconds: Double, endSeconds: Double, pitch: UInt8, velocity: UInt8, channel: UInt8, track: Int, program: UInt8 = 0) {
         self.startSeconds = startSeconds
@@ -38,7 +43,7 @@ public struct Note: Sendable, Equatable {
         self.pitch = pitch
         self.velocity = velocity
         self.channel = channel
-        self.track = track
+        self.trackIndex = UInt16(track)
         self.program = program
     }
 }

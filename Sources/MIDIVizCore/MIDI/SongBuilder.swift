@@ -8,7 +8,7 @@ public enum SongBuilder {
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
     public static func build(format: Int, division: Division, trackCount: Int, events: [MIDIEvent],
                              endTick: Int, warnings: [String]) -> Song {
-        build(format: format, division: division, trackCount: trackCount, events: MergedEvents(tracks: [events]),
+        build(format: format, division: division, trackCount: trackCount, events: MergedEvents(events: events, trackCount: trackCount),
               endTick: endTick, warnings: warnings)
     }
 
@@ -34,6 +34,7 @@ public enum SongBuilder {
         /// Sounding notes per channel × key: (start tick, velocity, track, program).
         var sounding = [[(tick: Int, velocity: UInt8, track: Int, program: UInt8)]](repeating: [], count: 16 * 128)
         var notes: [Note] = []
+        notes.reserveCapacity(events.underestimatedCount / 2)  // a note-on and a note-off each, mostly
         var timeSignatures: [TimeSignature] = []
         var keySignatures: [KeySignature] = []
         var synthEvents: [TimedMessage] = []

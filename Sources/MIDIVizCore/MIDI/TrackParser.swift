@@ -136,17 +136,16 @@ struct TrackParser {
             runningStatus = status
             sysexSinceStatus = false
             let dataCount = (status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0) ? 1 : 2
-            var bytes = MessageBytes()
-            bytes.append(status)
-            for _ in 0..<dataCount {
+            var data: (UInt8, UInt8?) = (0, nil)
+            for index in 0..<dataCount {
                 guard let byte = try need(reader.peek(), "channel message") else { return .endOfData }
                 guard byte < 0x80 else {
                     throw .corrupt("track \(track): channel message at offset \(eventOffset) is cut short by status byte \(hex(byte))")
                 }
                 _ = reader.readByte()
-                bytes.append(byte)
+                if index == 0 { data.0 = byte } else { data.1 = byte }
             }
-            return .event(CanonicalEvent(tick: tick, bytes: bytes))
+            return .event(CanonicalEvent(tick: tick, bytes: MessageBytes(status: status, data: data.0, data.1)))
         }
     }
 

@@ -18,15 +18,22 @@ public struct ValidatedSMF: Sendable {
 extension ValidatedSMF {
     /// Each track of `canonicalBytes` as a file of its own: the header, counting one track, and
     /// that track's chunk. Made one at a time, as they are read.
-    public var trackFiles: some Sequence<[UInt8]> {
+    public var trackFiles: LazyMapSequence<[Range<Int>], [UInt8]> {
         let bytes = canonicalBytes
         let header = Array(bytes[0..<10]) + [0, 1] + Array(bytes[12..<14])
-        let reader = ByteReader(bytes, from: 0, to: bytes.count)
-        return sequence(state: 14) { (position: inout Int) -> [UInt8]? in
-            guard let length = reader.bigEndianUInt32(at: position + 4) else { return nil }
-            let end = min(bytes.count, position + 8 + Int(length))
-            defer { position = end }
-            return header + bytes[position..<end]
+        return trackChunks.lazy.map { header + bytes[$0] }
+    }
+
+    /// Where each track's MTrk chunk lies in `canonicalBytes`.
+    var trackChunks: [Range<Int>] {
+        let reader = ByteReader(canonicalBytes, from: 0, to: canonicalBytes.count)
+        var chunks: [Range<Int>] = []
+        var position = 14
+        while let length = reader.bigEndianUInt32(at: position + 4) {
+            let end = min(canonicalBytes.count, position + 8 + Int(length))
+            chunks.append(position..<end)
+            position = end
         }
+        return chunks
     }
 }
