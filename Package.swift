@@ -5,6 +5,7 @@ var products: [Product] = [
     .executable(name: "midiviz", targets: ["midiviz"]),
     .library(name: "MIDIVizEngine", targets: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore"]),
 ]
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
 var targets: [Target] = [
     .systemLibrary(name: "CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -29,18 +30,25 @@ var targets: [Target] = [
     .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
     .executableTarget(name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO"], path: "Benchmarks/FrameLoop"),
     .testTarget(name: "MIDIVizCoreTests", dependencies: ["MIDIVizCore"]),
-    .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore"], exclude: ["Goldens"]),
-    .testTarget(name: "MIDIVizEngineTests", dependencies: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore"]),
+    .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore", propertyBased], exclude: ["Goldens"]),
+    .testTarget(name: "MIDIVizEngineTests", dependencies: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore", propertyBased]),
     .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "MIDIVizCore"]),
 ]
 
-// The libFuzzer target links libFuzzer's own main, so it exists only when
-// scripts/fuzz builds it (MIDIVIZ_FUZZ=1 with -sanitize=fuzzer).
+// The libFuzzer targets link libFuzzer's own main, so they exist only when
+// scripts/fuzz builds them (MIDIVIZ_FUZZ=1 with -sanitize=fuzzer).
 if Context.environment["MIDIVIZ_FUZZ"] != nil {
-    products.append(.executable(name: "midiviz-fuzz", targets: ["SMFLoaderFuzz"]))
     targets.append(.systemLibrary(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
-    targets.append(.executableTarget(
-        name: "SMFLoaderFuzz", dependencies: ["MIDIVizIO", "MIDIVizCore", "CFuzzerDriver"], path: "Fuzz/SMFLoaderFuzz"))
+    for (product, target, dependencies) in [
+        ("midiviz-fuzz", "SMFLoaderFuzz", ["MIDIVizIO", "MIDIVizCore"]),
+        ("midiviz-fuzz-scene", "SceneFuzz", ["MIDIVizIO", "MIDIVizCore"]),
+        ("midiviz-fuzz-options", "RenderOptionsFuzz", ["MIDIVizCLI"]),
+    ] {
+        products.append(.executable(name: product, targets: [target]))
+        var uses: [Target.Dependency] = (dependencies + ["CFuzzerDriver"]).map { .target(name: $0) }
+        if target == "RenderOptionsFuzz" { uses.append(.product(name: "ArgumentParser", package: "swift-argument-parser")) }
+        targets.append(.executableTarget(name: target, dependencies: uses, path: "Fuzz/\(target)"))
+    }
 }
 
 let package = Package(
@@ -48,6 +56,7 @@ let package = Package(
     products: products,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: targets,
     swiftLanguageModes: [.v5]

@@ -21,7 +21,7 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "x264 preset: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.")
     var preset: String = "veryfast"
 
-    @Option(name: .customLong("from"), help: "Start at this time: seconds, mm:ss.fff or bar:N.")
+    @Option(name: .customLong("from"), help: "Start at this time (the nearest frame): seconds, mm:ss.fff or bar:N.")
     var from: TimeSpec?
 
     @Option(name: .customLong("to"), help: "End at this time: seconds, mm:ss.fff or bar:N (default: the end plus the release tail).")

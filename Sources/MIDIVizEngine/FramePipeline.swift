@@ -10,19 +10,19 @@ import MIDIVizIO
 struct FramePipeline: Sendable {
     let renderer: FrameRenderer
     let jobs: Int
-    /// The song time of the first frame (the start of `--from`).
-    let startSeconds: Double
+    /// The index of the first frame on the song's frame grid (the frame at `--from`).
+    let firstFrame: Int
     let sinks: [any FrameSink]
     private let state: PipelineState
 
     /// - Parameters:
     ///   - frameCount: the number of frames, or the least it can be while `isFinal` is false
     ///     (the sound, bounced beside the frames, may ring on longer): `settle` gives the count.
-    init(renderer: FrameRenderer, jobs: Int, startSeconds: Double, frameCount: Int, isFinal: Bool, sinks: [any FrameSink]) {
+    init(renderer: FrameRenderer, jobs: Int, firstFrame: Int, frameCount: Int, isFinal: Bool, sinks: [any FrameSink]) {
         self.renderer = renderer
         // More workers than cores only cost memory (a canvas and planes each).
         self.jobs = max(1, min(jobs, ProcessInfo.processInfo.activeProcessorCount))
-        self.startSeconds = startSeconds
+        self.firstFrame = firstFrame
         self.sinks = sinks
         state = PipelineState(window: self.jobs * 2 + 2, frameCount: frameCount, isFinal: isFinal)
     }
@@ -36,9 +36,9 @@ struct FramePipeline: Sendable {
     /// The number of frames, once settled.
     var frameCount: Int { state.frameCount }
 
-    /// The time frame `index` shows: computed from the index, never accumulated.
+    /// The time frame `index` shows: the song's frame `firstFrame + index`, never accumulated.
     func seconds(ofFrame index: Int) -> Double {
-        startSeconds + Double(index) / Double(renderer.scene.settings.framesPerSecond)
+        renderer.scene.settings.seconds(ofFrame: firstFrame + index)
     }
 
     /// - Parameters:

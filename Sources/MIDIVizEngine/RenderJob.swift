@@ -104,13 +104,19 @@ public final class RenderJob: @unchecked Sendable {
 
     private func perform(progress: @escaping @Sendable (RenderProgress) -> Void) throws(RenderError) -> RenderSummary {
         let song = request.song, settings = request.settings
-        let start = request.startSeconds
         // An end past the song's end (and its tail) is the end, as without one.
         let songEnd = song.durationSeconds + settings.tailSeconds
         let end = request.endSeconds.flatMap { $0 < songEnd ? $0 : nil }
         let visualEnd = end ?? songEnd
+        guard abs(request.startSeconds) < 1e9, visualEnd > request.startSeconds else {  // finite, and frames fit an Int
+            throw .usage("nothing to render: --from \(SongClock.text(request.startSeconds)) is not before the end \(SongClock.text(visualEnd))")
+        }
+        // A range starts on the song's frame grid, at the nearest frame: its frame k is then the
+        // whole song's frame first + k, the same time to the bit and so the same pixels.
+        let firstFrame = Int((request.startSeconds * Double(settings.framesPerSecond)).rounded())
+        let start = settings.seconds(ofFrame: firstFrame)
         guard visualEnd > start else {
-            throw .usage("nothing to render: --from \(SongClock.text(start)) is not before the end \(SongClock.text(visualEnd))")
+            throw .usage("nothing to render: --from \(SongClock.text(request.startSeconds)) is within a frame of the end \(SongClock.text(visualEnd))")
         }
         /// Frames cover the range (and the sound's tail, when it rings on longer); the WAV is
         /// padded to exactly the frames' length.
@@ -194,7 +200,7 @@ public final class RenderJob: @unchecked Sendable {
             }
             let soundDecidesLength = soundFont != nil && end == nil && !soundIsDone
             let pipeline = FramePipeline(renderer: FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts),
-                                         jobs: request.jobs, startSeconds: start, frameCount: frames, isFinal: !soundDecidesLength,
+                                         jobs: request.jobs, firstFrame: firstFrame, frameCount: frames, isFinal: !soundDecidesLength,
                                          sinks: made)
             var soundJob: BackgroundBounce?
             if let soundFont, let sound = request.sound, !soundIsDone {

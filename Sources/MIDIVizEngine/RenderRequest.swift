@@ -14,7 +14,7 @@ public struct RenderRequest: Sendable {
     public var fontPath: String
     /// The sound, or nil for none (then the video is silent).
     public var sound: SoundSettings?
-    /// Song seconds of the first frame.
+    /// Song seconds of the first frame, rounded to the nearest frame of the song's frame grid.
     public var startSeconds: Double = 0
     /// Song seconds where the render stops; nil for the song's end plus the release tail.
     public var endSeconds: Double?
