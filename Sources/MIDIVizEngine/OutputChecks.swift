@@ -51,11 +51,11 @@ enum OutputChecks {
     }
 
     private static func checkWritableParent(of path: String, name: String, creatingFolders: Bool) throws(RenderError) {
-        var folder = (path as NSString).deletingLastPathComponent
+        var folder = PathParts(path).folder
         if creatingFolders {
             // The frames folder's missing parents are made; the nearest existing one must take them.
-            while !FileManager.default.fileExists(atPath: folder) && folder != "/" {
-                folder = (folder as NSString).deletingLastPathComponent
+            while !FileManager.default.fileExists(atPath: folder) && folder != "/" && folder != "." {
+                folder = PathParts(folder).folder
             }
         }
         var isFolder: ObjCBool = false

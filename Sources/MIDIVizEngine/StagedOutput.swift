@@ -19,13 +19,13 @@ final class StagedOutput {
     init(finalPath: String, isFolder: Bool) throws(RenderError) {
         self.finalPath = finalPath
         self.isFolder = isFolder
-        let folder = (finalPath as NSString).deletingLastPathComponent
-        let name = (finalPath as NSString).lastPathComponent
+        let parts = PathParts(finalPath)
+        let folder = parts.folder, name = parts.name
         if isFolder {
             var missing = folder
-            while !missing.isEmpty && missing != "/" && !FileManager.default.fileExists(atPath: missing) {
+            while missing != "." && missing != "/" && !FileManager.default.fileExists(atPath: missing) {
                 createdFolders.append(missing)
-                missing = (missing as NSString).deletingLastPathComponent
+                missing = PathParts(missing).folder
             }
             do {
                 try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
@@ -34,7 +34,7 @@ final class StagedOutput {
             }
         }
         Self.removeStaleTemporaries(in: folder, of: name)
-        var template = Array(((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(".\(name).midiviz-\(getpid())-XXXXXX").utf8CString)
+        var template = Array(PathParts.join(folder, ".\(name).midiviz-\(getpid())-XXXXXX").utf8CString)
         let mode = 0o777 & ~Self.umaskValue
         if isFolder {
             guard mkdtemp(&template) != nil else { throw .cannotCreate("cannot create \(finalPath): \(String(cString: strerror(errno)))") }
@@ -111,8 +111,8 @@ final class StagedOutput {
             if isBackup { rest = rest.dropFirst(4) }
             guard let pid = Int32(rest.prefix { $0.isNumber }), pid > 0, pid != getpid(),
                   kill(pid, 0) != 0 && errno == ESRCH else { continue }
-            let path = (directory as NSString).appendingPathComponent(entry)
-            let finalPath = (directory as NSString).appendingPathComponent(name)
+            let path = PathParts.join(directory, entry)
+            let finalPath = PathParts.join(directory, name)
             if isBackup && !FileManager.default.fileExists(atPath: finalPath) {
                 rename(path, finalPath)
             } else {

@@ -30,6 +30,24 @@ struct OutputSafetyTests {
         #expect(contents(folder) == ["song.mid"])
     }
 
+    /// Found by the options fuzzer: a one-character output name crashed (Foundation's
+    /// `deletingLastPathComponent` traps on it). Relative names in the current folder, and
+    /// outputs spelled with a trailing slash or a doubled one, are written where they name.
+    @Test(arguments: [["-o", "a"], ["-o", "./b", "--audio", "c"], ["--no-video", "--frames-dir", "d/"], ["-o", "e//f.mp4"]])
+    func shortAndOddlySpelledNamesAreWritten(arguments: [String]) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/e", withIntermediateDirectories: false)
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--to", "0.5", "--quiet"] + Self.small + arguments,
+                                               currentDirectory: URL(fileURLWithPath: folder))
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = ["a": "a", "./b": "b", "c": "c", "d/": "d", "e//f.mp4": "e"]
+        let expected = (arguments.compactMap { written[$0] } + (arguments.contains("e//f.mp4") ? [] : ["e"])).sorted()
+        #expect(contents(folder) == expected)
+        if arguments.contains("e//f.mp4") { #expect(contents(folder + "/e") == ["f.mp4"]) }
+        if arguments.contains("d/") { #expect(contents(folder + "/d").count == 5) }
+    }
+
     @Test func aFIFOOrAFolderIsNeverReplaced() throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,6 +1,6 @@
 import Foundation
 import MIDIVizCore
-import MIDIVizEngine
+@testable import MIDIVizEngine
 import MIDIVizIO
 import Testing
 
@@ -235,5 +235,14 @@ final class Results: @unchecked Sendable {
         lock.lock()
         all.append(result)
         lock.unlock()
+    }
+}
+
+@Suite struct PathPartsTests {
+    @Test(arguments: [("a", ".", "a"), ("./a", ".", "a"), ("dir/a.mp4", "dir", "a.mp4"), ("/a", "/", "a"),
+                      ("dir/frames/", "dir", "frames"), ("a//b", "a", "b"), ("/x/y//", "/x", "y"), ("/", "/", "/")])
+    func splitsAsDirnameAndBasename(path: String, folder: String, name: String) {
+        let parts = PathParts(path)
+        #expect(parts.folder == folder && parts.name == name, "\(path): \(parts)")
     }
 }
