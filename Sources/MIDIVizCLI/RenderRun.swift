@@ -19,9 +19,8 @@ struct RenderRun {
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         let started = Date()
-        let settings = look.settings(for: song)
         let job: RenderJob
-        do { job = try RenderJob(request(settings: settings)) } catch { throw error.reported }
+        do { job = try makeJob() } catch { throw error.reported }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }
         let reporter = ProgressReporter(style: output.quiet ? nil : output.progress)
@@ -37,7 +36,12 @@ struct RenderRun {
         report(summary, started: started)
     }
 
-    private func request(settings: RenderSettings) throws(RenderError) -> RenderRequest {
+    /// The engine's job for these options, checked before any work.
+    func makeJob() throws(RenderError) -> RenderJob {
+        try RenderJob(request(settings: look.settings(for: song)))
+    }
+
+    func request(settings: RenderSettings) throws(RenderError) -> RenderRequest {
         var outputs: [RenderOutput] = []
         if let videoPath { outputs.append(.mp4(path: videoPath, crf: output.crf, preset: output.preset)) }
         if let raw = output.rawVideoOut { outputs.append(.rawYUV(path: raw)) }

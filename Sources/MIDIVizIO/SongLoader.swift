@@ -42,7 +42,7 @@ public enum SongLoader {
 
     /// Reads a whole regular file, refusing special files (a FIFO would block) and sizes no MIDI
     /// file has, before allocating. The corresponding C functions are `open`, `fstat` and `read`.
-    static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+    public static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))

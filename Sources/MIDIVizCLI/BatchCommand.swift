@@ -1,0 +1,220 @@
+import ArgumentParser
+import Foundation
+import MIDIVizCore
+import MIDIVizEngine
+import MIDIVizIO
+
+/// `midiviz batch INPUT... --output-dir DIR`: many songs in one command, past bad files, with a
+/// report, up-to-date songs skipped, and a share of the songs per machine (`--shard`).
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Render many songs: files and folders (searched for .mid, .midi, .kar, .rmi) into --output-dir.",
+        discussion: """
+            Each song becomes DIR/<its path under the folder given>.mp4, with NAME.mp4.midiviz.json beside it recording \
+            what made it; a song whose output and record match (same input bytes, options and midiviz version) is \
+            skipped unless --force. Every render option applies to every song, except those naming outputs. \
+            Exit status: 0 when every song was rendered or skipped, 1 when any failed (the report says which and why), \
+            64 for bad arguments, 130/143/129 when interrupted (finished outputs stay, none is left partial).
+            """)
+
+    @Argument(help: "Song files and folders.")
+    var inputs: [String]
+
+    @Option(name: .customLong("output-dir"), help: "Where the videos go (created if needed).")
+    var outputDirectory: String
+
+    @Option(help: "Also write a JSON report: each song's status, exit code, message, output, duration, frames and wall time, and the totals.")
+    var report: String?
+
+    @Option(help: "Also write the report as JUnit XML (test results in GitHub Actions, GitLab and Jenkins).")
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Render only share K of N (from 1), balanced by song length; or auto: from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Slurm array's SLURM_ARRAY_TASK_ID/COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with MIDIVIZ_SHARD_COUNT, or MIDIVIZ_SHARD=K/N.", valueName: "K/N|auto"))
+    var shard: ShardSpec?
+
+    @Flag(help: "Render songs even when their outputs are up to date.")
+    var force = false
+
+    @OptionGroup var outputs: OutputOptions
+    @OptionGroup var look: LookOptions
+    @OptionGroup var sound: AudioOptions
+
+    func validate() throws {
+        if outputs.output != nil || outputs.framesDirectory != nil || outputs.noVideo || outputs.rawVideoOut != nil || sound.audio != nil {
+            throw ValidationError("batch names each song's video itself under --output-dir: -o, --frames-dir, --no-video and --audio do not apply")
+        }
+    }
+
+    /// Songs at once: `--jobs` (default 1); each renders its frames on the cores left to it.
+    var songsAtOnce: Int { max(1, outputs.jobsOption ?? 1) }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let started = Date()
+        let songs: [BatchSong]
+        let shardNumbers: (index: Int, count: Int)?
+        do {
+            var all = try BatchInputs.songs(inputs, outputDirectory: outputDirectory)
+            shardNumbers = try shard?.resolve()
+            if let (index, count) = shardNumbers {
+                let durations = all.map { (try? SongLoader.load(path: $0.input).durationSeconds) ?? 0 }
+                all = ShardSpec.share(all, durations: durations, index: index, count: count, name: \.relativePath)
+            }
+            songs = all
+        } catch {
+            throw fail(error.message, code: 64)
+        }
+        let runner = BatchRunner(command: self, songs: songs)
+        let interruption = Interruption { runner.stop(signal: $0) }
+        defer { interruption.cancel() }
+        let results = runner.run()
+        interruption.yieldIfInterrupted()
+        let summary = BatchReport(results: results, shard: shardNumbers, wallSeconds: Date().timeIntervalSince(started))
+        do {
+            if let report { try BatchReport.write(summary.json.text + "\n", to: report) }
+            if let junit { try BatchReport.write(summary.junit, to: junit) }
+        } catch {
+            throw fail(error.message, code: 73)
+        }
+        if !outputs.quiet {
+            FileHandle.standardError.write(Data(String(format: "midiviz batch: %d songs: %d rendered, %d up to date, %d failed, in %.1f s\n",
+                                                       results.count, summary.count(.rendered), summary.count(.skipped),
+                                                       summary.count(.failed), summary.wallSeconds).utf8))
+        }
+        if summary.count(.failed) > 0 { throw ExitCode(1) }
+    }
+
+    /// Everything that shapes a song's output besides its bytes, for the up-to-date record.
+    func optionsKey(_ request: RenderRequest) -> String {
+        let sound = request.sound.map { "\($0.bouncer) soundfont=\($0.soundFontPath ?? "default")" } ?? "silent"
+        let video = request.outputs.map { "\($0)".replacingOccurrences(of: $0.path, with: "") }.joined(separator: ",")
+        return "\(request.settings) font=\(request.fontPath) \(sound) from=\(request.startSeconds) to=\(request.endSeconds.map { "\($0)" } ?? "end") \(video)"
+    }
+}
+
+extension BatchError {
+    var message: String {
+        switch self {
+        case .usage(let message): return message
+        }
+    }
+}
+
+/// Renders a batch's songs, several at once, and stops them all on a signal.
+final class BatchRunner: @unchecked Sendable {
+    private let command: BatchCommand
+    private let songs: [BatchSong]
+    private let lock = NSLock()
+    private var next = 0
+    private var stopped = false
+    private var active: [Int: RenderJob] = [:]
+    private var results: [BatchResult?]
+    private var finished = 0
+
+    init(command: BatchCommand, songs: [BatchSong]) {
+        self.command = command
+        self.songs = songs
+        results = Array(repeating: nil, count: songs.count)
+    }
+
+    func run() -> [BatchResult] {
+        let workers = min(command.songsAtOnce, max(1, songs.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = claim() {
+                let result = render(index, workers: workers)
+                lock.withLock {
+                    results[index] = result
+                    active[index] = nil
+                    finished += 1
+                }
+                announce(result, number: lock.withLock { finished })
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Stops every song being rendered (each removes its temporaries) and starts no more.
+    func stop(signal: Int32) {
+        let jobs = lock.withLock {
+            stopped = true
+            return Array(active.values)
+        }
+        for job in jobs { job.stop(signal: signal) }
+    }
+
+    private func claim() -> Int? {
+        lock.withLock {
+            guard !stopped, next < songs.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    private func render(_ index: Int, workers: Int) -> BatchResult {
+        let song = songs[index]
+        let started = Date()
+        func failed(_ code: Int32, _ message: String) -> BatchResult {
+            BatchResult(song: song, status: .failed, exitCode: code, message: message, durationSeconds: 0, frames: 0,
+                        wallSeconds: Date().timeIntervalSince(started))
+        }
+        let bytes: [UInt8]
+        let loaded: Song
+        do throws(LoadError) {
+            bytes = try SongLoader.readFile(song.input)
+            loaded = try SongLoader.load(bytes: bytes, name: song.input)
+        } catch {
+            return failed(error.exitCode, error.description)
+        }
+        var outputs = command.outputs
+        outputs.jobsOption = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
+        outputs.quiet = true
+        let run = RenderRun(song: loaded, songPath: song.input, songName: song.input, videoPath: song.output,
+                            look: command.look, sound: command.sound, output: outputs)
+        let request: RenderRequest
+        do { request = try run.request(settings: command.look.settings(for: loaded)) } catch { return failed(error.exitCode, error.description) }
+        var record = BatchRecord(inputBytes: bytes.count, inputHash: BatchRecord.hash(bytes), options: command.optionsKey(request),
+                                 version: MIDIVizVersion.current, outputBytes: 0)
+        if !command.force, let recorded = BatchRecord.read(for: song.output) {
+            record.outputBytes = recorded.outputBytes
+            if record.isUpToDate(output: song.output) {
+                return BatchResult(song: song, status: .skipped, exitCode: 0, message: "up to date", durationSeconds: loaded.durationSeconds,
+                                   frames: 0, wallSeconds: Date().timeIntervalSince(started))
+            }
+        }
+        let folder = URL(fileURLWithPath: song.output).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return failed(73, "cannot create \(folder): \(error.localizedDescription)")
+        }
+        let job: RenderJob
+        do { job = try RenderJob(request) } catch { return failed(error.exitCode, error.description) }
+        let mayStart = lock.withLock {
+            if !stopped { active[index] = job }
+            return !stopped
+        }
+        guard mayStart else { return failed(130, "interrupted") }
+        let summary: RenderSummary
+        do { summary = try job.run() } catch { return failed(error.exitCode, error.description) }
+        record.outputBytes = ((try? FileManager.default.attributesOfItem(atPath: song.output))?[.size] as? Int) ?? 0
+        do { try record.write(for: song.output) } catch {
+            return failed(73, "cannot write \(BatchRecord.path(of: song.output)): \(error.localizedDescription)")
+        }
+        return BatchResult(song: song, status: .rendered, exitCode: 0, message: "", durationSeconds: summary.durationSeconds,
+                           frames: summary.frames, wallSeconds: Date().timeIntervalSince(started))
+    }
+
+    /// One line a song: on stderr, or a JSON line on stdout with `--progress json`.
+    private func announce(_ result: BatchResult, number: Int) {
+        guard !command.outputs.quiet else { return }
+        if command.outputs.progress == .json {
+            print(result.json.text)
+            fflush(stdout)
+        } else {
+            let what = result.status == .failed ? "FAILED: \(result.message)" : result.status == .skipped ? "up to date" : "\(result.song.output)"
+            FileHandle.standardError.write(Data(String(format: "[%d/%d] %@: %@ (%.1f s)\n", number, songs.count,
+                                                       result.song.relativePath, what, result.wallSeconds).utf8))
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// `midiviz batch` through the binary: a folder past a bad file, reports, up-to-date skipping,
+/// and shards under each CI engine's own variables.
+@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"))
+struct BatchCommandTests {
+    static let small = ["--size", "160x90", "--fps", "10", "--to", "1.5", "--soundfont", AudioTools.soundFont ?? ""]
+
+    /// A folder of four songs (two in a subfolder, one with an upper-case extension), a text file
+    /// that is not a song, and a broken .mid; removed by the caller.
+    func songFolder() throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-batch-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        let files = FileManager.default
+        try files.createDirectory(atPath: root + "/in/album", withIntermediateDirectories: true)
+        for (fixture, name) in [("c-major-arpeggio.mid", "arpeggio.mid"), ("tempo-map.mid", "album/tempo.mid"),
+                                ("sync-notes.mid", "album/sync.MID"), ("demo-groove.mid", "chords.kar")] {
+            try files.copyItem(atPath: TestEnvironment.path(of: "fixtures/" + fixture), toPath: root + "/in/" + name)
+        }
+        _ = files.createFile(atPath: root + "/in/notes.txt", contents: Data("not a song".utf8))
+        _ = files.createFile(atPath: root + "/in/broken.mid", contents: Data("MThd broken".utf8))
+        return root
+    }
+
+    func json(_ path: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
+    }
+
+    func statuses(_ report: [String: Any]) -> [String: String] {
+        var out: [String: String] = [:]
+        for song in report["songs"] as? [[String: Any]] ?? [] { out[song["input"] as? String ?? "?"] = song["status"] as? String }
+        return out
+    }
+
+    @Test func aFolderRendersPastABadFileWithReports() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "--report", root + "/report.json",
+                                                "--junit", root + "/report.xml", "--jobs", "2"] + Self.small)
+        #expect(result.status == 1, "a failed song makes exit 1: \(result.stderr)")
+        let report = try json(root + "/report.json")
+        #expect(statuses(report) == ["arpeggio.mid": "rendered", "album/tempo.mid": "rendered", "album/sync.MID": "rendered",
+                                     "chords.kar": "rendered", "broken.mid": "failed"])
+        let totals = report["totals"] as? [String: Any] ?? [:]
+        #expect(totals["rendered"] as? Int == 4 && totals["failed"] as? Int == 1 && totals["frames"] as? Int == 4 * 15)
+        let broken = (report["songs"] as? [[String: Any]])?.first { $0["input"] as? String == "broken.mid" }
+        #expect(broken?["exit_code"] as? Int == 65 && (broken?["message"] as? String ?? "").contains("broken.mid"))
+        // Each video is whole: the report's frames, and sound as long as the picture.
+        for name in ["arpeggio", "album/tempo", "album/sync", "chords"] {
+            let streams = try VideoTools.probe(root + "/out/\(name).mp4")
+            #expect(streams["video"]?.frames == 15, "\(name)")
+            #expect(abs((streams["audio"]?.duration ?? 0) - 1.5) < 0.05, "\(name)")
+        }
+        let junit = try String(contentsOfFile: root + "/report.xml", encoding: .utf8)
+        #expect(junit.contains("<testsuite name=\"midiviz batch\" tests=\"5\" failures=\"1\" skipped=\"0\""))
+        #expect(junit.components(separatedBy: "<testcase ").count - 1 == 5 && junit.contains("<failure message=\"cannot read"))
+        #expect(result.stderr.contains("5 songs: 4 rendered, 0 up to date, 1 failed"))
+    }
+
+    @Test func anUpToDateSongIsSkippedUnlessForcedOrChanged() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.removeItem(atPath: root + "/in/broken.mid")
+        let arguments = ["batch", root + "/in", "--output-dir", root + "/out", "--report", root + "/report.json"] + Self.small
+        #expect(try ProcessRunner.midiviz(arguments).status == 0)
+        let video = root + "/out/arpeggio.mp4"
+        let first = try Data(contentsOf: URL(fileURLWithPath: video))
+        let modified = try FileManager.default.attributesOfItem(atPath: video)[.modificationDate] as? Date
+
+        let again = try ProcessRunner.midiviz(arguments)
+        #expect(again.status == 0 && again.stderr.contains("4 songs: 0 rendered, 4 up to date, 0 failed"), "\(again.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: video)[.modificationDate] as? Date == modified, "not rewritten")
+
+        // A changed input, a changed option, --force: rendered again, and to the same bytes.
+        let song = root + "/in/arpeggio.mid"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: song))
+        bytes.append(contentsOf: [0, 0])  // trailing bytes: the same music, other bytes
+        try bytes.write(to: URL(fileURLWithPath: song))
+        #expect(statuses(try { _ = try ProcessRunner.midiviz(arguments); return try json(root + "/report.json") }())["arpeggio.mid"] == "rendered")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: video)) == first, "the same music renders to the same bytes")
+        _ = try ProcessRunner.midiviz(arguments + ["--scheme", "fire"])
+        #expect(Set(statuses(try json(root + "/report.json")).values) == ["rendered"])
+        _ = try ProcessRunner.midiviz(arguments + ["--scheme", "fire", "--force"])
+        #expect(Set(statuses(try json(root + "/report.json")).values) == ["rendered"])
+        _ = try ProcessRunner.midiviz(arguments + ["--scheme", "fire"])
+        #expect(Set(statuses(try json(root + "/report.json")).values) == ["skipped"])
+    }
+
+    /// Three shards as each engine would start them: together every song once, reports adding
+    /// up to the single run's.
+    @Test(arguments: [
+        (1...3).map { ["CI_NODE_INDEX": "\($0)", "CI_NODE_TOTAL": "3"] },  // GitLab parallel:
+        (1...3).map { ["SLURM_ARRAY_TASK_ID": "\($0 + 9)", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "3"] },
+        (1...3).map { ["JOB_COMPLETION_INDEX": "\($0 - 1)", "MIDIVIZ_SHARD_COUNT": "3"] },  // Kubernetes Indexed Job
+        (1...3).map { ["MIDIVIZ_SHARD": "\($0)/3"] },  // a GitHub Actions matrix passes it
+    ])
+    func shardsCoverEverySongOnce(environments: [[String: String]]) throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var seen: [String] = []
+        var frames = 0
+        for (index, environment) in environments.enumerated() {
+            let report = root + "/shard-\(index + 1).json"
+            let result = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "--shard", "auto",
+                                                    "--report", report] + Self.small, environment: environment)
+            #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
+            let object = try json(report)
+            #expect(object["shard"] as? String == "\(index + 1)/3")
+            seen += statuses(object).keys
+            frames += (object["totals"] as? [String: Any])?["frames"] as? Int ?? 0
+        }
+        #expect(seen.sorted() == ["album/sync.MID", "album/tempo.mid", "arpeggio.mid", "broken.mid", "chords.kar"])
+        #expect(frames == 4 * 15)
+    }
+
+    @Test func twoSongsForOneOutputAreRefusedBeforeAnyWork() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.copyItem(atPath: root + "/in/arpeggio.mid", toPath: root + "/in/arpeggio.midi")
+        let result = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out"] + Self.small)
+        #expect(result.status == 64 && result.stderr.contains("would both be written to"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/out"))
+        let shard = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "--shard", "4/3"])
+        #expect(shard.status == 64)
+        let outputs = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "-o", "x.mp4"])
+        #expect(outputs.status == 64 && outputs.stderr.contains("--output-dir"))
+    }
+}
