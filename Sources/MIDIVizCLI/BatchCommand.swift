@@ -198,7 +198,13 @@ final class BatchRunner: @unchecked Sendable {
         let summary: RenderSummary
         do { summary = try job.run() } catch { return failed(error.exitCode, error.description) }
         record.outputBytes = ((try? FileManager.default.attributesOfItem(atPath: song.output))?[.size] as? Int) ?? 0
-        do { try record.write(for: song.output) } catch {
+        // Under the lock, and not once stopped: a signal never cuts a record short (a video
+        // without its record is only rendered again).
+        let written: Result<Void, Error> = lock.withLock {
+            guard !stopped else { return .success(()) }
+            return Result { try record.write(for: song.output) }
+        }
+        if case .failure(let error) = written {
             return failed(73, "cannot write \(BatchRecord.path(of: song.output)): \(error.localizedDescription)")
         }
         return BatchResult(song: song, status: .rendered, exitCode: 0, message: "", durationSeconds: summary.durationSeconds,

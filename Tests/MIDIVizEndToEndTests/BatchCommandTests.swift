@@ -125,4 +125,39 @@ struct BatchCommandTests {
         let outputs = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "-o", "x.mp4"])
         #expect(outputs.status == 64 && outputs.stderr.contains("--output-dir"))
     }
+
+    /// SIGTERM after the first song: exit 143, the finished song kept with its record, the one
+    /// being rendered left no partial video or temporary, and no ffmpeg is left.
+    @Test func anInterruptedBatchKeepsFinishedSongsAndLeavesNothingPartial() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.removeItem(atPath: root + "/in/broken.mid")
+        // A long song after the short ones, so a render is under way when the signal comes.
+        try FileManager.default.copyItem(atPath: TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"),
+                                         toPath: root + "/in/zz-long.mid")
+        let process = Process()
+        process.executableURL = TestEnvironment.binary
+        process.arguments = ["batch", root + "/in", "--output-dir", root + "/out", "--progress", "json",
+                             "--size", "160x90", "--fps", "10", "--soundfont", AudioTools.soundFont ?? ""]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let firstLine = out.fileHandleForReading.availableData  // the first song is done
+        #expect(String(decoding: firstLine, as: UTF8.self).contains("\"status\": \"rendered\""))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        let written = (FileManager.default.subpaths(atPath: root + "/out") ?? []).sorted()
+        #expect(!written.contains { $0.contains(".midiviz-") || $0.hasSuffix(".partial") }, "\(written)")
+        #expect(!written.contains("zz-long.mp4"), "the song under way appears not at all")
+        let videos = written.filter { $0.hasSuffix(".mp4") }
+        #expect(!videos.isEmpty)
+        for video in videos {
+            #expect(written.contains(video + ".midiviz.json"), "a finished video keeps its record")
+            #expect(try VideoTools.probe(root + "/out/" + video)["video"]?.frames ?? 0 > 0)
+        }
+        let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])
+        #expect(!ps.stdoutText.contains(root), "no ffmpeg left writing into the folder")
+    }
 }
