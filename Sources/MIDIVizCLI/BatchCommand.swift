@@ -18,11 +18,14 @@ struct BatchCommand: ParsableCommand {
             64 for bad arguments, 130/143/129 when interrupted (finished outputs stay, none is left partial).
             """)
 
-    @Argument(help: "Song files and folders.")
+    @Argument(help: "Song files and folders (with --merge-reports: the shards' JSON reports).")
     var inputs: [String]
 
     @Option(name: .customLong("output-dir"), help: "Where the videos go (created if needed).")
-    var outputDirectory: String
+    var outputDirectoryOption: String?
+
+    @Flag(name: .customLong("merge-reports"), help: "Join the shards' JSON reports given as inputs into one, written to -o (and --junit).")
+    var mergeReports = false
 
     @Option(help: "Also write a JSON report: each song's status, exit code, message, output, duration, frames and wall time, and the totals.")
     var report: String?
@@ -40,7 +43,15 @@ struct BatchCommand: ParsableCommand {
     @OptionGroup var look: LookOptions
     @OptionGroup var sound: AudioOptions
 
+    var outputDirectory: String { outputDirectoryOption ?? "" }
+
     func validate() throws {
+        if mergeReports {
+            guard outputs.output != nil || junit != nil else { throw ValidationError("--merge-reports writes to -o FILE.json (and/or --junit FILE.xml)") }
+            guard outputDirectoryOption == nil else { throw ValidationError("--merge-reports renders nothing: --output-dir does not apply") }
+            return
+        }
+        guard outputDirectoryOption != nil else { throw ValidationError("batch needs --output-dir DIR for the videos") }
         if outputs.output != nil || outputs.framesDirectory != nil || outputs.noVideo || outputs.rawVideoOut != nil || sound.audio != nil {
             throw ValidationError("batch names each song's video itself under --output-dir: -o, --frames-dir, --no-video and --audio do not apply")
         }
@@ -50,6 +61,21 @@ struct BatchCommand: ParsableCommand {
     var songsAtOnce: Int { max(1, outputs.jobsOption ?? 1) }
 
     func run() throws {
+        if mergeReports {
+            let merged: BatchReport.Merged
+            do { merged = try BatchReport.merge(inputs) } catch { throw fail(error.message, code: 65) }
+            do {
+                if let path = outputs.output { try BatchReport.write(merged.json.text + "\n", to: path) }
+                if let junit { try BatchReport.write(merged.junit, to: junit) }
+            } catch {
+                throw fail(error.message, code: 73)
+            }
+            if !outputs.quiet {
+                FileHandle.standardError.write(Data("midiviz batch: \(inputs.count) reports, \(merged.songs.count) songs, \(merged.failed) failed\n".utf8))
+            }
+            if merged.failed > 0 { throw ExitCode(1) }
+            return
+        }
         signal(SIGPIPE, SIG_IGN)
         let started = Date()
         let songs: [BatchSong]

@@ -85,3 +85,81 @@ struct BatchReport {
         }
     }
 }
+
+extension BatchReport {
+    /// The shards' reports joined: every song once, the totals added up (wall time: the longest
+    /// shard's, as they run at once; machine time: all of them).
+    struct Merged {
+        var songs: [[String: Any]]
+        var shardWalls: [Double]
+
+        var failed: Int { songs.filter { $0["status"] as? String == "failed" }.count }
+
+        func sum(_ key: String) -> Double { songs.reduce(0) { $0 + (($1[key] as? NSNumber)?.doubleValue ?? 0) } }
+        func count(_ status: String) -> Int { songs.filter { $0["status"] as? String == status }.count }
+
+        var json: JSONValue {
+            .object([
+                ("songs", .array(songs.map(JSONValue.init(any:)))),
+                ("totals", .object([
+                    ("songs", .int(songs.count)), ("rendered", .int(count("rendered"))), ("skipped", .int(count("skipped"))),
+                    ("failed", .int(failed)), ("duration_s", .double(sum("duration_s"))), ("frames", .int(Int(sum("frames")))),
+                    ("wall_s", .double(shardWalls.max() ?? 0)), ("machine_s", .double(shardWalls.reduce(0, +))),
+                    ("shards", .int(shardWalls.count)),
+                ])),
+            ])
+        }
+
+        /// The merged report as JUnit XML, through the same writer as one batch's.
+        var junit: String {
+            let results = songs.map { song in
+                BatchResult(song: BatchSong(input: song["path"] as? String ?? "", relativePath: song["input"] as? String ?? "",
+                                            output: (song["outputs"] as? [String])?.first ?? ""),
+                            status: BatchResult.Status(rawValue: song["status"] as? String ?? "") ?? .failed,
+                            exitCode: Int32((song["exit_code"] as? NSNumber)?.intValue ?? 1), message: song["message"] as? String ?? "",
+                            durationSeconds: (song["duration_s"] as? NSNumber)?.doubleValue ?? 0,
+                            frames: (song["frames"] as? NSNumber)?.intValue ?? 0, wallSeconds: (song["wall_s"] as? NSNumber)?.doubleValue ?? 0)
+            }
+            return BatchReport(results: results, shard: nil, wallSeconds: shardWalls.max() ?? 0).junit
+        }
+    }
+
+    /// Reads the reports `paths`; refuses one that is not a batch report, and a song in two.
+    static func merge(_ paths: [String]) throws(BatchError) -> Merged {
+        var merged = Merged(songs: [], shardWalls: [])
+        var seen: [String: String] = [:]
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path),
+                  let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                  let songs = object["songs"] as? [[String: Any]], let totals = object["totals"] as? [String: Any]
+            else { throw .usage("\(path): not a midiviz batch report") }
+            for song in songs {
+                let key = song["path"] as? String ?? song["input"] as? String ?? ""
+                if let other = seen[key] { throw .usage("\(key) is in two reports: \(other) and \(path)") }
+                seen[key] = path
+                merged.songs.append(song)
+            }
+            merged.shardWalls.append((totals["wall_s"] as? NSNumber)?.doubleValue ?? 0)
+        }
+        merged.songs.sort { ($0["input"] as? String ?? "") < ($1["input"] as? String ?? "") }
+        return merged
+    }
+}
+
+extension JSONValue {
+    /// A value JSONSerialization read, back into a JSONValue (keys in sorted order).
+    init(any value: Any) {
+        switch value {
+        case let number as NSNumber:  // a report holds no booleans
+            if Double(number.int64Value) == number.doubleValue {
+                self = .int(number.intValue)
+            } else {
+                self = .double(number.doubleValue)
+            }
+        case let text as String: self = .string(text)
+        case let array as [Any]: self = .array(array.map(JSONValue.init(any:)))
+        case let object as [String: Any]: self = .object(object.keys.sorted().map { ($0, JSONValue(any: object[$0]!)) })
+        default: self = .null
+        }
+    }
+}

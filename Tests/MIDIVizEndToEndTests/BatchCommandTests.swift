@@ -111,6 +111,19 @@ struct BatchCommandTests {
         }
         #expect(seen.sorted() == ["album/sync.MID", "album/tempo.mid", "arpeggio.mid", "broken.mid", "chords.kar"])
         #expect(frames == 4 * 15)
+        // Merged, the shards' reports add up to one machine's report of the whole folder.
+        let merge = try ProcessRunner.midiviz(["batch", "--merge-reports"] + (1...3).map { root + "/shard-\($0).json" }
+                                              + ["-o", root + "/all.json", "--junit", root + "/all.xml"])
+        #expect(merge.status == 1, "a failed song in any shard: \(merge.stderr)")
+        _ = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/single", "--report", root + "/single.json"] + Self.small)
+        let merged = try json(root + "/all.json"), single = try json(root + "/single.json")
+        #expect(statuses(merged) == statuses(single))
+        for key in ["songs", "rendered", "skipped", "failed", "frames"] {
+            #expect((merged["totals"] as? [String: Any])?[key] as? Int == (single["totals"] as? [String: Any])?[key] as? Int, "\(key)")
+        }
+        #expect(try String(contentsOfFile: root + "/all.xml", encoding: .utf8).contains("tests=\"5\" failures=\"1\""))
+        let twice = try ProcessRunner.midiviz(["batch", "--merge-reports", root + "/shard-1.json", root + "/shard-1.json", "-o", root + "/x.json"])
+        #expect(twice.status == 65 && twice.stderr.contains("is in two reports"), "\(twice.stderr)")
     }
 
     @Test func twoSongsForOneOutputAreRefusedBeforeAnyWork() throws {
