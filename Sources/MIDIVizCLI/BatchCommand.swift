@@ -231,7 +231,7 @@ final class BatchRunner: @unchecked Sendable {
             return Result { try record.write(for: song.output) }
         }
         if case .failure(let error) = written {
-            return failed(73, "cannot write \(BatchRecord.path(of: song.output)): \(error.localizedDescription)")
+            return failed(73, (error as? BatchError)?.message ?? "cannot write \(BatchRecord.path(of: song.output))")
         }
         return BatchResult(song: song, status: .rendered, exitCode: 0, message: "", durationSeconds: summary.durationSeconds,
                            frames: summary.frames, wallSeconds: Date().timeIntervalSince(started))

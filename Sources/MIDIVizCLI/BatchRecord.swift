@@ -39,16 +39,8 @@ struct BatchRecord: Equatable {
     }
 
     /// Writes the record under a temporary name, then renames it into place.
-    func write(for output: String) throws {
-        let path = Self.path(of: output)
-        let temporary = path + ".midiviz-\(getpid())-tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data((json.text + "\n").utf8)) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown)
-        }
+    func write(for output: String) throws(BatchError) {
+        try BatchReport.write(json.text + "\n", to: Self.path(of: output))
     }
 
     /// The output is there, as large as when it was made, and was made from the same input with
