@@ -52,6 +52,7 @@ struct BatchCommand: ParsableCommand {
             return
         }
         guard outputDirectoryOption != nil else { throw ValidationError("batch needs --output-dir DIR for the videos") }
+        if outputs.segment != nil { throw ValidationError("--segment splits one song: use it with render") }
         if outputs.output != nil || outputs.framesDirectory != nil || outputs.noVideo || outputs.rawVideoOut != nil || sound.audio != nil {
             throw ValidationError("batch names each song's video itself under --output-dir: -o, --frames-dir, --no-video and --audio do not apply")
         }

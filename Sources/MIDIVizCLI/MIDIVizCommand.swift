@@ -7,7 +7,7 @@ public struct MIDIVizCommand: ParsableCommand {
         commandName: "midiviz",
         abstract: "Render a Standard MIDI File into a music-visualization video, offline.",
         version: MIDIVizVersion.current,
-        subcommands: [RenderCommand.self, BatchCommand.self, DemoCommand.self, FrameCommand.self, InfoCommand.self])
+        subcommands: [RenderCommand.self, BatchCommand.self, JoinCommand.self, DemoCommand.self, FrameCommand.self, InfoCommand.self])
 
     public init() {}
 }

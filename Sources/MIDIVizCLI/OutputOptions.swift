@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MIDIVizEngine
 
 /// Where the outputs go and how the run reports, shared by `render` and `demo`.
 struct OutputOptions: ParsableArguments {
@@ -26,6 +27,9 @@ struct OutputOptions: ParsableArguments {
 
     @Option(name: .customLong("to"), help: "End at this time: seconds, mm:ss.fff or bar:N (default: the end plus the release tail).")
     var to: TimeSpec?
+
+    @Option(help: ArgumentHelp("Render only share K of N of the whole song's frames, silent, for `midiviz join` (one song across machines).", valueName: "K/N"))
+    var segment: SegmentSpec?
 
     @Option(name: .customLong("png-level"), help: "zlib level 0-9 for --frames-dir (1: fast, about 84 KB a 1080p frame).")
     var pngLevel: Int = 1
@@ -61,9 +65,22 @@ struct OutputOptions: ParsableArguments {
         guard (0...51).contains(crf) else { throw ValidationError("--crf must be 0 to 51, not \(crf)") }
         guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.sorted().joined(separator: ", "))") }
         if noVideo && output != nil { throw ValidationError("--output and --no-video contradict each other") }
+        if segment != nil && (from != nil || to != nil) { throw ValidationError("--segment takes a share of the whole song: --from and --to do not apply") }
     }
 }
 
 enum ProgressStyle: String, ExpressibleByArgument {
     case bar, json
+}
+
+/// `--segment K/N`.
+struct SegmentSpec: ExpressibleByArgument {
+    let segment: RenderSegment
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+              let segment = RenderSegment(index: index, count: count) else { return nil }
+        self.segment = segment
+    }
 }

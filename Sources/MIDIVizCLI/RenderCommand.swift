@@ -22,6 +22,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--no-video leaves nothing to write: add --frames-dir DIR and/or --audio FILE.wav")
         }
         if outputs.noAudio && sound.audio != nil { throw ValidationError("--no-audio and --audio contradict each other") }
+        if outputs.segment != nil && sound.audio != nil { throw ValidationError("a segment is silent: `midiviz join` adds the whole song's sound") }
     }
 
     func run() throws {

@@ -55,6 +55,7 @@ struct RenderRun {
         request.endSeconds = try seconds(output.to, name: "--to")
         request.maximumSongSeconds = output.maxDuration
         request.stallTimeoutSeconds = output.stallTimeout
+        request.segment = output.segment?.segment
         return request
     }
 

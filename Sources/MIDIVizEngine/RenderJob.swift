@@ -106,22 +106,31 @@ public final class RenderJob: @unchecked Sendable {
         let song = request.song, settings = request.settings
         // An end past the song's end (and its tail) is the end, as without one.
         let songEnd = song.durationSeconds + settings.tailSeconds
-        let end = request.endSeconds.flatMap { $0 < songEnd ? $0 : nil }
+        let end = request.segment != nil ? nil : request.endSeconds.flatMap { $0 < songEnd ? $0 : nil }
         let visualEnd = end ?? songEnd
         guard abs(request.startSeconds) < 1e9, visualEnd > request.startSeconds else {  // finite, and frames fit an Int
             throw .usage("nothing to render: --from \(SongClock.text(request.startSeconds)) is not before the end \(SongClock.text(visualEnd))")
         }
         // A range starts on the song's frame grid, at the nearest frame: its frame k is then the
         // whole song's frame first + k, the same time to the bit and so the same pixels.
-        let firstFrame = Int((request.startSeconds * Double(settings.framesPerSecond)).rounded())
+        var share: (first: Int, count: Int)?
+        if let segment = request.segment {
+            share = segment.frames(of: try wholeSongFrameCount())
+            guard share!.count > 0 else {
+                throw .usage("segment \(segment.index)/\(segment.count) of a \(SongClock.text(songEnd)) song has no frames: use fewer segments")
+            }
+        }
+        let firstFrame = share?.first ?? Int((request.startSeconds * Double(settings.framesPerSecond)).rounded())
+        let segmentFrames = share?.count
         let start = settings.seconds(ofFrame: firstFrame)
-        guard visualEnd > start else {
+        guard visualEnd > start || segmentFrames != nil else {
             throw .usage("nothing to render: --from \(SongClock.text(request.startSeconds)) is within a frame of the end \(SongClock.text(visualEnd))")
         }
         /// Frames cover the range (and the sound's tail, when it rings on longer); the WAV is
-        /// padded to exactly the frames' length.
+        /// padded to exactly the frames' length. A segment's frames are its share, fixed.
         @Sendable func frameCount(forAudioSeconds audio: Double) -> Int {
-            settings.frameCount(seconds: end != nil ? visualEnd - start : max(audio, visualEnd - start))
+            if let segmentFrames { return segmentFrames }
+            return settings.frameCount(seconds: end != nil ? visualEnd - start : max(audio, visualEnd - start))
         }
 
         // What is needed, found before anything is written.
@@ -129,7 +138,8 @@ public final class RenderJob: @unchecked Sendable {
         let wav = request.outputs.first { if case .wav = $0 { return true } else { return false } }
         let wantsFrames = request.outputs.contains { $0.needsFrames }
         var soundFont: String?
-        if let sound = request.sound, wav != nil || mp4 != nil {
+        // A segment is silent: the sound only settled its share, and `join` adds it whole.
+        if let sound = request.sound, wav != nil || mp4 != nil, request.segment == nil {
             do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { throw RenderError(error) }
         }
         var ffmpeg: String?
@@ -278,6 +288,22 @@ public final class RenderJob: @unchecked Sendable {
         func set() { lock.lock(); value = true; lock.unlock() }
     }
 
+    /// The frames of the whole song rendered with this request's settings: the visual end and its
+    /// tail, or the sound's, when it rings on longer (found by bouncing the whole sound unheard).
+    private func wholeSongFrameCount() throws(RenderError) -> Int {
+        let settings = request.settings
+        let visual = request.song.durationSeconds + settings.tailSeconds
+        guard let sound = request.sound else { return settings.frameCount(seconds: visual) }
+        let soundFont: String
+        do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { throw RenderError(error) }
+        var natural = 0.0
+        _ = try bounce(sound, soundFont: soundFont, into: UnheardSound(), from: 0, until: nil) { seconds in
+            natural = seconds
+            return seconds
+        }
+        return settings.frameCount(seconds: max(natural, visual))
+    }
+
     private func bounce(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink, from start: Double, until end: Double?,
                         length: (Double) -> Double) throws(RenderError) -> Double {
         do {
@@ -299,4 +325,11 @@ public final class RenderJob: @unchecked Sendable {
             throw .badInput(error.description)
         }
     }
+}
+
+/// A sound sink that only counts: the whole sound's length, for a segment's share.
+private final class UnheardSound: SoundSink {
+    private(set) var framesWritten = 0
+    func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) { framesWritten += count }
+    func finish() throws(AudioError) {}
 }

@@ -26,6 +26,8 @@ public struct RenderRequest: Sendable {
     public static let defaultMaximumSongSeconds: Double = 3600
     /// How long ffmpeg may take no frame before the run fails.
     public var stallTimeoutSeconds: Double = 60
+    /// Only this share of the whole song's frames, as a silent video for `join` (nil: the range).
+    public var segment: RenderSegment?
 
     public init(song: Song, songPath: String?, songName: String, settings: RenderSettings, fontPath: String,
                 sound: SoundSettings?, outputs: [RenderOutput], jobs: Int) {
@@ -87,4 +89,25 @@ public struct RenderSummary: Sendable {
     public var frames: Int
     /// The length of the video (or of the sound alone), in seconds.
     public var durationSeconds: Double
+}
+
+/// Share `index` (from 1) of `count` of a whole song's frames: frames `(index - 1) × F / count`
+/// up to `index × F / count`, where F is the frame count of the song rendered whole with the same
+/// settings (the sound's tail included). Joined in order, the shares are exactly that render's
+/// frames; each starts with a keyframe, as every encode does.
+public struct RenderSegment: Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// The first frame and the number of frames of this share of `total`.
+    public func frames(of total: Int) -> (first: Int, count: Int) {
+        let first = (index - 1) * total / count, next = index * total / count
+        return (first, next - first)
+    }
 }
