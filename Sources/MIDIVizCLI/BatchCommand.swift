@@ -18,7 +18,7 @@ struct BatchCommand: ParsableCommand {
             64 for bad arguments, 130/143/129 when interrupted (finished outputs stay, none is left partial).
             """)
 
-    @Argument(help: "Song files and folders (with --merge-reports: the shards' JSON reports).")
+    @Argument(help: "Song files, folders and .jsonl manifests (with --merge-reports: the shards' JSON reports).")
     var inputs: [String]
 
     @Option(name: .customLong("output-dir"), help: "Where the videos go (created if needed).")
@@ -82,7 +82,8 @@ struct BatchCommand: ParsableCommand {
         let songs: [BatchSong]
         let shardNumbers: (index: Int, count: Int)?
         do {
-            var all = try BatchInputs.songs(inputs, outputDirectory: outputDirectory)
+            var all = try BatchInputs.songs(inputs, outputDirectory: outputDirectory,
+                                            base: BatchManifest.Options(look: look, sound: sound, outputs: outputs))
             shardNumbers = try shard?.resolve()
             if let (index, count) = shardNumbers {
                 let durations = all.map { (try? SongLoader.load(path: $0.input).durationSeconds) ?? 0 }
@@ -193,13 +194,14 @@ final class BatchRunner: @unchecked Sendable {
         } catch {
             return failed(error.exitCode, error.description)
         }
-        var outputs = command.outputs
+        let options = song.options ?? BatchManifest.Options(look: command.look, sound: command.sound, outputs: command.outputs)
+        var outputs = options.outputs
         outputs.jobsOption = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         outputs.quiet = true
         let run = RenderRun(song: loaded, songPath: song.input, songName: song.input, videoPath: song.output,
-                            look: command.look, sound: command.sound, output: outputs)
+                            look: options.look, sound: options.sound, output: outputs)
         let request: RenderRequest
-        do { request = try run.request(settings: command.look.settings(for: loaded)) } catch { return failed(error.exitCode, error.description) }
+        do { request = try run.request(settings: options.look.settings(for: loaded)) } catch { return failed(error.exitCode, error.description) }
         var record = BatchRecord(inputBytes: bytes.count, inputHash: BatchRecord.hash(bytes), options: command.optionsKey(request),
                                  version: MIDIVizVersion.current, outputBytes: 0)
         if !command.force, let recorded = BatchRecord.read(for: song.output) {

@@ -126,6 +126,33 @@ struct BatchCommandTests {
         #expect(twice.status == 65 && twice.stderr.contains("is in two reports"), "\(twice.stderr)")
     }
 
+    /// A manifest line's options win over the command line's, song by song; a bad line refuses
+    /// the batch before any work, naming the file, line and key.
+    @Test func aManifestSetsEachSongsOptions() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manifest = """
+            {"input": "in/arpeggio.mid", "style": "bars", "scheme": "fire"}
+            {"input": "in/arpeggio.mid", "output": "keys/arpeggio.mp4", "style": "keyboard", "chords": true, "fps": 20, "to": "0:01"}
+
+            {"input": "in/album/tempo.mid", "size": "320x180", "no-audio": true}
+            """
+        try manifest.write(toFile: root + "/songs.jsonl", atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.midiviz(["batch", root + "/songs.jsonl", "--output-dir", root + "/out"] + Self.small)
+        #expect(result.status == 0, "\(result.stderr)")
+        let bars = try VideoTools.probe(root + "/out/in/arpeggio.mp4"), keys = try VideoTools.probe(root + "/out/keys/arpeggio.mp4")
+        let silent = try VideoTools.probe(root + "/out/in/album/tempo.mp4")
+        #expect(bars["video"]?.frames == 15 && keys["video"]?.frames == 20 && silent["video"]?.frames == 15)
+        #expect(silent["audio"] == nil && keys["audio"] != nil)
+        let options = String(decoding: FileManager.default.contents(atPath: root + "/out/keys/arpeggio.mp4.midiviz.json") ?? Data(), as: UTF8.self)
+        #expect(options.contains("keyboard") && options.contains("chords: true"))
+
+        try "{\"input\": \"in/arpeggio.mid\"}\n{\"input\": \"in/arpeggio.mid\", \"colour\": \"red\"}\n".write(toFile: root + "/bad.jsonl", atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.midiviz(["batch", root + "/bad.jsonl", "--output-dir", root + "/other"] + Self.small)
+        #expect(bad.status == 64 && bad.stderr.contains("bad.jsonl:2: unknown key \"colour\""), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/other"))
+    }
+
     @Test func twoSongsForOneOutputAreRefusedBeforeAnyWork() throws {
         let root = try songFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
