@@ -63,6 +63,11 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         if mergeReports {
+            do {
+                try OutputChecks.check(files: [outputs.output, junit].compactMap { $0 }, inputs: inputs.map { ($0, "report") })
+            } catch {
+                throw error.reported
+            }
             let merged: BatchReport.Merged
             do { merged = try BatchReport.merge(inputs) } catch { throw fail(error.message, code: 65) }
             do {
@@ -81,9 +86,22 @@ struct BatchCommand: ParsableCommand {
         let started = Date()
         let songs: [BatchSong]
         let shardNumbers: (index: Int, count: Int)?
-        do {
+        do throws(BatchError) {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
+                throw BatchError.usage("--output-dir \(outputDirectory) is not a folder")
+            }
             var all = try BatchInputs.songs(inputs, outputDirectory: outputDirectory,
                                             base: BatchManifest.Options(look: look, sound: sound, outputs: outputs))
+            guard !all.isEmpty else { throw BatchError.usage("no songs (.mid, .midi, .kar, .rmi) in \(inputs.joined(separator: ", "))") }
+            // The reports replace no song, manifest or other output.
+            let reads = all.map { ($0.input, "input song") } + inputs.filter(BatchManifest.isManifest).map { ($0, "manifest") }
+                + all.map { ($0.output, "song's video") }
+            do throws(RenderError) {
+                try OutputChecks.check(files: [report, junit].compactMap { $0 }, inputs: reads)
+            } catch {
+                throw BatchError.usage(error.description)
+            }
             shardNumbers = try shard?.resolve()
             if let (index, count) = shardNumbers {
                 let durations = all.map { (try? SongLoader.load(path: $0.input).durationSeconds) ?? 0 }

@@ -164,6 +164,19 @@ struct BatchCommandTests {
         #expect(shard.status == 64)
         let outputs = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "-o", "x.mp4"])
         #expect(outputs.status == 64 && outputs.stderr.contains("--output-dir"))
+        // A report that would replace a song, a song's video or a manifest; an --output-dir that
+        // is a file; inputs with no song: refused before any work, the song intact.
+        let song = root + "/in/arpeggio.mid", before = try Data(contentsOf: URL(fileURLWithPath: song))
+        for report in [song, root + "/out/arpeggio.mp4", root + "/reports/"] {
+            let refused = try ProcessRunner.midiviz(["batch", song, "--output-dir", root + "/out", "--report", report] + Self.small)
+            #expect(refused.status == 64, "\(report): \(refused.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: song)) == before)
+        #expect(try ProcessRunner.midiviz(["batch", song, "--output-dir", song] + Self.small).status == 64)
+        try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: false)
+        let empty = try ProcessRunner.midiviz(["batch", root + "/empty", "--output-dir", root + "/out"] + Self.small)
+        #expect(empty.status == 64 && empty.stderr.contains("no songs"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/out"))
     }
 
     /// SIGTERM after the first song: exit 143, the finished song kept with its record, the one
