@@ -169,12 +169,13 @@ final class BatchRunner: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = claim() {
                 let result = render(index, workers: workers)
-                lock.withLock {
+                let number = lock.withLock {
                     results[index] = result
                     active[index] = nil
                     finished += 1
+                    return finished
                 }
-                announce(result, number: lock.withLock { finished })
+                announce(result, number: number)
             }
         }
         return results.compactMap { $0 }
@@ -222,12 +223,9 @@ final class BatchRunner: @unchecked Sendable {
         do { request = try run.request(settings: options.look.settings(for: loaded)) } catch { return failed(error.exitCode, error.description) }
         var record = BatchRecord(inputBytes: bytes.count, inputHash: BatchRecord.hash(bytes), options: command.optionsKey(request),
                                  version: MIDIVizVersion.current, outputBytes: 0)
-        if !command.force, let recorded = BatchRecord.read(for: song.output) {
-            record.outputBytes = recorded.outputBytes
-            if record.isUpToDate(output: song.output) {
-                return BatchResult(song: song, status: .skipped, exitCode: 0, message: "up to date", durationSeconds: loaded.durationSeconds,
-                                   frames: 0, wallSeconds: Date().timeIntervalSince(started))
-            }
+        if !command.force, record.isUpToDate(output: song.output) {
+            return BatchResult(song: song, status: .skipped, exitCode: 0, message: "up to date", durationSeconds: loaded.durationSeconds,
+                               frames: 0, wallSeconds: Date().timeIntervalSince(started))
         }
         let folder = URL(fileURLWithPath: song.output).deletingLastPathComponent().path
         do {

@@ -43,11 +43,14 @@ struct BatchRecord: Equatable {
         try BatchReport.write(json.text + "\n", to: Self.path(of: output))
     }
 
-    /// The output is there, as large as when it was made, and was made from the same input with
-    /// the same options by this version.
+    /// The output is there, as large as when it was made, and its record says it was made from
+    /// the same input with the same options by this version (what `self` records, but for the
+    /// output's size, which only the record knows).
     func isUpToDate(output: String) -> Bool {
         guard let recorded = Self.read(for: output),
               let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int else { return false }
-        return recorded == self && size == outputBytes
+        var made = self
+        made.outputBytes = recorded.outputBytes
+        return recorded == made && size == recorded.outputBytes
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MIDIVizEngine
 
 /// `--shard K/N`: this machine renders the K-th of N shares of the songs (K from 1), or `auto`:
 /// K and N from the CI engine's own variables.
@@ -12,11 +13,9 @@ enum ShardSpec: ExpressibleByArgument, Equatable {
             self = .auto
             return
         }
-        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
-            return nil
-        }
-        self = .fixed(index: index, count: count)
+        // The same K/N as `render --segment`.
+        guard let share = SegmentSpec(argument: argument)?.segment else { return nil }
+        self = .fixed(index: share.index, count: share.count)
     }
 
     /// K and N: as given, or from GitLab's `parallel:` (CI_NODE_INDEX from 1, CI_NODE_TOTAL), a
