@@ -13,12 +13,14 @@ var targets: [Target] = [
     // ones SwiftPM refuses with a warning on every build.
     .systemLibrary(name: "CFluidSynth", providers: [.apt(["libfluidsynth-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+    // EBU R128 loudness (integrated and true peak) of the sound, to normalize it.
+    .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
     // libpng reports errors by longjmp: this C target owns the setjmp (STYLE.md).
-    .target(name: "CPNGShim", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),
+    .target(name: "CPNGShim", dependencies: ["CPNG", "CYUV"], linkerSettings: [.linkedLibrary("png16")]),
     // RGBA → yuv420p in C, where the compiler vectorizes it (the Swift loop was 6 ms a 1080p frame).
     .target(name: "CYUV", cSettings: [.unsafeFlags(["-O3"])]),
     .target(name: "MIDIVizCore"),
-    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV"]),
+    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CEBUR128"]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO"]),
     .target(

@@ -1,4 +1,5 @@
 #include "midiviz_png.h"
+#include "midiviz_yuv.h"
 
 #include <errno.h>
 #include <png.h>
@@ -24,8 +25,21 @@ static void on_warning(png_structp png, png_const_charp message) {
     (void)message; /* warnings are not errors; keep the terminal quiet */
 }
 
+static int write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                     int level, int alpha, char *error, size_t error_size);
+
 int midiviz_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                            int level, char *error, size_t error_size) {
+    return write_png(path, rgba, width, height, level, 0, error, error_size);
+}
+
+int midiviz_png_write_premultiplied_rgba(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                                         int level, char *error, size_t error_size) {
+    return write_png(path, rgba, width, height, level, 1, error, error_size);
+}
+
+static int write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                     int level, int alpha, char *error, size_t error_size) {
     struct error_state state;
     state.message = error;
     state.size = error_size;
@@ -44,8 +58,9 @@ int midiviz_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width
         fclose(file);
         return -1;
     }
-    /* One RGB row, filled from the RGBA input: cheaper than libpng's filler transform. */
-    uint8_t *row = malloc((size_t)width * 3);
+    /* One RGB (or straight RGBA) row, filled from the input: cheaper than libpng's transforms. */
+    const int channels = alpha ? 4 : 3;
+    uint8_t *row = malloc((size_t)width * channels);
     if (!row) {
         snprintf(error, error_size, "out of memory");
         png_destroy_write_struct(&png, &info);
@@ -62,17 +77,21 @@ int midiviz_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width
         return -1;
     }
     png_init_io(png, file);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, width, height, 8, alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, level);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, level >= 6 ? PNG_ALL_FILTERS : (level == 0 ? PNG_FILTER_NONE : PNG_FILTER_UP));
     png_write_info(png, info);
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *source = rgba + (size_t)y * width * 4;
-        for (uint32_t x = 0; x < width; x++) {
-            row[3 * x] = source[4 * x];
-            row[3 * x + 1] = source[4 * x + 1];
-            row[3 * x + 2] = source[4 * x + 2];
+        if (alpha) {
+            midiviz_unpremultiply((const uint32_t *)source, (uint32_t *)row, width);
+        } else {
+            for (uint32_t x = 0; x < width; x++) {
+                row[3 * x] = source[4 * x];
+                row[3 * x + 1] = source[4 * x + 1];
+                row[3 * x + 2] = source[4 * x + 2];
+            }
         }
         png_write_row(png, row);
     }

@@ -52,3 +52,16 @@ void midiviz_rgba_to_yuv420_region(const uint32_t *restrict rgba, int width, int
 void midiviz_rgba_to_yuv420(const uint32_t *rgba, int width, int height, uint8_t *out) {
     midiviz_rgba_to_yuv420_region(rgba, width, height, 0, 0, width, height, out);
 }
+
+void midiviz_unpremultiply(const uint32_t *in, uint32_t *out, long count) {
+    for (long i = 0; i < count; i++) {
+        uint32_t pixel = in[i], alpha = pixel >> 24;
+        if (alpha == 255) { out[i] = pixel; continue; }
+        if (alpha == 0) { out[i] = 0; continue; }
+        uint32_t r = pixel & 0xFF, g = (pixel >> 8) & 0xFF, b = (pixel >> 16) & 0xFF;
+        r = (r * 255 + alpha / 2) / alpha; if (r > 255) r = 255;
+        g = (g * 255 + alpha / 2) / alpha; if (g > 255) g = 255;
+        b = (b * 255 + alpha / 2) / alpha; if (b > 255) b = 255;
+        out[i] = r | g << 8 | b << 16 | alpha << 24;
+    }
+}

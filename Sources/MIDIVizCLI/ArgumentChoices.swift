@@ -56,7 +56,21 @@ struct SongTime: ExpressibleByArgument {
     }
 }
 
-/// `--background`: `#RRGGBB`.
+/// `--background`: `#RRGGBB` (a gradient from it) or `transparent`.
+enum Background: ExpressibleByArgument, Equatable {
+    case color(RGBA)
+    case transparent
+
+    init?(argument: String) {
+        if argument.lowercased() == "transparent" { self = .transparent; return }
+        guard let color = RGBA(hex: argument) else { return nil }
+        self = .color(color)
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(["transparent", "#202040"]) }
+}
+
+/// A colour as `#RRGGBB`.
 extension RGBA: ExpressibleByArgument {
     public init?(argument: String) { self.init(hex: argument) }
 }

@@ -25,11 +25,23 @@ struct AudioOptions: ParsableArguments {
     @Option(name: .customLong("max-tail"), help: ArgumentHelp("Seconds the sound may ring on after the song's end, at most (default: 3).", valueName: "seconds"))
     var maxTailOption: Double?
 
+    @Option(help: ArgumentHelp("Normalize the sound to this integrated loudness in LUFS (EBU R128, true peak at most -1 dBTP), or off to keep the synthesizer's level.", valueName: "LUFS|off"))
+    var loudness: Loudness = .target(-14)
+
     var maxTail: Double { maxTailOption ?? 3 }
+
+    /// The normalization, or nil for none.
+    var loudnessTarget: LoudnessTarget? {
+        if case .target(let lufs) = loudness { return LoudnessTarget(integratedLUFS: lufs) }
+        return nil
+    }
 
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 192000, not \(sampleRate)") }
         guard (0...10).contains(gain) else { throw ValidationError("--gain must be between 0 and 10, not \(gain)") }
+        if case .target(let lufs) = loudness, !LoudnessTarget.range.contains(lufs) {
+            throw ValidationError("--loudness must be between -70 and 0 LUFS, or off, not \(lufs)")
+        }
         guard (0...60).contains(maxTail) else { throw ValidationError("--max-tail must be between 0 and 60 seconds") }
     }
 
@@ -41,5 +53,24 @@ struct AudioOptions: ParsableArguments {
         bouncer.chorus = !noChorus
         bouncer.maximumTailSeconds = maxTail
         return bouncer
+    }
+}
+
+/// `--loudness`: a number of LUFS or `off`.
+enum Loudness: ExpressibleByArgument, Equatable {
+    case target(Double)
+    case off
+
+    init?(argument: String) {
+        if argument.lowercased() == "off" { self = .off; return }
+        guard let value = Double(argument), value.isFinite else { return nil }
+        self = .target(value)
+    }
+
+    var defaultValueDescription: String {
+        switch self {
+        case .target(let value): return String(format: "%g", value)
+        case .off: return "off"
+        }
     }
 }

@@ -133,9 +133,9 @@ struct BatchCommand: ParsableCommand {
 
     /// Everything that shapes a song's output besides its bytes, for the up-to-date record.
     func optionsKey(_ request: RenderRequest) -> String {
-        let sound = request.sound.map { "\($0.bouncer) soundfont=\($0.soundFontPath ?? "default")" } ?? "silent"
+        let sound = request.sound.map { "\($0.bouncer) soundfont=\($0.soundFontPath ?? "default") loudness=\($0.loudness.map { "\($0)" } ?? "off")" } ?? "silent"
         let video = request.outputs.map { "\($0)".replacingOccurrences(of: $0.path, with: "") }.joined(separator: ",")
-        return "\(request.settings) font=\(request.fontPath) \(sound) from=\(request.startSeconds) to=\(request.endSeconds.map { "\($0)" } ?? "end") \(video)"
+        return "\(request.settings) font=\(request.fontPath) \(sound) from=\(request.startSeconds) to=\(request.endSeconds.map { "\($0)" } ?? "end") preroll=\(request.prerollSeconds.map { "\($0)" } ?? "default") postroll=\(request.postrollSeconds) \(video)"
     }
 }
 

@@ -86,6 +86,11 @@ enum BatchManifest {
         case "speed": options.look.speed = try value()
         case "grid": options.look.grid = try flag()
         case "background": options.look.background = try value()
+        case "background-image": options.look.backgroundImage = text
+        case "background-dim": options.look.backgroundDim = try value()
+        case "loudness": options.sound.loudness = try value()
+        case "preroll": options.outputs.preroll = try value()
+        case "postroll": options.outputs.postroll = try value()
         case "window": options.look.window = try value()
         case "keys": options.look.keys = try value()
         case "chords": options.look.chords = try flag()

@@ -24,6 +24,12 @@ struct JoinCommand: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("The segments' --preroll (default: the style's lead-in, as they had).", valueName: "seconds"))
+    var preroll: Double?
+
+    @Option(help: ArgumentHelp("The segments' --postroll.", valueName: "seconds"))
+    var postroll: Double = 0
+
     @OptionGroup var look: LookOptions
     @OptionGroup var sound: AudioOptions
 
@@ -35,8 +41,16 @@ struct JoinCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let started = Date()
         let loaded = try loadSongOrExit(song)
-        let request = JoinRequest(parts: parts, song: loaded, songPath: song, songName: song, settings: look.settings(for: loaded),
-                                  sound: SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont), output: output)
+        var request: JoinRequest
+        do {
+            request = JoinRequest(parts: parts, song: loaded, songPath: song, songName: song, settings: try look.settings(for: loaded),
+                                  sound: SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont, loudness: sound.loudnessTarget),
+                                  output: output)
+        } catch {
+            throw error.reported
+        }
+        request.prerollSeconds = preroll
+        request.postrollSeconds = postroll
         let job: JoinJob
         do { job = try JoinJob(request) } catch { throw error.reported }
         let interruption = Interruption { job.stop(signal: $0) }

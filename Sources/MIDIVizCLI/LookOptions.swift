@@ -1,5 +1,6 @@
 import ArgumentParser
 import MIDIVizCore
+import MIDIVizEngine
 import MIDIVizIO
 
 /// The options that decide how frames look, shared by `render` and `frame`.
@@ -28,8 +29,14 @@ struct LookOptions: ParsableArguments {
     @Flag(help: "Draw a faint background grid.")
     var grid = false
 
-    @Option(help: "Background colour as #RRGGBB (a gradient from it to a darker shade).")
-    var background: RGBA?
+    @Option(help: "Background: a colour as #RRGGBB (a gradient from it to a darker shade), or transparent (PNG frames, .mov, .webm and .gif keep the alpha).")
+    var background: Background?
+
+    @Option(name: .customLong("background-image"), help: ArgumentHelp("A picture (PNG or JPEG) behind the notes, scaled to cover the frame.", valueName: "file"))
+    var backgroundImage: String?
+
+    @Option(name: .customLong("background-dim"), help: ArgumentHelp("How much to darken --background-image, 0 to 1, to keep the notes readable.", valueName: "amount"))
+    var backgroundDim: Double = 0.4
 
     @Option(help: ArgumentHelp("Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed).",
                                valueName: "seconds"))
@@ -57,15 +64,27 @@ struct LookOptions: ParsableArguments {
         }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240, not \(fps)") }
         guard RenderSettings.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 2.0, not \(speed)") }
+        guard (0...1).contains(backgroundDim) else { throw ValidationError("--background-dim must be between 0 and 1, not \(backgroundDim)") }
+        if backgroundImage != nil && background == .transparent {
+            throw ValidationError("--background-image and --background transparent contradict each other")
+        }
         if let window, !RenderSettings.windowRange.contains(window) {
             throw ValidationError("--window must be between 0.5 and 60 seconds, not \(window)")
         }
     }
 
-    /// The settings for `song`, whose first track's name is the default title.
-    func settings(for song: Song) -> RenderSettings {
-        RenderSettings(width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
-                       colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: background,
-                       window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
+    /// The settings for `song`, whose first track's name is the default title; reads the
+    /// background image.
+    func settings(for song: Song) throws(RenderError) -> RenderSettings {
+        var color: RGBA?
+        if case .color(let chosen) = background { color = chosen }
+        var settings = RenderSettings(width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
+                                      colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: color,
+                                      window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
+        settings.transparent = background == .transparent
+        if let backgroundImage {
+            settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
+        }
+        return settings
     }
 }

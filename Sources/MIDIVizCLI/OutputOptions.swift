@@ -4,7 +4,7 @@ import MIDIVizEngine
 
 /// Where the outputs go and how the run reports, shared by `render` and `demo`.
 struct OutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "The MP4 to write (default: the song's name with .mp4, next to it).")
+    @Option(name: .shortAndLong, help: "The video to write, by its extension: .mp4 (H.264 + AAC), .mov (ProRes + PCM), .webm (VP9 + Opus) or .gif (default: the song's name with .mp4, next to it).")
     var output: String?
 
     @Flag(name: .customLong("no-video"), help: "Write no MP4 (only --frames-dir and/or --audio).")
@@ -27,6 +27,12 @@ struct OutputOptions: ParsableArguments {
 
     @Option(name: .customLong("to"), help: "End at this time: seconds, mm:ss.fff or bar:N (default: the end plus the release tail).")
     var to: TimeSpec?
+
+    @Option(help: ArgumentHelp("Seconds of picture (and silence) before the start (default: for a whole song, the time notes take to reach the keys or playhead, so the first frame shows no note; none with --from).", valueName: "seconds"))
+    var preroll: Double?
+
+    @Option(help: ArgumentHelp("Seconds of picture after the end (default: 0).", valueName: "seconds"))
+    var postroll: Double = 0
 
     @Option(help: ArgumentHelp("Render only share K of N of the whole song's frames, silent, for `midiviz join` (one song across machines).", valueName: "K/N"))
     var segment: SegmentSpec?
@@ -52,6 +58,13 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("raw-video-out"), help: .hidden)
     var rawVideoOut: String?
 
+    /// The container for an output path: by its extension, MP4 when it has none.
+    func container(of path: String) -> VideoContainer? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.dropFirst().contains(".") else { return .mp4 }
+        return VideoContainer(path: name)
+    }
+
     var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
     var maxDuration: Double { limits.maxDuration }
     var stallTimeout: Double { stallTimeoutOption ?? 60 }
@@ -64,6 +77,11 @@ struct OutputOptions: ParsableArguments {
         guard stallTimeout > 0, stallTimeout.isFinite else { throw ValidationError("--stall-timeout must be a positive number of seconds") }
         guard (0...51).contains(crf) else { throw ValidationError("--crf must be 0 to 51, not \(crf)") }
         guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.sorted().joined(separator: ", "))") }
+        if let preroll, !RenderRequest.rollRange.contains(preroll) { throw ValidationError("--preroll must be between 0 and 600 seconds, not \(preroll)") }
+        guard RenderRequest.rollRange.contains(postroll) else { throw ValidationError("--postroll must be between 0 and 600 seconds, not \(postroll)") }
+        if let output, container(of: output) == nil {
+            throw ValidationError("cannot write \(output): midiviz writes \(VideoContainer.names) (by the extension)")
+        }
         if noVideo && output != nil { throw ValidationError("--output and --no-video contradict each other") }
         if segment != nil && (from != nil || to != nil) { throw ValidationError("--segment takes a share of the whole song: --from and --to do not apply") }
     }

@@ -43,19 +43,25 @@ struct RenderRun {
 
     func request(settings: RenderSettings) throws(RenderError) -> RenderRequest {
         var outputs: [RenderOutput] = []
-        if let videoPath { outputs.append(.mp4(path: videoPath, crf: output.crf, preset: output.preset)) }
+        if let videoPath, let container = output.container(of: videoPath) {
+            outputs.append(.video(path: videoPath, container: container, crf: output.crf, preset: output.preset))
+        }
         if let raw = output.rawVideoOut { outputs.append(.rawYUV(path: raw)) }
         if let directory = output.framesDirectory { outputs.append(.pngFrames(directory: directory, level: output.pngLevel)) }
         if let audio = sound.audio { outputs.append(.wav(path: audio)) }
-        let wantsSound = sound.audio != nil || (videoPath != nil && !output.noAudio)
+        let videoHasSound = videoPath.flatMap { output.container(of: $0) }?.hasSound ?? false
+        let wantsSound = sound.audio != nil || (videoHasSound && !output.noAudio)
+        let soundSettings = SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont, loudness: sound.loudnessTarget)
         var request = RenderRequest(song: song, songPath: songPath, songName: songName, settings: settings, fontPath: look.font,
-                                    sound: wantsSound ? SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont) : nil,
-                                    outputs: outputs, jobs: output.jobs)
+                                    sound: wantsSound ? soundSettings : nil, outputs: outputs, jobs: output.jobs)
         request.startSeconds = try seconds(output.from, name: "--from") ?? 0
         request.endSeconds = try seconds(output.to, name: "--to")
         request.maximumSongSeconds = output.maxDuration
         request.stallTimeoutSeconds = output.stallTimeout
         request.segment = output.segment?.segment
+        // A range starts where asked unless --preroll is given.
+        request.prerollSeconds = output.preroll ?? (output.from != nil ? 0 : nil)
+        request.postrollSeconds = output.postroll
         return request
     }
 
@@ -71,16 +77,29 @@ struct RenderRun {
         guard !output.quiet else { return }
         let wall = Date().timeIntervalSince(started)
         let seconds = summary.durationSeconds
+        func rounded(_ value: Double) -> JSONValue { value.isFinite ? .double((value * 100).rounded() / 100) : .null }
         if output.progress == .json {
-            let line = JSONValue.object([("done", .bool(true)), ("outputs", .array(summary.outputs.map(JSONValue.string))),
-                                         ("duration_s", .double(seconds)), ("frames", .int(summary.frames)),
-                                         ("wall_s", .double((wall * 1000).rounded() / 1000)),
-                                         ("realtime_x", .double((seconds / max(wall, 1e-9) * 100).rounded() / 100))])
-            print(line.text)
+            var fields: [(String, JSONValue)] = [("done", .bool(true)), ("outputs", .array(summary.outputs.map(JSONValue.string))),
+                                                 ("duration_s", .double(seconds)), ("frames", .int(summary.frames)),
+                                                 ("wall_s", .double((wall * 1000).rounded() / 1000)),
+                                                 ("realtime_x", .double((seconds / max(wall, 1e-9) * 100).rounded() / 100))]
+            if let loudness = summary.loudness {
+                fields += [("loudness_measured_lufs", rounded(loudness.measuredLUFS)), ("true_peak_dbtp", rounded(loudness.truePeakDBTP)),
+                           ("gain_db", rounded(loudness.gainDB)), ("limited", .bool(loudness.limiterThresholdDB != nil)),
+                           ("loudness_lufs", rounded(loudness.resultLUFS)), ("loudness_true_peak_dbtp", rounded(loudness.resultTruePeakDBTP))]
+            }
+            print(JSONValue.object(fields).text)
         } else {
-            FileHandle.standardError.write(Data(String(format: "midiviz: %@: %@, %d frames at %d fps, in %.1f s (%.2fx real time)\n",
+            var loudness = ""
+            if let measured = summary.loudness {
+                loudness = measured.measuredLUFS.isFinite
+                    ? String(format: "; sound %.1f LUFS, %+.1f dB%@ to %.1f LUFS, %.1f dBTP", measured.measuredLUFS, measured.gainDB,
+                             measured.limiterThresholdDB != nil ? " and limited" : "", measured.resultLUFS, measured.resultTruePeakDBTP)
+                    : "; sound silent, left as it is"
+            }
+            FileHandle.standardError.write(Data(String(format: "midiviz: %@: %@, %d frames at %d fps, in %.1f s (%.2fx real time)%@\n",
                                                        summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames,
-                                                       look.fps, wall, seconds / max(wall, 1e-9)).utf8))
+                                                       look.fps, wall, seconds / max(wall, 1e-9), loudness).utf8))
         }
     }
 }

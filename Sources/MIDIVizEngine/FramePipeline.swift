@@ -50,6 +50,7 @@ struct FramePipeline: Sendable {
         let state = self.state
         let anyOrder = sinks.filter { $0.order == .anyOrder }
         let inOrder = sinks.filter { $0.order == .inOrder }
+        let inOrderRGBA = sinks.filter { $0.order == .inOrderRGBA }
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             var workspace = renderer.makeWorkspace()
             let planes = WorkerPlanes()
@@ -62,14 +63,24 @@ struct FramePipeline: Sendable {
                 renderer.render(at: seconds(ofFrame: index), in: &workspace)
                 do {
                     for sink in anyOrder { try sink.write(canvas: workspace.canvas, frame: index) }
-                    if inOrder.isEmpty {
+                    if inOrder.isEmpty && inOrderRGBA.isEmpty {
                         state.finishUnordered(progress: progress)
                     } else {
                         if let lastDelivered, !state.waitUntilWritten(lastDelivered) { return }
-                        planes.yuv.update(from: workspace.canvas, changed: workspace.changed)
+                        if !inOrder.isEmpty { planes.yuv.update(from: workspace.canvas, changed: workspace.changed) }
+                        if !inOrderRGBA.isEmpty { StraightRGBA.copy(workspace.canvas, into: &planes.rgba) }
                         lastDelivered = index
-                        try state.deliver(index, planes, progress: progress) { bytes, frame in
-                            for sink in inOrder { try sink.write(yuv420p: bytes, frame: frame) }
+                        try state.deliver(index, planes, progress: progress) { planes, frame in
+                            if !inOrder.isEmpty {
+                                try planes.yuv.bytes.withUnsafeBytes { bytes in
+                                    for sink in inOrder { try sink.write(yuv420p: bytes, frame: frame) }
+                                }
+                            }
+                            if !inOrderRGBA.isEmpty {
+                                try planes.rgba.withUnsafeBytes { bytes in
+                                    for sink in inOrderRGBA { try sink.write(rgba: bytes, frame: frame) }
+                                }
+                            }
                         }
                     }
                 } catch {
@@ -86,6 +97,8 @@ struct FramePipeline: Sendable {
 /// worker changes them only after `waitUntilWritten` for the frame they last held.
 private final class WorkerPlanes: @unchecked Sendable {
     var yuv = YUV420Planes()
+    /// The frame as straight RGBA, for the sinks that take it.
+    var rgba: [UInt32] = []
 }
 
 /// The shared state of the pipeline: the next frame to claim, the frames ready to be written in
@@ -152,7 +165,7 @@ private final class PipelineState: @unchecked Sendable {
     /// Hands frame `index` over; whoever holds the next frame to write drains every consecutive
     /// ready frame into the sink, outside the lock.
     func deliver(_ index: Int, _ planes: WorkerPlanes, progress: (Int, Int) -> Void,
-                 to sink: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+                 to sink: (WorkerPlanes, Int) throws -> Void) throws {
         condition.lock()
         ready[index] = planes
         guard !isWriting else { condition.unlock(); return }
@@ -161,7 +174,7 @@ private final class PipelineState: @unchecked Sendable {
             let frame = nextToWrite
             condition.unlock()
             do {
-                try next.yuv.bytes.withUnsafeBytes { bytes in try sink(bytes, frame) }
+                try sink(next, frame)
             } catch {
                 condition.lock()
                 isWriting = false

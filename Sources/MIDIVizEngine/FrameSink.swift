@@ -1,14 +1,17 @@
 import MIDIVizCore
 
-/// Where rendered frames go. A sink takes frames one of two ways, which it names in `order`:
-/// RGBA canvases from every worker in any order (a PNG folder), or yuv420p frames in frame
-/// order (an encoder). A new container or codec is one new type.
+/// Where rendered frames go. A sink takes frames one of three ways, which it names in `order`:
+/// canvases from every worker in any order (a PNG folder), yuv420p frames in frame order (an
+/// encoder), or straight RGBA frames in frame order (an encoder keeping alpha or full colour).
+/// A new container or codec is one new type.
 public protocol FrameSink: AnyObject, Sendable {
     var order: FrameOrder { get }
     /// A frame as rendered, from any worker thread (sinks of `.anyOrder`).
     func write(canvas: Canvas, frame: Int) throws(RenderError)
     /// A frame as BT.709 limited-range yuv420p, in order, one call at a time (sinks of `.inOrder`).
     func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError)
+    /// A frame as straight (not premultiplied) RGBA, in order, one call at a time (`.inOrderRGBA`).
+    func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError)
     /// All frames are in: complete the output (under its temporary name).
     func finish() throws(RenderError)
     /// Give up at once (from any thread): stop children, close files. The temporaries are the
@@ -17,7 +20,7 @@ public protocol FrameSink: AnyObject, Sendable {
 }
 
 public enum FrameOrder: Sendable {
-    case anyOrder, inOrder
+    case anyOrder, inOrder, inOrderRGBA
 }
 
 extension FrameSink {
@@ -27,6 +30,10 @@ extension FrameSink {
 
     public func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
         preconditionFailure("\(Self.self) takes canvases")
+    }
+
+    public func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+        preconditionFailure("\(Self.self) takes no RGBA frames")
     }
 
     public func stop() {}

@@ -16,6 +16,10 @@ public struct JoinRequest: Sendable {
     public var settings: RenderSettings
     public var sound: SoundSettings
     public var output: String
+    /// The segments' `--preroll` (nil: the style's lead-in, as a whole-song render has) and
+    /// `--postroll`.
+    public var prerollSeconds: Double?
+    public var postrollSeconds: Double = 0
 
     public init(parts: [String], song: Song, songPath: String?, songName: String, settings: RenderSettings,
                 sound: SoundSettings, output: String) {
@@ -99,8 +103,10 @@ public final class JoinJob: @unchecked Sendable {
         let wav = try transaction.scratch(beside: request.output, suffix: "wav")
         var settings = request.settings
         settings.framesPerSecond = fps
-        let soundRequest = RenderRequest(song: request.song, songPath: request.songPath, songName: request.songName, settings: settings,
+        var soundRequest = RenderRequest(song: request.song, songPath: request.songPath, songName: request.songName, settings: settings,
                                          fontPath: FontRasterizer.defaultFontPath, sound: request.sound, outputs: [.wav(path: wav)], jobs: 1)
+        soundRequest.prerollSeconds = request.prerollSeconds ?? settings.leadInSeconds
+        soundRequest.postrollSeconds = request.postrollSeconds
         let job = try RenderJob(soundRequest)
         guard lock.withLock({ () -> Bool in
             soundJob = job

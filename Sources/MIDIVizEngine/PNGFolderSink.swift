@@ -7,9 +7,9 @@ public final class PNGFolderSink: FrameSink {
     public let writer: PNGWriter
     public var order: FrameOrder { .anyOrder }
 
-    public init(directory: String, level: Int) {
+    public init(directory: String, level: Int, alpha: Bool = false) {
         self.directory = directory
-        writer = PNGWriter(level: level)
+        writer = PNGWriter(level: level, alpha: alpha)
     }
 
     /// `frame_000001.png` for frame 0.

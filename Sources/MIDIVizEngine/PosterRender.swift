@@ -19,7 +19,7 @@ public enum PosterRender {
         renderer.render(at: seconds, in: &workspace)
         let staged = try StagedOutput(finalPath: path, isFolder: false)
         do {
-            try PNGWriter(level: pngLevel).write(workspace.canvas, to: staged.temporaryPath)
+            try PNGWriter(level: pngLevel, alpha: settings.transparent).write(workspace.canvas, to: staged.temporaryPath)
             try staged.commit()
             staged.forgetBackup()
         } catch let error as RenderError {

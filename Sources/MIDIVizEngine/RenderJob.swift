@@ -31,6 +31,13 @@ public final class RenderJob: @unchecked Sendable {
             inputs.append((soundFont, "SoundFont"))
         }
         try OutputChecks.check(request.outputs, inputs: inputs)
+        for (name, seconds) in [("preroll", request.prerollSeconds ?? 0), ("postroll", request.postrollSeconds)]
+        where !RenderRequest.rollRange.contains(seconds) {
+            throw .usage("--\(name) must be between 0 and \(Int(RenderRequest.rollRange.upperBound)) seconds, not \(seconds)")
+        }
+        if request.settings.transparent, let opaque = request.outputs.first(where: { $0.container == .mp4 }) {
+            throw .usage("cannot write \(opaque.path) with a transparent background: H.264 in MP4 has no alpha; write .mov (ProRes 4444), .webm (VP9), .gif or --frames-dir")
+        }
     }
 
     /// Renders; on any failure every temporary is removed and the old outputs stay as they were.
@@ -104,10 +111,12 @@ public final class RenderJob: @unchecked Sendable {
 
     private func perform(progress: @escaping @Sendable (RenderProgress) -> Void) throws(RenderError) -> RenderSummary {
         let song = request.song, settings = request.settings
+        let wantsFrames = request.outputs.contains { $0.needsFrames }
+        let preroll = effectivePreroll, postroll = request.postrollSeconds
         // An end past the song's end (and its tail) is the end, as without one.
         let songEnd = song.durationSeconds + settings.tailSeconds
-        let end = request.segment != nil ? nil : request.endSeconds.flatMap { $0 < songEnd ? $0 : nil }
-        let visualEnd = end ?? songEnd
+        let end = request.segment != nil ? nil : request.endSeconds.flatMap { $0 < songEnd ? $0 + postroll : nil }
+        let visualEnd = end ?? songEnd + postroll
         guard abs(request.startSeconds) < 1e9, visualEnd > request.startSeconds else {  // finite, and frames fit an Int
             throw .usage("nothing to render: --from \(SongClock.text(request.startSeconds)) is not before the end \(SongClock.text(visualEnd))")
         }
@@ -120,7 +129,8 @@ public final class RenderJob: @unchecked Sendable {
                 throw .usage("segment \(segment.index)/\(segment.count) of a \(SongClock.text(songEnd)) song has no frames: use fewer segments")
             }
         }
-        let firstFrame = share?.first ?? Int((request.startSeconds * Double(settings.framesPerSecond)).rounded())
+        let firstFrame = share.map { settings.frameIndex(atSeconds: -preroll) + $0.first }
+            ?? settings.frameIndex(atSeconds: request.startSeconds - preroll)
         let segmentFrames = share?.count
         let start = settings.seconds(ofFrame: firstFrame)
         guard visualEnd > start || segmentFrames != nil else {
@@ -134,16 +144,15 @@ public final class RenderJob: @unchecked Sendable {
         }
 
         // What is needed, found before anything is written.
-        let mp4 = request.outputs.first { if case .mp4 = $0 { return true } else { return false } }
+        let encoder = request.outputs.first { $0.container?.hasSound == true }
         let wav = request.outputs.first { if case .wav = $0 { return true } else { return false } }
-        let wantsFrames = request.outputs.contains { $0.needsFrames }
         var soundFont: String?
         // A segment is silent: the sound only settled its share, and `join` adds it whole.
-        if let sound = request.sound, wav != nil || mp4 != nil, request.segment == nil {
+        if let sound = request.sound, wav != nil || encoder != nil, request.segment == nil {
             do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { throw RenderError(error) }
         }
         var ffmpeg: String?
-        if mp4 != nil {
+        if request.outputs.contains(where: { $0.container != nil }) {
             do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
         }
         let fonts = wantsFrames ? try Self.loadFonts(request.fontPath, canvasSide: settings.textSide) : nil
@@ -155,11 +164,49 @@ public final class RenderJob: @unchecked Sendable {
         let fps = Double(settings.framesPerSecond)
         var frames = frameCount(forAudioSeconds: 0)
         var audioSeconds = 0.0
+        // Normalized sound is made and measured whole first, kept aside, then played with its
+        // gain; the frame count is then known before the first frame.
+        var kept: (spool: SoundSpool, loudness: LoudnessMeasurement)?
+        if let soundFont, let sound = request.sound, var target = sound.loudness {
+            // AAC and Opus overshoot the peaks they are given (by up to about 1 dB on a sharp
+            // attack after silence): the encoded file keeps the ceiling only with this headroom.
+            if encoder?.container?.isLossy == true { target.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB }
+            let spool: SoundSpool
+            do {
+                spool = try SoundSpool(path: try transaction.scratch(beside: request.outputs[0].path, suffix: "f32"),
+                                       sampleRate: sound.bouncer.sampleRate)
+            } catch let error as RenderError { throw error } catch { throw RenderError(error as! AudioError) }
+            audioSeconds = try bounce(sound, soundFont: soundFont, into: spool, from: start, until: end) { natural in
+                frames = frameCount(forAudioSeconds: natural)
+                return Double(frames) / fps
+            }
+            do {
+                kept = (spool, try spool.normalization(for: target, shouldStop: { self.shouldStop }))
+            } catch .stopped {
+                throw .interrupted(signal: nil)
+            } catch {
+                throw RenderError(error)
+            }
+        }
+        /// The sound into `sink`: played from the kept sound, or bounced now.
+        @Sendable func makeSound(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink,
+                                 length: @escaping (Double) -> Double) throws(RenderError) -> Double {
+            guard let kept else { return try bounce(sound, soundFont: soundFont, into: sink, from: start, until: end, length: length) }
+            do {
+                try kept.spool.replay(gainDB: kept.loudness.gainDB, limiterThresholdDB: kept.loudness.limiterThresholdDB, into: sink,
+                                      shouldStop: { self.shouldStop })
+            } catch .stopped {
+                throw .interrupted(signal: nil)
+            } catch {
+                throw RenderError(error)
+            }
+            return Double(kept.spool.framesWritten) / Double(sound.bouncer.sampleRate)
+        }
         /// The whole sound before any frame, into a WAV; its length settles the frame count.
-        func bounceFirst(_ sound: SoundSettings, soundFont: String, into path: String) throws(RenderError) {
+        func soundFirst(_ sound: SoundSettings, soundFont: String, into path: String) throws(RenderError) {
             let writer: WAVWriter
             do { writer = try WAVWriter(path: path, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
-            audioSeconds = try bounce(sound, soundFont: soundFont, into: writer, from: start, until: end) { natural in
+            audioSeconds = try makeSound(sound, soundFont: soundFont, into: writer) { natural in
                 frames = frameCount(forAudioSeconds: natural)
                 return Double(frames) / fps
             }
@@ -167,16 +214,16 @@ public final class RenderJob: @unchecked Sendable {
         if !wantsFrames {
             // The sound alone.
             if let soundFont, let sound = request.sound, let wav {
-                try bounceFirst(sound, soundFont: soundFont, into: temporary[wav]!)
+                try soundFirst(sound, soundFont: soundFont, into: temporary[wav]!)
             }
         } else if let fonts {
             // The frames, with the sound made beside them: into the WAV output and into a FIFO
             // the encoder reads. Until the sound has rung out, the number of frames is a floor.
             var fifo: String?
-            var encoderAudio: MP4Sink.Audio?
+            var encoderAudio: VideoEncoderSink.Audio?
             var soundIsDone = false
-            if let soundFont, let sound = request.sound, let mp4 {
-                let path = try transaction.scratch(beside: mp4.path, suffix: "pcm")
+            if let soundFont, let sound = request.sound, let encoder {
+                let path = try transaction.scratch(beside: encoder.path, suffix: "pcm")
                 unlink(path)
                 if mkfifo(path, 0o600) == 0 {
                     fifo = path
@@ -184,8 +231,8 @@ public final class RenderJob: @unchecked Sendable {
                 } else {
                     // No FIFOs on this file system (vfat, some FUSE): the sound first, into a WAV.
                     let wavPath: String
-                    if let wav { wavPath = temporary[wav]! } else { wavPath = try transaction.scratch(beside: mp4.path, suffix: "wav") }
-                    try bounceFirst(sound, soundFont: soundFont, into: wavPath)
+                    if let wav { wavPath = temporary[wav]! } else { wavPath = try transaction.scratch(beside: encoder.path, suffix: "wav") }
+                    try soundFirst(sound, soundFont: soundFont, into: wavPath)
                     encoderAudio = .wav(path: wavPath)
                     soundIsDone = true
                 }
@@ -193,11 +240,16 @@ public final class RenderJob: @unchecked Sendable {
             var made: [any FrameSink] = []
             for output in request.outputs {
                 switch output {
-                case .mp4(_, let crf, let preset):
-                    made.append(try MP4Sink(path: temporary[output]!, ffmpeg: ffmpeg!, settings: settings, audio: encoderAudio,
-                                            crf: crf, preset: preset, stallTimeoutSeconds: request.stallTimeoutSeconds))
+                case .video(let path, .gif, _, _):
+                    made.append(try GIFSink(path: temporary[output]!, scratch: try transaction.scratch(beside: path, suffix: "mkv"),
+                                            palette: try transaction.scratch(beside: path, suffix: "png"), ffmpeg: ffmpeg!,
+                                            settings: settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
+                case .video(_, let container, let crf, let preset):
+                    made.append(try VideoEncoderSink(path: temporary[output]!, container: container, ffmpeg: ffmpeg!, settings: settings,
+                                                     audio: output == encoder ? encoderAudio : nil, crf: crf, preset: preset,
+                                                     stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .pngFrames(_, let level):
-                    made.append(PNGFolderSink(directory: temporary[output]!, level: level))
+                    made.append(PNGFolderSink(directory: temporary[output]!, level: level, alpha: settings.transparent))
                 case .rawYUV:
                     made.append(try RawYUVSink(path: temporary[output]!))
                 case .wav:
@@ -208,7 +260,7 @@ public final class RenderJob: @unchecked Sendable {
                 lock.unlock()
                 if shouldStop { throw .interrupted(signal: nil) }
             }
-            let soundDecidesLength = soundFont != nil && end == nil && !soundIsDone
+            let soundDecidesLength = soundFont != nil && end == nil && !soundIsDone && kept == nil
             let pipeline = FramePipeline(renderer: FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts),
                                          jobs: request.jobs, firstFrame: firstFrame, frameCount: frames, isFinal: !soundDecidesLength,
                                          sinks: made)
@@ -216,7 +268,7 @@ public final class RenderJob: @unchecked Sendable {
             if let soundFont, let sound = request.sound, !soundIsDone {
                 let wavPath = wav.map { temporary[$0]! }, stall = request.stallTimeoutSeconds
                 let fifo = fifo, made = made, gone = Latch()
-                let encoder = made.lazy.compactMap { $0 as? MP4Sink }.first
+                let reader = made.lazy.compactMap { $0 as? VideoEncoderSink }.first
                 soundJob = BackgroundBounce { [self] () throws(RenderError) -> Double in
                     do throws(RenderError) {
                         var sinks: [any SoundSink] = []
@@ -225,7 +277,7 @@ public final class RenderJob: @unchecked Sendable {
                             if let fifo {
                                 let writer = try PCMPipeWriter(fifo: fifo, stallTimeoutSeconds: stall) {
                                     if self.shouldStop { return true }
-                                    if encoder?.isEncoding == false { gone.set() }
+                                    if reader?.isEncoding == false { gone.set() }
                                     return gone.isSet
                                 }
                                 sinks.append(writer)
@@ -237,7 +289,7 @@ public final class RenderJob: @unchecked Sendable {
                         } catch {
                             throw RenderError(error)
                         }
-                        return try bounce(sound, soundFont: soundFont, into: SoundFanOut(sinks), from: start, until: end) { natural in
+                        return try makeSound(sound, soundFont: soundFont, into: SoundFanOut(sinks)) { natural in
                             let count = frameCount(forAudioSeconds: natural)
                             pipeline.settle(frameCount: count)
                             return Double(count) / fps
@@ -245,8 +297,8 @@ public final class RenderJob: @unchecked Sendable {
                     } catch {
                         // An encoder that has gone says why in its own words.
                         var reported = error
-                        if let encoder, error == RenderError(AudioError.encoderGone) || !encoder.isEncoding {
-                            do throws(RenderError) { try encoder.finish() } catch { reported = error }
+                        if let reader, error == RenderError(AudioError.encoderGone) || !reader.isEncoding {
+                            do throws(RenderError) { try reader.finish() } catch { reported = error }
                         }
                         pipeline.fail(reported)
                         for sink in made { sink.stop() }
@@ -277,7 +329,16 @@ public final class RenderJob: @unchecked Sendable {
         // All outputs at once.
         try transaction.commit()
         let seconds = wantsFrames ? Double(frames) / Double(settings.framesPerSecond) : audioSeconds
-        return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds)
+        return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds,
+                             loudness: kept?.loudness)
+    }
+
+    /// The seconds shown before the start: the request's, or the style's lead-in for a video of
+    /// the whole song.
+    var effectivePreroll: Double {
+        if let preroll = request.prerollSeconds { return preroll }
+        let framed = request.outputs.contains { $0.needsFrames } || request.segment != nil
+        return framed && request.startSeconds == 0 ? request.settings.leadInSeconds : 0
     }
 
     /// A flag set once, read from any thread.
@@ -292,12 +353,13 @@ public final class RenderJob: @unchecked Sendable {
     /// tail, or the sound's, when it rings on longer (found by bouncing the whole sound unheard).
     private func wholeSongFrameCount() throws(RenderError) -> Int {
         let settings = request.settings
-        let visual = request.song.durationSeconds + settings.tailSeconds
+        let start = settings.seconds(ofFrame: settings.frameIndex(atSeconds: -effectivePreroll))
+        let visual = request.song.durationSeconds + settings.tailSeconds + request.postrollSeconds - start
         guard let sound = request.sound else { return settings.frameCount(seconds: visual) }
         let soundFont: String
         do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { throw RenderError(error) }
         var natural = 0.0
-        _ = try bounce(sound, soundFont: soundFont, into: UnheardSound(), from: 0, until: nil) { seconds in
+        _ = try bounce(sound, soundFont: soundFont, into: UnheardSound(), from: start, until: nil) { seconds in
             natural = seconds
             return seconds
         }

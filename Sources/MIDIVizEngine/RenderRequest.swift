@@ -18,6 +18,15 @@ public struct RenderRequest: Sendable {
     public var startSeconds: Double = 0
     /// Song seconds where the render stops; nil for the song's end plus the release tail.
     public var endSeconds: Double?
+    /// Seconds shown before `startSeconds`, with silence (the song's start is not moved: frame k
+    /// is still on the song's frame grid). Nil: `RenderSettings.leadInSeconds` when the render
+    /// has frames and starts at the song's start, so its first frame shows no note; else none.
+    public var prerollSeconds: Double?
+    /// Seconds shown after the end (the song's and its tail, or `endSeconds`), the sound ringing
+    /// on or silent.
+    public var postrollSeconds: Double = 0
+    /// The longest preroll or postroll.
+    public static let rollRange = 0.0...600.0
     public var outputs: [RenderOutput]
     /// Workers rendering frames.
     public var jobs: Int
@@ -47,17 +56,21 @@ public struct SoundSettings: Sendable {
     public var bouncer: AudioBouncer
     /// `--soundfont`; nil to search `$MIDIVIZ_SOUNDFONT` and Debian's SoundFonts.
     public var soundFontPath: String?
+    /// The loudness the sound is normalized to; nil keeps the synthesizer's own level.
+    public var loudness: LoudnessTarget?
 
-    public init(bouncer: AudioBouncer = AudioBouncer(), soundFontPath: String? = nil) {
+    public init(bouncer: AudioBouncer = AudioBouncer(), soundFontPath: String? = nil, loudness: LoudnessTarget? = LoudnessTarget()) {
         self.bouncer = bouncer
         self.soundFontPath = soundFontPath
+        self.loudness = loudness
     }
 }
 
 /// One output of a render. Each appears under its path only when the whole run has succeeded.
 public enum RenderOutput: Sendable, Hashable {
-    /// H.264 + AAC in an MP4, through ffmpeg.
-    case mp4(path: String, crf: Int, preset: String)
+    /// A video file through ffmpeg: MP4, MOV, WebM or GIF. `crf` and `preset` are x264's
+    /// (VP9's rate factor follows `crf`).
+    case video(path: String, container: VideoContainer, crf: Int, preset: String)
     /// `frame_000001.png` ... in a folder holding nothing else afterwards.
     case pngFrames(directory: String, level: Int)
     /// The sound as 16-bit stereo PCM WAV.
@@ -67,13 +80,20 @@ public enum RenderOutput: Sendable, Hashable {
 
     public var path: String {
         switch self {
-        case .mp4(let path, _, _), .wav(let path), .rawYUV(let path): return path
+        case .video(let path, _, _, _), .wav(let path), .rawYUV(let path): return path
         case .pngFrames(let directory, _): return directory
         }
     }
 
     var isFolder: Bool { if case .pngFrames = self { return true } else { return false } }
     var needsFrames: Bool { if case .wav = self { return false } else { return true } }
+    /// The container of a video output.
+    var container: VideoContainer? { if case .video(_, let container, _, _) = self { return container } else { return nil } }
+
+    /// H.264 + AAC in an MP4.
+    public static func mp4(path: String, crf: Int = 20, preset: String = "veryfast") -> RenderOutput {
+        .video(path: path, container: .mp4, crf: crf, preset: preset)
+    }
 }
 
 /// How far a render has come.
@@ -89,6 +109,8 @@ public struct RenderSummary: Sendable {
     public var frames: Int
     /// The length of the video (or of the sound alone), in seconds.
     public var durationSeconds: Double
+    /// The sound's loudness and the gain applied, when it was normalized.
+    public var loudness: LoudnessMeasurement?
 }
 
 /// Share `index` (from 1) of `count` of a whole song's frames: frames `(index - 1) × F / count`

@@ -26,7 +26,8 @@ public struct AudioBouncer: Sendable {
 
     /// Plays the song into `sink` and finishes it.
     /// - Parameters:
-    ///   - start, end: the part of the song to keep, in song seconds. The synthesizer is brought
+    ///   - start, end: the part of the song to keep, in song seconds; a negative start is
+    ///     silence before the song's start. The synthesizer is brought
     ///     to the state of `prerollSeconds` before the start without rendering (programs,
     ///     controllers, pedals, the notes held or sustained then), and renders from there, so
     ///     a start late in a long song costs what one near its beginning does. Without an end,
@@ -51,7 +52,10 @@ public struct AudioBouncer: Sendable {
         let left = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
         defer { left.deallocate(); right.deallocate() }
-        let startFrame = max(0, Int((start * rate).rounded()))
+        // A start before the song's (a video's lead-in) is silence up to the song's start.
+        let requestedStart = Int((start * rate).rounded())
+        if requestedStart < 0 { try writer.appendSilence(-requestedStart) }
+        let startFrame = max(0, requestedStart)
         let endFrame = end.map { Int(($0 * rate).rounded()) } ?? Int.max
         var position = 0
         var nextEvent = 0

@@ -2,11 +2,17 @@ import CPNGShim
 import Foundation
 import MIDIVizCore
 
-/// Writes canvases as PNG files through libpng (8-bit RGB, zlib `level`, Up filter).
+/// Writes canvases as PNG files through libpng (8-bit RGB, or RGBA with straight alpha for a
+/// transparent canvas; zlib `level`, Up filter).
 public struct PNGWriter: Sendable {
     public var level: Int
+    /// Keep the canvas's alpha (a transparent background).
+    public var alpha: Bool
 
-    public init(level: Int = 1) { self.level = level }
+    public init(level: Int = 1, alpha: Bool = false) {
+        self.level = level
+        self.alpha = alpha
+    }
 
     public struct WriteError: Error, CustomStringConvertible {
         public var path: String
@@ -18,8 +24,9 @@ public struct PNGWriter: Sendable {
     public func write(_ canvas: Canvas, to path: String) throws(WriteError) {
         var message = [CChar](repeating: 0, count: 256)
         let status = canvas.withRGBABytes { bytes in
-            midiviz_png_write_rgba(path, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                   UInt32(canvas.width), UInt32(canvas.height), Int32(level), &message, message.count)
+            let write = alpha ? midiviz_png_write_premultiplied_rgba : midiviz_png_write_rgba
+            return write(path, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                         UInt32(canvas.width), UInt32(canvas.height), Int32(level), &message, message.count)
         }
         if status != 0 {
             throw WriteError(path: path, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

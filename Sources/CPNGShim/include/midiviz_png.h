@@ -10,4 +10,9 @@
 int midiviz_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                            int level, char *error, size_t error_size);
 
+/* The same with alpha: `rgba` is premultiplied (as the canvas holds it) and is written as an
+ * 8-bit RGBA PNG with straight alpha, as PNG requires. */
+int midiviz_png_write_premultiplied_rgba(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                                         int level, char *error, size_t error_size);
+
 #endif

@@ -12,4 +12,8 @@ void midiviz_rgba_to_yuv420(const uint32_t *rgba, int width, int height, uint8_t
 void midiviz_rgba_to_yuv420_region(const uint32_t *rgba, int width, int height,
                                    int x0, int y0, int x1, int y1, uint8_t *out);
 
+/* Premultiplied RGBA8 (as the canvas holds it) to straight RGBA8 (as PNG, ProRes and VP9 carry
+ * alpha): each colour divided by its alpha, rounded; a fully transparent pixel becomes 0. */
+void midiviz_unpremultiply(const uint32_t *in, uint32_t *out, long count);
+
 #endif

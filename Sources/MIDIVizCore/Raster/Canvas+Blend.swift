@@ -1,12 +1,17 @@
-/// Source-over blending of a straight colour into the opaque canvas, on packed pixels: red and
-/// blue are blended together in one 32-bit multiply, green in another.
+/// Source-over blending of a straight colour into the canvas, on packed pixels: red and blue
+/// are blended together in one 32-bit multiply, green and alpha in another. The canvas holds
+/// premultiplied colour: on an opaque canvas alpha stays 255 (the bytes are those of plain
+/// blending); on a transparent one (alpha 0) it accumulates as the "over" operator does.
 extension Canvas {
     /// A colour prepared for blending: packed channels and its alpha as a weight in 0...256.
     @usableFromInline
     struct Ink {
-        /// Red and blue at bits 0–7 and 16–23, and green at bits 8–15.
+        /// Red and blue at bits 0–7 and 16–23.
         @usableFromInline let redBlue: UInt32
-        @usableFromInline let green: UInt32
+        /// Green at bits 0–7 and an opaque alpha (255) at bits 16–23.
+        @usableFromInline let greenAlpha: UInt32
+        /// The colour as an opaque pixel.
+        @usableFromInline let opaque: UInt32
         /// The colour's own alpha as a weight, 0...256.
         @usableFromInline let weight: UInt32
 
@@ -14,7 +19,8 @@ extension Canvas {
         init(_ color: RGBA) {
             let packed = color.withAlpha(1).pixel
             redBlue = packed & 0x00FF_00FF
-            green = packed & 0x0000_FF00
+            greenAlpha = (packed >> 8) & 0x00FF_00FF
+            opaque = packed
             weight = RGBA.rounded(color.a * 256, upTo: 256)
         }
 
@@ -30,8 +36,8 @@ extension Canvas {
     static func blend(_ pixel: UInt32, _ ink: Ink, _ weight: UInt32) -> UInt32 {
         let keep = 256 &- weight
         let redBlue = ((pixel & 0x00FF_00FF) &* keep &+ ink.redBlue &* weight) >> 8
-        let green = ((pixel & 0x0000_FF00) &* keep &+ ink.green &* weight) >> 8
-        return (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
+        let greenAlpha = ((pixel >> 8) & 0x00FF_00FF) &* keep &+ ink.greenAlpha &* weight
+        return (redBlue & 0x00FF_00FF) | (greenAlpha & 0xFF00_FF00)
     }
 
     /// Blends `ink` with one weight over pixels `start..<end` of a row, eight pixels at a time.
@@ -39,7 +45,7 @@ extension Canvas {
     static func blendSpan(_ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, _ ink: Ink, _ weight: UInt32) {
         guard end > start, weight > 0 else { return }
         if weight >= 256 {
-            row.advanced(by: start).update(repeating: ink.redBlue | ink.green | 0xFF00_0000, count: end - start)
+            row.advanced(by: start).update(repeating: ink.opaque, count: end - start)
             return
         }
         let weights = SIMD8<UInt32>(repeating: weight)
@@ -58,8 +64,8 @@ extension Canvas {
         let current = raw.loadUnaligned(as: SIMD8<UInt32>.self)
         let keep = SIMD8<UInt32>(repeating: 256) &- weights
         let redBlue = ((current & 0x00FF_00FF) &* keep &+ SIMD8(repeating: ink.redBlue) &* weights) &>> 8
-        let green = ((current & 0x0000_FF00) &* keep &+ SIMD8(repeating: ink.green) &* weights) &>> 8
-        let result = (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
+        let greenAlpha = ((current &>> 8) & 0x00FF_00FF) &* keep &+ SIMD8(repeating: ink.greenAlpha) &* weights
+        let result = (redBlue & 0x00FF_00FF) | (greenAlpha & 0xFF00_FF00)
         raw.storeBytes(of: result, as: SIMD8<UInt32>.self)
     }
 

@@ -1,5 +1,6 @@
-/// An opaque RGBA8 image the rasterizer draws into; one per worker, reused for every frame.
-/// Pixels are `UInt32`s whose bytes in memory are R, G, B, A; alpha stays 255.
+/// An RGBA8 image the rasterizer draws into; one per worker, reused for every frame.
+/// Pixels are `UInt32`s whose bytes in memory are R, G, B, A, premultiplied: on an opaque
+/// canvas alpha stays 255; a transparent one starts at 0 everywhere.
 public struct Canvas: Sendable {
     public let width: Int
     public let height: Int
@@ -10,6 +11,19 @@ public struct Canvas: Sendable {
         self.width = width
         self.height = height
         self.pixels = Array(repeating: color.withAlpha(1).pixel, count: width * height)
+    }
+
+    /// A canvas holding `pixels` (premultiplied RGBA, row by row).
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height, "pixels must fill the canvas")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A fully transparent canvas.
+    public static func transparent(width: Int, height: Int) -> Canvas {
+        Canvas(width: width, height: height, pixels: Array(repeating: 0, count: width * height))
     }
 
     public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }

@@ -9,7 +9,15 @@ public struct FrameRenderer: Sendable {
     public init(scene: Scene, fonts: TextFonts) {
         self.scene = scene
         self.fonts = fonts
-        var backdrop = Canvas(width: scene.settings.width, height: scene.settings.height)
+        let settings = scene.settings
+        var backdrop: Canvas
+        if let image = settings.backgroundImage, image.width == settings.width, image.height == settings.height {
+            backdrop = Canvas(width: image.width, height: image.height, pixels: image.pixels)
+        } else if settings.transparent {
+            backdrop = .transparent(width: settings.width, height: settings.height)
+        } else {
+            backdrop = Canvas(width: settings.width, height: settings.height)
+        }
         var shapes: [Shape] = []
         scene.makeBackdropShapes(into: &shapes)
         backdrop.draw(shapes, fonts: fonts)

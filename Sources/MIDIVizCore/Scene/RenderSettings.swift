@@ -38,6 +38,11 @@ public struct RenderSettings: Sendable, Equatable {
     public var chords: Bool
     /// Written in the top left corner (nil or empty: no title).
     public var title: String?
+    /// Frames on a transparent background: no gradient; what is drawn keeps its coverage as
+    /// alpha (outputs that carry alpha write it straight, not premultiplied).
+    public var transparent = false
+    /// A picture behind everything, already the frame's size; replaces the gradient.
+    public var backgroundImage: BackgroundImage?
 
     public static let baseFadeSeconds = 1.0
     public static let speedRange = 0.5...2.0
@@ -88,6 +93,21 @@ public struct RenderSettings: Sendable, Equatable {
     /// The time after the song's end that frames still show: the last fade.
     public var tailSeconds: Double { max(fadeSeconds, drumSeconds) }
 
+    /// How long before the song's first moment a whole-song video starts, so that its first
+    /// frame shows no note and the first notes enter as they would mid-song: in `roll` and
+    /// `keyboard` the time a note takes to cross the screen to the playhead or the keys, in
+    /// `circles` and `bars` a short beat; whole frames, one more than that.
+    public var leadInSeconds: Double {
+        let onScreen: Double
+        switch style {
+        case .keyboard: onScreen = windowSeconds
+        case .roll: onScreen = windowSeconds * (1 - RollLayout.playheadPosition)
+        case .circles, .bars: onScreen = 0.5
+        }
+        let frames = (onScreen * Double(framesPerSecond) - 1e-6).rounded(.up) + 1
+        return frames / Double(framesPerSecond)
+    }
+
     /// The number of frames for a song: ceil((duration + tail) × fps).
     public func frameCount(songDuration: Double) -> Int { frameCount(seconds: songDuration + tailSeconds) }
 
@@ -97,6 +117,9 @@ public struct RenderSettings: Sendable, Equatable {
     public func frameCount(seconds: Double) -> Int {
         max(1, Int((seconds * Double(framesPerSecond) - 1e-3).rounded(.up)))
     }
+
+    /// The nearest frame to `seconds` on the song's frame grid (negative before the song).
+    public func frameIndex(atSeconds seconds: Double) -> Int { Int((seconds * Double(framesPerSecond)).rounded()) }
 
     /// The time frame `index` (0-based) shows: computed, never accumulated.
     public func seconds(ofFrame index: Int) -> Double { Double(index) / Double(framesPerSecond) }

@@ -77,7 +77,9 @@ public struct Scene: Sendable {
     /// drawn once into a backdrop that each frame starts from.
     public func makeBackdropShapes(into shapes: inout [Shape]) {
         shapes.removeAll(keepingCapacity: true)
-        shapes.append(.background(top: background.top, bottom: background.bottom))
+        if !settings.transparent && settings.backgroundImage == nil {
+            shapes.append(.background(top: background.top, bottom: background.bottom))
+        }
         switch settings.style {
         case .circles: CirclesLayout(scene: self).appendBackdrop(to: &shapes)
         case .bars: BarsLayout(scene: self).appendBackdrop(to: &shapes)

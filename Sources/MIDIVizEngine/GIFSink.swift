@@ -1,0 +1,86 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizIO
+
+/// An animated GIF that loops, with one palette made for the whole clip (ffmpeg's palettegen
+/// and paletteuse). The palette needs every frame before the first can be written, so the
+/// frames first go losslessly (FFV1) into a scratch file, which `finish` reads twice: for the
+/// palette, then for the GIF. Memory stays bounded whatever the clip's length. A transparent
+/// background keeps one palette entry transparent. GIF delays are in hundredths of a second
+/// and browsers slow anything faster than 50 fps: above that, every other frame is kept.
+public final class GIFSink: FrameSink, @unchecked Sendable {
+    public var order: FrameOrder { .inOrderRGBA }
+    private let intermediate: FFmpegProcess
+    private let path: String, scratch: String, palette: String
+    private let executable: String
+    private let settings: RenderSettings
+    private let stallTimeoutSeconds: Double
+    private let lock = NSLock()
+    private var current: FFmpegProcess?
+    private var stopped = false
+
+    /// - Parameters:
+    ///   - scratch, palette: temporary files (`.mkv`, `.png`) the caller removes.
+    public init(path: String, scratch: String, palette: String, ffmpeg executable: String, settings: RenderSettings,
+                stallTimeoutSeconds: Double) throws(RenderError) {
+        self.path = path
+        self.scratch = scratch
+        self.palette = palette
+        self.executable = executable
+        self.settings = settings
+        self.stallTimeoutSeconds = stallTimeoutSeconds
+        let arguments = ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(settings.width)x\(settings.height)",
+                         "-framerate", String(settings.framesPerSecond), "-i", "pipe:0",
+                         "-c:v", "ffv1", "-pix_fmt", settings.transparent ? "bgra" : "bgr0", "-threads", "2", "-slices", "4",
+                         "-f", "matroska", scratch]
+        do {
+            intermediate = try FFmpegProcess(executable: executable, arguments: arguments, stallTimeoutSeconds: stallTimeoutSeconds)
+        } catch {
+            throw RenderError(error)
+        }
+        current = intermediate
+    }
+
+    public func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+        do { try intermediate.write(rgba) } catch { throw RenderError(error) }
+    }
+
+    public func finish() throws(RenderError) {
+        do { try intermediate.finish() } catch { throw RenderError(error) }
+        let fps = settings.framesPerSecond
+        let rate = fps > 50 ? "fps=\(Double(fps) / 2)," : ""
+        let transparent = settings.transparent
+        try run(["-i", scratch, "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),
+                 "-frames:v", "1", "-update", "1", "-f", "image2", palette])
+        try run(["-i", scratch, "-i", palette,
+                 "-lavfi", "[0:v]\(rate)null[v];[v][1:v]paletteuse=dither=sierra2_4a" + (transparent ? ":alpha_threshold=128" : ""),
+                 "-loop", "0", "-f", "gif", path])
+    }
+
+    private func run(_ arguments: [String]) throws(RenderError) {
+        let process: FFmpegProcess
+        do {
+            process = try FFmpegProcess(executable: executable, arguments: arguments, stallTimeoutSeconds: max(stallTimeoutSeconds, 600))
+        } catch {
+            throw RenderError(error)
+        }
+        let proceed = lock.withLock { () -> Bool in
+            current = process
+            return !stopped
+        }
+        guard proceed else {
+            process.stop()
+            throw .interrupted(signal: nil)
+        }
+        do { try process.finish() } catch { throw RenderError(error) }
+    }
+
+    public func stop() {
+        let process = lock.withLock { () -> FFmpegProcess? in
+            stopped = true
+            return current
+        }
+        intermediate.stop()
+        process?.stop()
+    }
+}

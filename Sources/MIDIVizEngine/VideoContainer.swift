@@ -1,0 +1,31 @@
+/// The kinds of video file a render writes, chosen by the output's extension.
+public enum VideoContainer: String, Sendable, CaseIterable {
+    /// H.264 + AAC: plays everywhere.
+    case mp4
+    /// ProRes (4444 with alpha on a transparent background, else 422 HQ) + PCM: for editors.
+    case mov
+    /// VP9 (with alpha on a transparent background) + Opus: for the web.
+    case webm
+    /// An animated GIF, looping, with a palette made for the clip; no sound.
+    case gif
+
+    /// The container for a path's extension (any case); nil for one we cannot write.
+    public init?(path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    }
+
+    /// The extensions we write, for messages.
+    public static let names = allCases.map { "." + $0.rawValue }.joined(separator: ", ")
+
+    public var hasSound: Bool { self != .gif }
+
+    /// Whether its sound is lossy (AAC, Opus).
+    public var isLossy: Bool { self == .mp4 || self == .webm }
+
+    /// How far under the true-peak ceiling normalized sound is held when a lossy encoder takes it.
+    public static let lossyPeakHeadroomDB = 1.0
+
+    /// Whether it can carry a transparent background.
+    public var carriesAlpha: Bool { self != .mp4 }
+}

@@ -1,0 +1,46 @@
+import CEBUR128
+import Foundation
+
+/// EBU R128 loudness of a stereo sound, measured by libebur128 as it comes: the integrated
+/// (gated) loudness and the true peak (4x oversampled). Owns one `ebur128_state`.
+public final class LoudnessMeter {
+    private var state: UnsafeMutablePointer<ebur128_state>?
+    private var interleaved: [Float] = []
+
+    public init(sampleRate: Int) throws(AudioError) {
+        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        guard let state = ebur128_init(2, UInt(sampleRate), mode) else { throw .synthesizer("libebur128 could not start a meter") }
+        self.state = state
+    }
+
+    deinit { ebur128_destroy(&state) }
+
+    public func add(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) {
+        guard count > 0 else { return }
+        if interleaved.count < count * 2 { interleaved = [Float](repeating: 0, count: count * 2) }
+        interleaved.withUnsafeMutableBufferPointer { samples in
+            for index in 0..<count {
+                samples[2 * index] = left[index]
+                samples[2 * index + 1] = right[index]
+            }
+            _ = ebur128_add_frames_float(state, samples.baseAddress, count)
+        }
+    }
+
+    /// Integrated loudness in LUFS; -infinity for silence (nothing above the -70 LUFS gate).
+    public var integratedLUFS: Double {
+        var value = -Double.infinity
+        guard ebur128_loudness_global(state, &value) == EBUR128_SUCCESS.rawValue else { return -.infinity }
+        return value
+    }
+
+    /// The true peak of the louder channel in dBTP; -infinity for silence.
+    public var truePeakDBTP: Double {
+        var peak = 0.0
+        for channel in 0..<2 {
+            var value = 0.0
+            if ebur128_true_peak(state, UInt32(channel), &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
+        }
+        return peak > 0 ? 20 * log10(peak) : -.infinity
+    }
+}
