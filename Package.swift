@@ -28,6 +28,7 @@ var targets: [Target] = [
         dependencies: [
             "MIDIVizCore", "MIDIVizIO", "MIDIVizEngine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
     .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
     .executableTarget(name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO"], path: "Benchmarks/FrameLoop"),
@@ -59,6 +60,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v5]

@@ -25,7 +25,7 @@ struct AudioOptions: ParsableArguments {
     @Option(name: .customLong("max-tail"), help: ArgumentHelp("Seconds the sound may ring on after the song's end, at most (default: 3).", valueName: "seconds"))
     var maxTailOption: Double?
 
-    @Option(help: ArgumentHelp("Normalize the sound to this integrated loudness in LUFS (EBU R128, true peak at most -1 dBTP), or off to keep the synthesizer's level.", valueName: "LUFS|off"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Normalize the sound to this integrated loudness in LUFS (EBU R128, true peak at most -1 dBTP), or off to keep the synthesizer's level.", valueName: "LUFS|off"))
     var loudness: Loudness = .target(-14)
 
     var maxTail: Double { maxTailOption ?? 3 }

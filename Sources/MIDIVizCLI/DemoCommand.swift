@@ -13,6 +13,10 @@ struct DemoCommand: ParsableCommand {
     @OptionGroup var sound: AudioOptions
 
     func run() throws {
+        if outputs.printConfig {
+            print(ConfigFile.toml(look: look, sound: sound, outputs: outputs), terminator: "")
+            return
+        }
         let song: Song
         do {
             song = try SongLoader.load(bytes: DemoSong.midiBytes, name: DemoSong.name)

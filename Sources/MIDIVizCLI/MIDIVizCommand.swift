@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MIDIVizCore
 
 /// The `midiviz` command line.
@@ -10,4 +11,14 @@ public struct MIDIVizCommand: ParsableCommand {
         subcommands: [RenderCommand.self, BatchCommand.self, JoinCommand.self, DemoCommand.self, FrameCommand.self, InfoCommand.self])
 
     public init() {}
+
+    /// Runs the command line, `--config` files read first.
+    public static func mainExpandingConfig() {
+        do {
+            main(try ConfigFile.expand(Array(CommandLine.arguments.dropFirst())))
+        } catch {
+            FileHandle.standardError.write(Data("midiviz: \(error.description)\n".utf8))
+            Foundation.exit(64)
+        }
+    }
 }

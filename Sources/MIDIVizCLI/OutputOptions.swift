@@ -31,7 +31,7 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds of picture (and silence) before the start (default: for a whole song, the time notes take to reach the keys or playhead, so the first frame shows no note; none with --from).", valueName: "seconds"))
     var preroll: Double?
 
-    @Option(help: ArgumentHelp("Seconds of picture after the end (default: 0).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds of picture after the end.", valueName: "seconds"))
     var postroll: Double = 0
 
     @Option(help: ArgumentHelp("Render only share K of N of the whole song's frames, silent, for `midiviz join` (one song across machines).", valueName: "K/N"))
@@ -54,6 +54,12 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
+
+    @Option(help: ArgumentHelp("Read options from this TOML file (their long names as keys, e.g. style = \"keyboard\"); the command line wins.", valueName: "file"))
+    var config: String?
+
+    @Flag(name: .customLong("print-config"), help: "Print the settings in effect as TOML for --config, and render nothing.")
+    var printConfig = false
 
     @Option(name: .customLong("raw-video-out"), help: .hidden)
     var rawVideoOut: String?
@@ -79,9 +85,6 @@ struct OutputOptions: ParsableArguments {
         guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.sorted().joined(separator: ", "))") }
         if let preroll, !RenderRequest.rollRange.contains(preroll) { throw ValidationError("--preroll must be between 0 and 600 seconds, not \(preroll)") }
         guard RenderRequest.rollRange.contains(postroll) else { throw ValidationError("--postroll must be between 0 and 600 seconds, not \(postroll)") }
-        if let output, container(of: output) == nil {
-            throw ValidationError("cannot write \(output): midiviz writes \(VideoContainer.names) (by the extension)")
-        }
         if noVideo && output != nil { throw ValidationError("--output and --no-video contradict each other") }
         if segment != nil && (from != nil || to != nil) { throw ValidationError("--segment takes a share of the whole song: --from and --to do not apply") }
     }

@@ -26,6 +26,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        if outputs.printConfig {
+            print(ConfigFile.toml(look: look, sound: sound, outputs: outputs), terminator: "")
+            return
+        }
         let loaded = try loadSongOrExit(song)
         let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil
             : outputs.output ?? URL(fileURLWithPath: song).deletingPathExtension().appendingPathExtension("mp4").path

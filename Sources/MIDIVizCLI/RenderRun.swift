@@ -42,6 +42,12 @@ struct RenderRun {
     }
 
     func request(settings: RenderSettings) throws(RenderError) -> RenderRequest {
+        if let videoPath, output.container(of: videoPath) == nil {
+            // Whatever else is wrong with it is said first (the input named as the output).
+            try OutputChecks.check(files: [videoPath] + (sound.audio.map { [$0] } ?? []),
+                                   inputs: songPath.map { [($0, "input song")] } ?? [])
+            throw .usage("cannot write \(videoPath): midiviz writes \(VideoContainer.names) (by the extension)")
+        }
         var outputs: [RenderOutput] = []
         if let videoPath, let container = output.container(of: videoPath) {
             outputs.append(.video(path: videoPath, container: container, crf: output.crf, preset: output.preset))

@@ -106,6 +106,8 @@ public final class JoinJob: @unchecked Sendable {
         var soundRequest = RenderRequest(song: request.song, songPath: request.songPath, songName: request.songName, settings: settings,
                                          fontPath: FontRasterizer.defaultFontPath, sound: request.sound, outputs: [.wav(path: wav)], jobs: 1)
         soundRequest.prerollSeconds = request.prerollSeconds ?? settings.leadInSeconds
+        // The sound goes to AAC, as a render's into an MP4 does.
+        soundRequest.sound?.loudness?.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB
         soundRequest.postrollSeconds = request.postrollSeconds
         let job = try RenderJob(soundRequest)
         guard lock.withLock({ () -> Bool in

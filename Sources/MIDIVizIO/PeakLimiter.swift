@@ -11,20 +11,21 @@ import Foundation
 struct PeakLimiter {
     let threshold: Float
     let lookAhead: Int
-    private let release: Float
+    private let release: Double
     private var needed: [Float]          // r, ring of lookAhead
     private var minima: [(index: Int, value: Float)] = []  // monotonic queue over the window
     private var queueStart = 0
     private var smoothed: [Float]        // released minima, ring of lookAhead
     private var smoothedSum: Float = 0
-    private var lastSmoothed: Float = 1
+    /// In double precision: a float's steps near 1 are coarser than the recovery's.
+    private var lastSmoothed: Double = 1
     private var left: [Float], right: [Float]  // delay lines
     private var pushed = 0
 
     init(threshold: Float, sampleRate: Int, lookAheadSeconds: Double = 0.005, releaseSeconds: Double = 0.08) {
         self.threshold = threshold
         lookAhead = max(2, Int(Double(sampleRate) * lookAheadSeconds))
-        release = 1 - Float(exp(-1 / (Double(sampleRate) * releaseSeconds)))
+        release = 1 - exp(-1 / (Double(sampleRate) * releaseSeconds))
         needed = [Float](repeating: 1, count: lookAhead)
         smoothed = [Float](repeating: 1, count: lookAhead)
         smoothedSum = Float(lookAhead)
@@ -54,8 +55,10 @@ struct PeakLimiter {
         guard target >= 0 else { return nil }  // still filling the look-ahead
         let minimum = minima[queueStart].value
         // Recover towards 1 after a peak, never above the minimum.
-        let released = min(minimum, lastSmoothed + (1 - lastSmoothed) * release)
-        lastSmoothed = released
+        var recovered = lastSmoothed + (1 - lastSmoothed) * release
+        if recovered > 0.9999 { recovered = 1 }  // back to unity, not forever a rounding short of it
+        let released = min(minimum, Float(recovered))
+        lastSmoothed = min(Double(minimum), recovered)
         let ring = target % lookAhead
         smoothedSum += released - smoothed[ring]
         smoothed[ring] = released

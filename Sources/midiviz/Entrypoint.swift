@@ -3,6 +3,6 @@ import MIDIVizCLI
 @main
 enum Entrypoint {
     static func main() {
-        MIDIVizCommand.main()
+        MIDIVizCommand.mainExpandingConfig()
     }
 }

@@ -153,7 +153,8 @@ struct AudioTests {
                       ("Tests/Corpus/jazz-soft/test-rpn-00-00-pitch-bend-range.mid", 0.93)])
     func envelopeMatchesTheFluidsynthCommandLine(song: String, minimum: Double) throws {
         let path = TestEnvironment.path(of: song)
-        let (mine, minePath) = try bounce(path)
+        // The synthesizer's own level, as fluidsynth's (normalization has its own tests).
+        let (mine, minePath) = try bounce(path, ["--loudness", "off"])
         defer { unlink(minePath) }
         let referencePath = temporaryFile("reference.wav")
         defer { unlink(referencePath) }

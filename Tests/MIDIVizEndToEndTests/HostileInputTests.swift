@@ -70,7 +70,7 @@ import Testing
             + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/python3"),
                                            ["-c", script, TestEnvironment.binary.path, "render", Self.arpeggio, "--size", "720p",
-                                            "--to", "0.5", "--no-video", "--no-audio", "--frames-dir", folder + "/frames",
+                                            "--to", "0.5", "--preroll", "0", "--no-video", "--no-audio", "--frames-dir", folder + "/frames",
                                             "--jobs", "1000", "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
         let peakKiB = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max

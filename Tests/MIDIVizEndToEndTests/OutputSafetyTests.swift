@@ -6,7 +6,7 @@ import Testing
 @Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"))
 struct OutputSafetyTests {
     static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
-    static let small = ["--size", "160x90", "--fps", "10", "--soundfont", AudioTools.soundFont ?? ""]
+    static let small = ["--size", "160x90", "--fps", "10", "--preroll", "0", "--soundfont", AudioTools.soundFont ?? ""]
 
     func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-safety-\(getpid())-\(UUID().uuidString)").path

@@ -26,19 +26,23 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "--quiet prints nothing")
         let names = try frames(in: out)
-        // 8 s of song + 1 s of fade at 10 fps.
-        #expect(names.count == 90)
-        #expect(names.first == "frame_000001.png" && names.last == "frame_000090.png")
+        // A lead-in of 0.5 s and a frame (6 frames), 8 s of song, 1 s of fade, at 10 fps.
+        #expect(names.count == 96)
+        #expect(names.first == "frame_000001.png" && names.last == "frame_000096.png")
         #expect(!names.contains { $0.hasPrefix(".") }, "no staging folder left behind")
-        // Frame 1 shows t = 0: the first note, C4, a red (rainbow C) circle left of centre.
-        let first = try PNGReader.read(out.appendingPathComponent("frame_000001.png").path)
+        func isDark(_ pixel: UInt32) -> Bool { (pixel & 0xFF) < 40 && ((pixel >> 8) & 0xFF) < 40 }
+        // Frame 1 shows no note yet; frame 7 shows t = 0: the first note, C4, a red (rainbow C)
+        // circle left of centre.
+        #expect(try PNGReader.read(out.appendingPathComponent("frame_000001.png").path).pixels.allSatisfy(isDark))
+        #expect(try PNGReader.read(out.appendingPathComponent("frame_000006.png").path).pixels.allSatisfy(isDark))
+        let first = try PNGReader.read(out.appendingPathComponent("frame_000007.png").path)
         #expect(first.width == 320 && first.height == 180)
         let x = Int(320 * (0.06 + 0.88 * 0.5 / 12))
         let red = (0..<180).map { first.color(x: x, y: $0) }.filter { $0.r > 0.6 && $0.g < 0.4 && $0.b < 0.4 }
         #expect(red.count >= 5, "a red circle in the C column")
         // The last frame shows only the fading end: nothing as bright.
-        let last = try PNGReader.read(out.appendingPathComponent("frame_000090.png").path)
-        #expect(last.pixels.allSatisfy { (($0 & 0xFF) < 40) && ((($0 >> 8) & 0xFF) < 40) })
+        let last = try PNGReader.read(out.appendingPathComponent("frame_000096.png").path)
+        #expect(last.pixels.allSatisfy(isDark))
     }
 
     @Test(arguments: ["bars", "roll", "keyboard"])
@@ -48,7 +52,7 @@ import Testing
             let out = temporaryDirectory("jobs\(jobs)")
             defer { try? FileManager.default.removeItem(at: out) }
             let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "160x90",
-                                                    "--fps", "6", "--style", style, "--scheme", "ocean", "--chords", "--jobs", jobs])
+                                                    "--fps", "6", "--style", style, "--scheme", "ocean", "--chords", "--jobs", jobs, "--preroll", "0"])
             #expect(result.status == 0, "\(result.stderr)")
             hashes.append(try frames(in: out).map { try PNGReader.read(out.appendingPathComponent($0).path).pixelHash })
         }
@@ -61,7 +65,7 @@ import Testing
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let common = ["--size", "320x180", "--style", "circles", "--scheme", "fire", "--grid"]
-        let sequence = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.appendingPathComponent("seq").path, "--no-video", "--fps", "10"] + common)
+        let sequence = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.appendingPathComponent("seq").path, "--no-video", "--fps", "10", "--preroll", "0"] + common)
         #expect(sequence.status == 0, "\(sequence.stderr)")
         let poster = out.appendingPathComponent("poster.png").path
         let single = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "0:01.500", "-o", poster] + common)

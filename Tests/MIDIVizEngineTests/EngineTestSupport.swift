@@ -24,7 +24,7 @@ enum EngineTestSupport {
         return path
     }
 
-    /// A small, quick request: 160x90 at 10 fps over the first 2 s.
+    /// A small, quick request: 160x90 at 10 fps over the first 2 s, without a lead-in.
     static func request(_ song: Song, songPath: String?, outputs: [RenderOutput], sound: Bool = true) -> RenderRequest {
         var settings = RenderSettings()
         settings.width = 160
@@ -34,6 +34,7 @@ enum EngineTestSupport {
                                     fontPath: FontRasterizer.defaultFontPath,
                                     sound: sound ? SoundSettings(soundFontPath: smallSoundFont) : nil, outputs: outputs, jobs: 2)
         request.endSeconds = 2
+        request.prerollSeconds = 0  // no lead-in: frame k shows k / 10 s
         return request
     }
 
