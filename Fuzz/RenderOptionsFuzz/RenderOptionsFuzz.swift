@@ -34,7 +34,8 @@ final class Sandbox: @unchecked Sendable {
         "--png-level", "--jobs", "--max-duration", "--progress", "--stall-timeout", "--quiet", "--style", "--scheme",
         "--color-by", "--bars", "--size", "--fps", "--speed", "--grid", "--background", "--window", "--keys",
         "--chords", "--title", "--font", "--audio", "--soundfont", "--sample-rate", "--gain", "--no-reverb",
-        "--no-chorus", "--max-tail", "--at", "--help", "--version",
+        "--no-chorus", "--max-tail", "--at", "--help", "--version", "--preroll", "--postroll", "--loudness",
+        "--background-image", "--background-dim", "--print-config",
     ]
     static let values = [
         "0", "1", "-1", "0.5", "2", "7", "51", "52", "64", "1000", "65536", "1e19", "-1e19", "1e-300", "nan", "inf",
@@ -42,7 +43,8 @@ final class Sandbox: @unchecked Sendable {
         "bar:-1", "bar:99999999999", "720p", "1080p", "4k", "square", "vertical", "16x16", "2x2", "1x1", "0x0",
         "17x9", "99999x99999", "64x36", "circles", "bars", "roll", "keyboard", "rainbow", "fire", "ocean", "pitch",
         "channel", "track", "range", "pitch-class", "88", "song", "#102030", "#zzzzzz", "red", "ultrafast",
-        "veryslow", "json", "bar", "8000", "48000", "384000", "\u{1F3B9}", "title\nwith newline",
+        "veryslow", "json", "bar", "8000", "48000", "384000", "\u{1F3B9}", "title\nwith newline", "transparent", "off",
+        "-14", "-70", "-71", "out.mov", "out.webm", "out.gif", "out.avi", "x.MOV",
     ]
 
     init() {

@@ -14,7 +14,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard bytes.count > 12, let song = try? SongLoader.load(bytes: Array(bytes[12...]), name: "fuzz-input") else { return 0 }
     let look = Array(bytes[0..<12])
     func pick<T>(_ choices: [T], _ byte: UInt8) -> T { choices[Int(byte) % choices.count] }
-    let settings = RenderSettings(
+    var settings = RenderSettings(
         width: 16 + 2 * (Int(look[9]) % 48), height: 16 + 2 * (Int(look[9] >> 4) % 32), framesPerSecond: 30,
         style: pick(RenderSettings.Style.allCases, look[0]), scheme: pick(ColorScheme.allCases, look[1]),
         colorBy: pick(RenderSettings.ColorBy.allCases, look[2]), barsLayout: pick(RenderSettings.BarsLayout.allCases, look[3]),
@@ -23,6 +23,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         window: look[6] == 0 ? nil : RenderSettings.windowRange.lowerBound + Double(look[6]) / 255 * 59.5,
         keys: pick(RenderSettings.KeyRange.allCases, look[2] >> 4), chords: look[7] & 1 != 0,
         title: look[7] & 2 != 0 ? String(decoding: bytes.suffix(9), as: UTF8.self) : nil)
+    settings.transparent = look[5] & 2 != 0
     let scene = Scene(song: song, settings: settings)
     let renderer = FrameRenderer(scene: scene, fonts: fonts.textFonts(canvasSide: settings.textSide))
     let duration = max(song.durationSeconds, 1)

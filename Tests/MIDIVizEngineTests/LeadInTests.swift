@@ -48,6 +48,26 @@ import Testing
         #expect(frames[lead - 1].pixels != empty.pixels, "but already falling")
     }
 
+    /// The first note is heard on the frame where it lands: the sound is silent for the lead-in.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"))
+    func theFirstNoteIsHeardWhenItLands() throws {
+        let song = try SongLoader.load(path: Self.songPath)
+        let folder = try EngineTestSupport.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var request = EngineTestSupport.request(song, songPath: Self.songPath, outputs: [.rawYUV(path: folder + "/v.yuv"), .wav(path: folder + "/a.wav")])
+        request.settings.style = .keyboard
+        request.settings.framesPerSecond = 30
+        request.endSeconds = 0.5
+        request.prerollSeconds = nil
+        request.sound?.loudness = nil
+        let summary = try RenderJob(request).run()
+        let lead = request.settings.leadInSeconds
+        #expect(summary.frames == Int((lead * 30).rounded()) + 15)
+        let samples: [Int16] = try Data(contentsOf: URL(fileURLWithPath: folder + "/a.wav")).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let onset = Double((samples.firstIndex { abs(Int($0)) > 300 } ?? 0) / 2) / 48_000
+        #expect(onset >= lead && onset <= lead + 1.0 / 30, "heard at \(onset) s, lands at \(lead) s")
+    }
+
     @Test func rollNotesReachThePlayheadAtTheirStart() throws {
         let (song, settings, frames, empty) = try frames(style: .roll)
         let lead = Int((settings.leadInSeconds * 10).rounded())
