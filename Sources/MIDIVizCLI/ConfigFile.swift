@@ -95,7 +95,7 @@ enum ConfigFile {
             // Each option is checked alone, with a stand-in song, so the error is the file's.
             if !these.isEmpty {
                 do {
-                    _ = try command.parseAsRoot(["song.mid"] + these)
+                    _ = try command.parseAsRoot((command == RenderCommand.self ? ["song.mid"] : []) + these)
                 } catch {
                     let message = command.message(for: error)
                     if message.hasPrefix("The value ") || message.hasPrefix("--\(key) ") || message.contains("'--\(key)") {
