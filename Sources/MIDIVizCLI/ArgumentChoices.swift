@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MIDIVizCore
 
 extension RenderSettings.Style: ExpressibleByArgument {}
@@ -73,4 +74,24 @@ enum Background: ExpressibleByArgument, Equatable {
 /// A colour as `#RRGGBB`.
 extension RGBA: ExpressibleByArgument {
     public init?(argument: String) { self.init(hex: argument) }
+}
+
+/// `--track-color 2=#ff8800`, `--channel-color 10=#808080`: a number and a colour.
+struct NumberedColor: ExpressibleByArgument, Equatable {
+    var number: Int
+    var color: RGBA
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let number = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+              let color = RGBA(hex: parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+        self.number = number
+        self.color = color
+    }
+
+    /// As typed: `2=#FF8800`.
+    var text: String {
+        let pixel = color.pixel
+        return "\(number)=" + String(format: "#%02X%02X%02X", pixel & 0xFF, (pixel >> 8) & 0xFF, (pixel >> 16) & 0xFF)
+    }
 }

@@ -28,6 +28,9 @@ struct AudioOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Normalize the sound to this integrated loudness in LUFS (EBU R128, true peak at most -1 dBTP), or off to keep the synthesizer's level.", valueName: "LUFS|off"))
     var loudness: Loudness = .target(-14)
 
+    @Flag(name: .customLong("mute-hidden"), help: "Silence the notes --hide-track, --hide-channel and --only-track hide.")
+    var muteHidden = false
+
     var maxTail: Double { maxTailOption ?? 3 }
 
     /// The normalization, or nil for none.

@@ -62,6 +62,10 @@ struct BatchCommand: ParsableCommand {
     var songsAtOnce: Int { max(1, outputs.jobsOption ?? 1) }
 
     func run() throws {
+        if outputs.printConfig {
+            print(ConfigFile.toml(look: look, sound: sound, outputs: outputs), terminator: "")
+            return
+        }
         if mergeReports {
             do {
                 try OutputChecks.check(files: [outputs.output, junit].compactMap { $0 }, inputs: inputs.map { ($0, "report") })

@@ -89,6 +89,7 @@ enum BatchManifest {
         case "background-image": options.look.backgroundImage = text
         case "background-dim": options.look.backgroundDim = try value()
         case "loudness": options.sound.loudness = try value()
+        case "mute-hidden": options.sound.muteHidden = try flag()
         case "preroll": options.outputs.preroll = try value()
         case "postroll": options.outputs.postroll = try value()
         case "window": options.look.window = try value()

@@ -11,10 +11,16 @@ import TOMLKit
 enum ConfigFile {
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// 64 for a bad file, 66 for one that cannot be read.
+        var exitCode: Int32 = 64
     }
 
+    /// The options that name files: relative paths in a config file are from the file's folder.
+    static let pathKeys: Set<String> = ["background-image", "font", "soundfont"]
+
     /// The subcommands that take `--config`.
-    static let commands: [String: ParsableCommand.Type] = ["render": RenderCommand.self, "demo": DemoCommand.self]
+    static let commands: [String: ParsableCommand.Type] = ["render": RenderCommand.self, "demo": DemoCommand.self,
+                                                           "batch": BatchCommand.self]
 
     /// The arguments (without the program's name) with every `--config FILE` replaced by the
     /// file's options, put right after the subcommand.
@@ -49,7 +55,8 @@ enum ConfigFile {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw Failure(description: "cannot read config \(path): \(RegularFile.problem(at: path) ?? "not UTF-8 text")")
+            let problem = RegularFile.problem(at: path)
+            throw Failure(description: "cannot read config \(path): \(problem ?? "not UTF-8 text")", exitCode: problem == nil ? 64 : 66)
         }
         let table: TOMLTable
         do {
@@ -83,22 +90,39 @@ enum ConfigFile {
             case (.flag, _):
                 throw Failure(description: "\(place): a flag: true or false")
             // `--key=value`, so that a negative number is a value, not an option.
+            case (.option, .string) where pathKeys.contains(key):
+                let named = value.string!
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+                these = ["--\(key)=" + (named.hasPrefix("/") || named.isEmpty ? named : folder.appendingPathComponent(named).path)]
             case (.option, .string):
                 these = ["--\(key)=" + value.string!]
             case (.option, .int):
                 these = ["--\(key)=\(value.int!)"]
             case (.option, .double):
                 these = ["--\(key)=\(value.double!)"]
+            case (.option, .array):
+                // A repeatable option: `hide-track = [1, 3]`.
+                these = []
+                for element in value.array! {
+                    let item = element.tomlValue
+                    switch item.type {
+                    case .string: these.append("--\(key)=" + item.string!)
+                    case .int: these.append("--\(key)=\(item.int!)")
+                    case .double: these.append("--\(key)=\(item.double!)")
+                    default: throw Failure(description: "\(place): a list of strings or numbers")
+                    }
+                }
             case (.option, _):
                 throw Failure(description: "\(place): a value: a string or a number")
             }
             // Each option is checked alone, with a stand-in song, so the error is the file's.
             if !these.isEmpty {
                 do {
-                    _ = try command.parseAsRoot((command == RenderCommand.self ? ["song.mid"] : []) + these)
+                    _ = try command.parseAsRoot((command == DemoCommand.self ? [] : ["song.mid"]) + these)
                 } catch {
                     let message = command.message(for: error)
-                    if message.hasPrefix("The value ") || message.hasPrefix("--\(key) ") || message.contains("'--\(key)") {
+                    // A value's own error; what several options say together is the whole command line's.
+                    if message.hasPrefix("The value ") || message.hasPrefix("--\(key) must") {
                         throw Failure(description: "\(place): \(message)")
                     }
                 }
@@ -165,12 +189,19 @@ enum ConfigFile {
         add("keys", text(look.keys.rawValue))
         add("chords", String(look.chords))
         add("title", text(look.title))
+        func list(_ items: [String]) -> String? { items.isEmpty ? nil : "[" + items.joined(separator: ", ") + "]" }
+        add("track-color", list(look.trackColor.map { text($0.text)! }))
+        add("channel-color", list(look.channelColor.map { text($0.text)! }))
+        add("hide-track", list(look.hideTrack.map(String.init)))
+        add("hide-channel", list(look.hideChannel.map(String.init)))
+        add("only-track", list(look.onlyTrack.map(String.init)))
         add("font", text(look.fontOption))
         add("soundfont", text(sound.soundfont))
         add("sample-rate", String(sound.sampleRate))
         add("gain", number(sound.gain))
         add("no-reverb", String(sound.noReverb))
         add("no-chorus", String(sound.noChorus))
+        add("mute-hidden", String(sound.muteHidden))
         add("max-tail", number(sound.maxTailOption))
         switch sound.loudness {
         case .target(let lufs): add("loudness", number(lufs))

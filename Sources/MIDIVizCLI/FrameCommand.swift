@@ -33,7 +33,8 @@ struct FrameCommand: ParsableCommand {
         let loaded = try loadSongOrExit(song)
         do {
             try PosterRender.render(song: loaded, songPath: song, settings: look.settings(for: loaded), fontPath: look.font,
-                                    atSeconds: at.seconds, to: output, pngLevel: pngLevel, maximumSongSeconds: limits.maxDuration)
+                                    atSeconds: at.seconds, to: output, pngLevel: pngLevel, maximumSongSeconds: limits.maxDuration,
+                                    backgroundImagePath: look.backgroundImage)
         } catch {
             throw error.reported
         }

@@ -43,7 +43,9 @@ struct JoinCommand: ParsableCommand {
         let loaded = try loadSongOrExit(song)
         var request: JoinRequest
         do {
-            request = JoinRequest(parts: parts, song: loaded, songPath: song, songName: song, settings: try look.settings(for: loaded),
+            let settings = try look.settings(for: loaded)
+            let heard = sound.muteHidden ? loaded.muting(hiddenBy: settings.trackLook) : loaded
+            request = JoinRequest(parts: parts, song: heard, songPath: song, songName: song, settings: settings,
                                   sound: SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont, loudness: sound.loudnessTarget),
                                   output: output)
         } catch {

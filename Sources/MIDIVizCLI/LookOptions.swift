@@ -51,6 +51,21 @@ struct LookOptions: ParsableArguments {
     @Option(help: "A title for the top left corner (default: the song's first track name, if any; \"\" for none).")
     var title: String?
 
+    @Option(name: .customLong("track-color"), help: ArgumentHelp("A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.", valueName: "N=#RRGGBB"))
+    var trackColor: [NumberedColor] = []
+
+    @Option(name: .customLong("channel-color"), help: ArgumentHelp("A colour for one channel's notes (channels 1 to 16); repeatable. A track's colour wins.", valueName: "C=#RRGGBB"))
+    var channelColor: [NumberedColor] = []
+
+    @Option(name: .customLong("hide-track"), help: ArgumentHelp("Do not draw this track's notes (still heard, unless --mute-hidden); repeatable.", valueName: "N"))
+    var hideTrack: [Int] = []
+
+    @Option(name: .customLong("hide-channel"), help: ArgumentHelp("Do not draw this channel's notes (1 to 16; still heard, unless --mute-hidden); repeatable.", valueName: "C"))
+    var hideChannel: [Int] = []
+
+    @Option(name: .customLong("only-track"), help: ArgumentHelp("Draw only this track's notes; repeatable.", valueName: "N"))
+    var onlyTrack: [Int] = []
+
     @Option(name: .customLong("font"), help: ArgumentHelp("A TrueType/OpenType font for labels (default: DejaVu Sans, \(FontRasterizer.defaultFontPath)).", valueName: "file"))
     var fontOption: String?
 
@@ -64,6 +79,12 @@ struct LookOptions: ParsableArguments {
         }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240, not \(fps)") }
         guard RenderSettings.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 2.0, not \(speed)") }
+        for channel in channelColor.map(\.number) + hideChannel where !(1...16).contains(channel) {
+            throw ValidationError("channels are 1 to 16, not \(channel)")
+        }
+        for track in trackColor.map(\.number) + hideTrack + onlyTrack where track < 0 {
+            throw ValidationError("tracks are numbered from 0, as `midiviz info` lists them, not \(track)")
+        }
         guard (0...1).contains(backgroundDim) else { throw ValidationError("--background-dim must be between 0 and 1, not \(backgroundDim)") }
         if backgroundImage != nil && background == .transparent {
             throw ValidationError("--background-image and --background transparent contradict each other")
@@ -71,6 +92,17 @@ struct LookOptions: ParsableArguments {
         if let window, !RenderSettings.windowRange.contains(window) {
             throw ValidationError("--window must be between 0.5 and 60 seconds, not \(window)")
         }
+    }
+
+    /// The colours and visibility per track and channel.
+    var trackLook: TrackLook {
+        var look = TrackLook()
+        for entry in trackColor { look.trackColors[entry.number] = entry.color }
+        for entry in channelColor { look.channelColors[entry.number] = entry.color }
+        look.hiddenTracks = Set(hideTrack)
+        look.hiddenChannels = Set(hideChannel)
+        look.onlyTracks = Set(onlyTrack)
+        return look
     }
 
     /// The settings for `song`, whose first track's name is the default title; reads the
@@ -82,6 +114,10 @@ struct LookOptions: ParsableArguments {
                                       colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: color,
                                       window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
         settings.transparent = background == .transparent
+        for track in trackColor.map(\.number) + hideTrack + onlyTrack where track >= song.tracks.count {
+            throw .usage("track \(track): the song has \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s") (0 to \(song.tracks.count - 1), as `midiviz info` lists them)")
+        }
+        settings.trackLook = trackLook
         if let backgroundImage {
             settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
         }

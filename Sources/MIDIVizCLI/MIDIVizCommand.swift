@@ -18,7 +18,7 @@ public struct MIDIVizCommand: ParsableCommand {
             main(try ConfigFile.expand(Array(CommandLine.arguments.dropFirst())))
         } catch {
             FileHandle.standardError.write(Data("midiviz: \(error.description)\n".utf8))
-            Foundation.exit(64)
+            Foundation.exit(error.exitCode)
         }
     }
 }

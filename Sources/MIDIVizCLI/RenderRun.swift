@@ -58,12 +58,14 @@ struct RenderRun {
         let videoHasSound = videoPath.flatMap { output.container(of: $0) }?.hasSound ?? false
         let wantsSound = sound.audio != nil || (videoHasSound && !output.noAudio)
         let soundSettings = SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont, loudness: sound.loudnessTarget)
-        var request = RenderRequest(song: song, songPath: songPath, songName: songName, settings: settings, fontPath: look.font,
+        let heard = sound.muteHidden ? song.muting(hiddenBy: settings.trackLook) : song
+        var request = RenderRequest(song: heard, songPath: songPath, songName: songName, settings: settings, fontPath: look.font,
                                     sound: wantsSound ? soundSettings : nil, outputs: outputs, jobs: output.jobs)
         request.startSeconds = try seconds(output.from, name: "--from") ?? 0
         request.endSeconds = try seconds(output.to, name: "--to")
         request.maximumSongSeconds = output.maxDuration
         request.stallTimeoutSeconds = output.stallTimeout
+        request.backgroundImagePath = look.backgroundImage
         request.segment = output.segment?.segment
         // A range starts where asked unless --preroll is given.
         request.prerollSeconds = output.preroll ?? (output.from != nil ? 0 : nil)

@@ -21,12 +21,15 @@ public enum BackgroundPicture {
         process.standardError = errors
         do { try process.run() } catch { throw .failed("cannot start ffmpeg: \(error)") }
         // Read both pipes to their ends so that neither blocks ffmpeg.
-        var message = Data()
-        let readErrors = Thread { message = errors.fileHandleForReading.readDataToEndOfFile() }
-        readErrors.start()
+        let reader = errors.fileHandleForReading, errorsRead = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var message = Data()
+        Thread.detachNewThread {
+            message = reader.readDataToEndOfFile()
+            errorsRead.signal()
+        }
         let bytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !readErrors.isFinished { usleep(1_000) }
+        errorsRead.wait()
         guard process.terminationStatus == 0, let image = BackgroundImage(width: width, height: height, rgba: [UInt8](bytes)) else {
             let reason = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "not an image"
             throw .badInput("cannot use background image \(path): \(reason)")

@@ -7,7 +7,7 @@ import MIDIVizIO
 /// frames first go losslessly (FFV1) into a scratch file, which `finish` reads twice: for the
 /// palette, then for the GIF. Memory stays bounded whatever the clip's length. A transparent
 /// background keeps one palette entry transparent. GIF delays are in hundredths of a second
-/// and browsers slow anything faster than 50 fps: above that, every other frame is kept.
+/// and browsers slow anything faster than 50 fps: above that, every n-th frame is kept.
 public final class GIFSink: FrameSink, @unchecked Sendable {
     public var order: FrameOrder { .inOrderRGBA }
     private let intermediate: FFmpegProcess
@@ -48,10 +48,11 @@ public final class GIFSink: FrameSink, @unchecked Sendable {
     public func finish() throws(RenderError) {
         do { try intermediate.finish() } catch { throw RenderError(error) }
         let fps = settings.framesPerSecond
-        let rate = fps > 50 ? "fps=\(Double(fps) / 2)," : ""
+        let keep = (fps + 49) / 50  // every n-th frame: at most 50 fps
+        let rate = keep > 1 ? "fps=\(Double(fps) / Double(keep))," : ""
         let transparent = settings.transparent
         try run(["-i", scratch, "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),
-                 "-frames:v", "1", "-update", "1", "-f", "image2", palette])
+                 "-frames:v", "1", "-update", "1", "-c:v", "png", "-f", "image2", palette])
         try run(["-i", scratch, "-i", palette,
                  "-lavfi", "[0:v]\(rate)null[v];[v][1:v]paletteuse=dither=sierra2_4a" + (transparent ? ":alpha_threshold=128" : ""),
                  "-loop", "0", "-f", "gif", path])

@@ -6,13 +6,15 @@ import MIDIVizIO
 public enum PosterRender {
     public static func render(song: Song, songPath: String?, settings: RenderSettings, fontPath: String,
                               atSeconds seconds: Double, to path: String, pngLevel: Int,
-                              maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds) throws(RenderError) {
+                              maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds,
+                              backgroundImagePath: String? = nil) throws(RenderError) {
         try RenderJob.checkLength(of: song, named: songPath ?? "the song", maximum: maximumSongSeconds)
         let end = song.durationSeconds + settings.tailSeconds
         guard seconds.isFinite, seconds >= 0, seconds <= end else {
             throw .usage("--at \(seconds) s is outside \(songPath ?? "the song"), which lasts \(String(format: "%.3f", end)) s with its tail")
         }
-        try OutputChecks.check([(path, false)], inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? []))
+        try OutputChecks.check([(path, false)], inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? [])
+                               + (backgroundImagePath.map { [($0, "background image")] } ?? []))
         let fonts = try RenderJob.loadFonts(fontPath, canvasSide: settings.textSide)
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
         var workspace = renderer.makeWorkspace()

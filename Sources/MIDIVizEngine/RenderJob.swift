@@ -27,6 +27,7 @@ public final class RenderJob: @unchecked Sendable {
         }
         var inputs: [(String, String)] = [(request.fontPath, "font")]
         if let song = request.songPath { inputs.append((song, "input song")) }
+        if let image = request.backgroundImagePath { inputs.append((image, "background image")) }
         if let soundFont = request.sound?.soundFontPath ?? ProcessInfo.processInfo.environment["MIDIVIZ_SOUNDFONT"], !soundFont.isEmpty {
             inputs.append((soundFont, "SoundFont"))
         }
@@ -173,7 +174,8 @@ public final class RenderJob: @unchecked Sendable {
             if encoder?.container?.isLossy == true { target.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB }
             let spool: SoundSpool
             do {
-                spool = try SoundSpool(path: try transaction.scratch(beside: request.outputs[0].path, suffix: "f32"),
+                let beside = request.outputs.first { !$0.isFolder }?.path ?? { PathParts.join($0.folder, $0.name) }(PathParts(request.outputs[0].path))
+                spool = try SoundSpool(path: try transaction.scratch(beside: beside, suffix: "f32"),
                                        sampleRate: sound.bouncer.sampleRate)
             } catch let error as RenderError { throw error } catch { throw RenderError(error as! AudioError) }
             audioSeconds = try bounce(sound, soundFont: soundFont, into: spool, from: start, until: end) { natural in
@@ -188,10 +190,11 @@ public final class RenderJob: @unchecked Sendable {
                 throw RenderError(error)
             }
         }
+        let keptSound = kept
         /// The sound into `sink`: played from the kept sound, or bounced now.
         @Sendable func makeSound(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink,
                                  length: @escaping (Double) -> Double) throws(RenderError) -> Double {
-            guard let kept else { return try bounce(sound, soundFont: soundFont, into: sink, from: start, until: end, length: length) }
+            guard let kept = keptSound else { return try bounce(sound, soundFont: soundFont, into: sink, from: start, until: end, length: length) }
             do {
                 try kept.spool.replay(gainDB: kept.loudness.gainDB, limiterThresholdDB: kept.loudness.limiterThresholdDB, into: sink,
                                       shouldStop: { self.shouldStop })

@@ -12,6 +12,8 @@ public struct RenderRequest: Sendable {
     public var settings: RenderSettings
     /// The TrueType/OpenType font for labels.
     public var fontPath: String
+    /// The `--background-image` file the settings' picture came from, so that no output replaces it.
+    public var backgroundImagePath: String?
     /// The sound, or nil for none (then the video is silent).
     public var sound: SoundSettings?
     /// Song seconds of the first frame, rounded to the nearest frame of the song's frame grid.
@@ -22,8 +24,8 @@ public struct RenderRequest: Sendable {
     /// is still on the song's frame grid). Nil: `RenderSettings.leadInSeconds` when the render
     /// has frames and starts at the song's start, so its first frame shows no note; else none.
     public var prerollSeconds: Double?
-    /// Seconds shown after the end (the song's and its tail, or `endSeconds`), the sound ringing
-    /// on or silent.
+    /// Seconds shown after the end: after the song's end and its tail, still frames over silence
+    /// (or the sound still ringing); after `endSeconds`, the song itself goes on that long.
     public var postrollSeconds: Double = 0
     /// The longest preroll or postroll.
     public static let rollRange = 0.0...600.0

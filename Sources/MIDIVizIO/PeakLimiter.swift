@@ -12,7 +12,8 @@ struct PeakLimiter {
     let threshold: Float
     let lookAhead: Int
     private let release: Double
-    private var needed: [Float]          // r, ring of lookAhead
+    /// r of the last lookAhead frames, by frame index modulo lookAhead.
+    private var needed: [Float]
     private var minima: [(index: Int, value: Float)] = []  // monotonic queue over the window
     private var queueStart = 0
     private var smoothed: [Float]        // released minima, ring of lookAhead
@@ -45,6 +46,7 @@ struct PeakLimiter {
         right[slot] = r
         let peak = max(abs(l), abs(r))
         let need = peak > threshold ? threshold / peak : 1
+        needed[slot] = need
         // The minimum of r over the last lookAhead frames: the look-ahead minimum of the frame
         // lookAhead - 1 back.
         while minima.count > queueStart, minima[minima.count - 1].value >= need { minima.removeLast() }
@@ -63,10 +65,15 @@ struct PeakLimiter {
         smoothedSum += released - smoothed[ring]
         smoothed[ring] = released
         if ring == 0 { smoothedSum = smoothed.reduce(0, +) }  // no drift from running sums
-        let gain = min(1, smoothedSum / Float(lookAhead))
+        // Never above what the frame itself needs (the average is not, but for rounding).
+        let gain = min(1, smoothedSum / Float(lookAhead), needed[ring])
         // The first lookAhead - 1 frames are the silence put in front.
         guard target >= lookAhead - 1 else { return nil }
-        return (left[ring] * gain, right[ring] * gain)
+        return (clamped(left[ring] * gain), clamped(right[ring] * gain))
+    }
+
+    /// A last guard against rounding: no sample past the threshold.
+    private func clamped(_ sample: Float) -> Float { max(-threshold, min(threshold, sample))
     }
 
     /// The frames still held back, played out.

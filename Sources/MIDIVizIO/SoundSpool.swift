@@ -66,6 +66,15 @@ public final class SoundSpool: SoundSink {
             gain += short
             if over > 0 { threshold -= over + 0.05 }
         }
+        // Still over the ceiling: keep the ceiling, at the cost of a little loudness. Gain and
+        // threshold lowered together scale the limited sound as a whole.
+        let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
+        if over > 0 {
+            result.gainDB -= over
+            result.limiterThresholdDB? -= over
+            result.resultLUFS -= over
+            result.resultTruePeakDBTP -= over
+        }
         return result
     }
 

@@ -129,6 +129,33 @@ struct PublishingTests {
                 "\(container): largest \(differences.max() ?? -1), mean \(average), signed mean \(bias)")
     }
 
+    /// A transparent GIF keeps one palette entry transparent: the background decodes with alpha 0.
+    @Test func aTransparentGIFHasTransparentPixels() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", dir + "/clear.gif", "--to", "1", "--preroll", "0",
+                                                "--style", "keyboard", "--background", "transparent"] + Self.small)
+        #expect(result.status == 0, "\(result.stderr)")
+        let rgba = [UInt8](try ffmpeg(["-i", dir + "/clear.gif", "-vf", "select=eq(n\\,9)", "-frames:v", "1", "-f", "rawvideo",
+                                       "-pix_fmt", "rgba", "-"]).stdout)
+        let alpha = stride(from: 3, to: rgba.count, by: 4).map { rgba[$0] }
+        let clear = alpha.filter { $0 == 0 }.count, solid = alpha.filter { $0 == 255 }.count
+        #expect(clear > alpha.count / 4 && solid > alpha.count / 20 && clear + solid == alpha.count, "\(clear) clear, \(solid) solid of \(alpha.count)")
+    }
+
+    @Test func theBackgroundImageIsAnInputNotAnOutput() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try ffmpeg(["-f", "lavfi", "-i", "color=c=0x336699:s=64x36", "-frames:v", "1", dir + "/photo.png"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/photo.png"))
+        for arguments in [["frame", Self.arpeggio, "--at", "1", "-o", dir + "/photo.png"],
+                          ["render", Self.arpeggio, "--no-video", "--frames-dir", dir + "/f", "--audio", dir + "/photo.png"]] {
+            let result = try ProcessRunner.midiviz(arguments + ["--background-image", dir + "/photo.png"])
+            #expect(result.status == 64 && result.stderr.contains("background image"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/photo.png")) == before)
+    }
+
     @Test func aBackgroundImageCoversTheFrameDimmed() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -218,6 +245,21 @@ struct PublishingTests {
         try printed.stdoutText.write(toFile: dir + "/saved.toml", atomically: true, encoding: .utf8)
         let again = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/saved.toml", "--print-config"])
         #expect(again.status == 0 && again.stdoutText == printed.stdoutText, "\(again.stderr)")
+    }
+
+    @Test func aConfigFilesPathsAreFromItsFolderAndAMissingFileIs66() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/looks", withIntermediateDirectories: true)
+        _ = try ffmpeg(["-f", "lavfi", "-i", "color=c=0xC00000:s=64x36", "-frames:v", "1", dir + "/looks/red.png"])
+        try "background-image = \"red.png\"\nbackground-dim = 0\nhide-track = [0]\n".write(toFile: dir + "/looks/red.toml", atomically: true, encoding: .utf8)
+        let rendered = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/looks/red.toml", "--size", "64x36", "--to", "0.2",
+                                                  "--no-video", "--no-audio", "--frames-dir", dir + "/frames", "--quiet"])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let pixels = try rgb(dir + "/frames/frame_000001.png")
+        #expect(pixels.count == 64 * 36 * 3 && abs(Int(pixels[0]) - 0xC0) <= 4 && pixels[1] < 8, "the red picture, found beside the file")
+        let missing = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/none.toml"])
+        #expect(missing.status == 66 && missing.stderr.contains("none.toml"), "\(missing.stderr)")
     }
 
     @Test(arguments: [("style = \"keyboard\"\ncolour = \"red\"\n", ":2: colour", "unknown key"),

@@ -5,10 +5,12 @@ struct NoteColors: Sendable {
     private let pitchRange: ClosedRange<Int>
     private let channelPositions: [Float]
     private let trackPositions: [Float]
+    private let look: TrackLook
 
     init(song: Song, settings: RenderSettings, pitchRange: ClosedRange<Int>) {
         scheme = settings.scheme
         colorBy = settings.colorBy
+        look = settings.trackLook
         self.pitchRange = pitchRange
         let channels = Set(song.notes.map { Int($0.channel) }).sorted()
         let tracks = Set(song.notes.map(\.track)).sorted()
@@ -25,6 +27,7 @@ struct NoteColors: Sendable {
     }
 
     func color(of note: Note) -> RGBA {
+        if let chosen = look.color(of: note) { return chosen }
         switch colorBy {
         case .pitch: return color(ofPitch: Int(note.pitch))
         case .channel: return color(ofChannel: Int(note.channel))
@@ -32,11 +35,15 @@ struct NoteColors: Sendable {
         }
     }
 
-    /// The colour of a channel (0-based) under `--color-by channel`.
-    func color(ofChannel channel: Int) -> RGBA { scheme.color(at: channelPositions[channel & 15]) }
+    /// The colour of a channel (0-based) under `--color-by channel`, or the one chosen for it.
+    func color(ofChannel channel: Int) -> RGBA {
+        look.channelColors[channel + 1] ?? scheme.color(at: channelPositions[channel & 15])
+    }
 
-    /// The colour of a track (0-based) under `--color-by track`.
-    func color(ofTrack track: Int) -> RGBA { scheme.color(at: track >= 0 && track < trackPositions.count ? trackPositions[track] : 0) }
+    /// The colour of a track (0-based) under `--color-by track`, or the one chosen for it.
+    func color(ofTrack track: Int) -> RGBA {
+        look.trackColors[track] ?? scheme.color(at: track >= 0 && track < trackPositions.count ? trackPositions[track] : 0)
+    }
 
     /// Rainbow runs around the colour wheel by pitch class;
     /// fire and ocean run from low (dark) to high (bright) pitches.

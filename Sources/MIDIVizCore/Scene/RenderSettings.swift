@@ -43,6 +43,8 @@ public struct RenderSettings: Sendable, Equatable {
     public var transparent = false
     /// A picture behind everything, already the frame's size; replaces the gradient.
     public var backgroundImage: BackgroundImage?
+    /// Colours chosen per track or channel, and the tracks and channels not drawn.
+    public var trackLook = TrackLook()
 
     public static let baseFadeSeconds = 1.0
     public static let speedRange = 0.5...2.0

@@ -22,6 +22,7 @@ public struct Scene: Sendable {
     public static let drumChannel: UInt8 = 9
 
     public init(song: Song, settings: RenderSettings) {
+        let song = song.showing(settings.trackLook)
         self.song = song
         self.settings = settings
         let pitches = song.notes.filter { $0.channel != Self.drumChannel }.map { Int($0.pitch) }
