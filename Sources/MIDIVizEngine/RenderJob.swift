@@ -165,31 +165,42 @@ public final class RenderJob: @unchecked Sendable {
         let fps = Double(settings.framesPerSecond)
         var frames = frameCount(forAudioSeconds: 0)
         var audioSeconds = 0.0
-        // Normalized sound is made and measured whole first, kept aside, then played with its
-        // gain; the frame count is then known before the first frame.
-        var kept: (spool: SoundSpool, loudness: LoudnessMeasurement)?
-        if let soundFont, let sound = request.sound, var target = sound.loudness {
-            // AAC and Opus overshoot the peaks they are given (by up to about 1 dB on a sharp
-            // attack after silence): the encoded file keeps the ceiling only with this headroom.
-            if encoder?.container?.isLossy == true { target.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB }
+        // Normalized sound is made and measured whole, kept aside, then played with its gain.
+        // With an encoder, that happens beside the frames, which go into a video without sound;
+        // the sound is added at the end (`mux`). Otherwise before anything else.
+        var wantedLoudness = request.sound?.loudness
+        // AAC and Opus overshoot the peaks they are given (by up to about 1 dB on a sharp attack
+        // after silence): the encoded file keeps the ceiling only with this headroom.
+        if encoder?.container?.isLossy == true { wantedLoudness?.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB }
+        let target = wantedLoudness
+        let normalizesBeside = soundFont != nil && target != nil && wantsFrames && encoder != nil
+        let spoolPath = soundFont != nil && target != nil
+            ? try transaction.scratch(beside: request.outputs.first { !$0.isFolder }?.path
+                                          ?? { PathParts.join($0.folder, $0.name) }(PathParts(request.outputs[0].path)), suffix: "f32")
+            : nil
+        /// The sound bounced into the spool and measured: the spool and what normalization does.
+        @Sendable func keep(_ sound: SoundSettings, soundFont: String, length: @escaping (Double) -> Double)
+            throws(RenderError) -> (spool: SoundSpool, loudness: LoudnessMeasurement) {
             let spool: SoundSpool
+            do { spool = try SoundSpool(path: spoolPath!, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
+            _ = try bounce(sound, soundFont: soundFont, into: spool, from: start, until: end, length: length)
             do {
-                let beside = request.outputs.first { !$0.isFolder }?.path ?? { PathParts.join($0.folder, $0.name) }(PathParts(request.outputs[0].path))
-                spool = try SoundSpool(path: try transaction.scratch(beside: beside, suffix: "f32"),
-                                       sampleRate: sound.bouncer.sampleRate)
-            } catch let error as RenderError { throw error } catch { throw RenderError(error as! AudioError) }
-            audioSeconds = try bounce(sound, soundFont: soundFont, into: spool, from: start, until: end) { natural in
-                frames = frameCount(forAudioSeconds: natural)
-                return Double(frames) / fps
-            }
-            do {
-                kept = (spool, try spool.normalization(for: target, shouldStop: { self.shouldStop }))
+                return (spool, try spool.normalization(for: target!, shouldStop: { self.shouldStop }))
             } catch .stopped {
                 throw .interrupted(signal: nil)
             } catch {
                 throw RenderError(error)
             }
         }
+        var kept: (spool: SoundSpool, loudness: LoudnessMeasurement)?
+        if let soundFont, let sound = request.sound, target != nil, !normalizesBeside {
+            kept = try keep(sound, soundFont: soundFont) { natural in
+                frames = frameCount(forAudioSeconds: natural)
+                return Double(frames) / fps
+            }
+            audioSeconds = Double(kept!.spool.framesWritten) / Double(sound.bouncer.sampleRate)
+        }
+        let besideLoudness = Box<LoudnessMeasurement>()
         let keptSound = kept
         /// The sound into `sink`: played from the kept sound, or bounced now.
         @Sendable func makeSound(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink,
@@ -225,7 +236,12 @@ public final class RenderJob: @unchecked Sendable {
             var fifo: String?
             var encoderAudio: VideoEncoderSink.Audio?
             var soundIsDone = false
-            if let soundFont, let sound = request.sound, let encoder {
+            // Normalizing beside the frames: the encoder writes a video without sound here, and
+            // the sound goes into this WAV, to be put together at the end.
+            var muxing: (video: String, sound: String)?
+            if let encoder, normalizesBeside {
+                muxing = (try transaction.scratch(beside: encoder.path, suffix: "video"), try transaction.scratch(beside: encoder.path, suffix: "wav"))
+            } else if let soundFont, let sound = request.sound, let encoder {
                 let path = try transaction.scratch(beside: encoder.path, suffix: "pcm")
                 unlink(path)
                 if mkfifo(path, 0o600) == 0 {
@@ -248,7 +264,8 @@ public final class RenderJob: @unchecked Sendable {
                                             palette: try transaction.scratch(beside: path, suffix: "png"), ffmpeg: ffmpeg!,
                                             settings: settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .video(_, let container, let crf, let preset):
-                    made.append(try VideoEncoderSink(path: temporary[output]!, container: container, ffmpeg: ffmpeg!, settings: settings,
+                    let path = output == encoder ? muxing?.video ?? temporary[output]! : temporary[output]!
+                    made.append(try VideoEncoderSink(path: path, container: container, ffmpeg: ffmpeg!, settings: settings,
                                                      audio: output == encoder ? encoderAudio : nil, crf: crf, preset: preset,
                                                      stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .pngFrames(_, let level):
@@ -270,13 +287,14 @@ public final class RenderJob: @unchecked Sendable {
             var soundJob: BackgroundBounce?
             if let soundFont, let sound = request.sound, !soundIsDone {
                 let wavPath = wav.map { temporary[$0]! }, stall = request.stallTimeoutSeconds
-                let fifo = fifo, made = made, gone = Latch()
+                let fifo = fifo, made = made, gone = Latch(), muxSound = muxing?.sound
                 let reader = made.lazy.compactMap { $0 as? VideoEncoderSink }.first
                 soundJob = BackgroundBounce { [self] () throws(RenderError) -> Double in
                     do throws(RenderError) {
                         var sinks: [any SoundSink] = []
                         do throws(AudioError) {
                             if let wavPath { sinks.append(try WAVWriter(path: wavPath, sampleRate: sound.bouncer.sampleRate)) }
+                            if let muxSound { sinks.append(try WAVWriter(path: muxSound, sampleRate: sound.bouncer.sampleRate)) }
                             if let fifo {
                                 let writer = try PCMPipeWriter(fifo: fifo, stallTimeoutSeconds: stall) {
                                     if self.shouldStop { return true }
@@ -292,11 +310,23 @@ public final class RenderJob: @unchecked Sendable {
                         } catch {
                             throw RenderError(error)
                         }
-                        return try makeSound(sound, soundFont: soundFont, into: SoundFanOut(sinks)) { natural in
+                        let settle = { (natural: Double) -> Double in
                             let count = frameCount(forAudioSeconds: natural)
                             pipeline.settle(frameCount: count)
                             return Double(count) / fps
                         }
+                        guard normalizesBeside else { return try makeSound(sound, soundFont: soundFont, into: SoundFanOut(sinks), length: settle) }
+                        let (spool, loudness) = try keep(sound, soundFont: soundFont, length: settle)
+                        besideLoudness.set(loudness)
+                        do throws(AudioError) {
+                            try spool.replay(gainDB: loudness.gainDB, limiterThresholdDB: loudness.limiterThresholdDB, into: SoundFanOut(sinks),
+                                             shouldStop: { self.shouldStop })
+                        } catch .stopped {
+                            throw .interrupted(signal: nil)
+                        } catch {
+                            throw RenderError(error)
+                        }
+                        return Double(spool.framesWritten) / Double(sound.bouncer.sampleRate)
                     } catch {
                         // An encoder that has gone says why in its own words.
                         var reported = error
@@ -327,13 +357,17 @@ public final class RenderJob: @unchecked Sendable {
             if let error = framesError { throw .failed(String(describing: error)) }
             frames = pipeline.frameCount
             for sink in made { try sink.finish() }
+            if let muxing, let encoder, let container = encoder.container {
+                try VideoEncoderSink.addSound(muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container,
+                                              ffmpeg: ffmpeg!, stallTimeoutSeconds: request.stallTimeoutSeconds)
+            }
         }
 
         // All outputs at once.
         try transaction.commit()
         let seconds = wantsFrames ? Double(frames) / Double(settings.framesPerSecond) : audioSeconds
         return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds,
-                             loudness: kept?.loudness)
+                             loudness: kept?.loudness ?? besideLoudness.value)
     }
 
     /// The seconds shown before the start: the request's, or the style's lead-in for a video of
@@ -342,6 +376,14 @@ public final class RenderJob: @unchecked Sendable {
         if let preroll = request.prerollSeconds { return preroll }
         let framed = request.outputs.contains { $0.needsFrames } || request.segment != nil
         return framed && request.startSeconds == 0 ? request.settings.leadInSeconds : 0
+    }
+
+    /// A value set once, read from any thread.
+    private final class Box<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Value?
+        var value: Value? { lock.lock(); defer { lock.unlock() }; return stored }
+        func set(_ newValue: Value) { lock.lock(); stored = newValue; lock.unlock() }
     }
 
     /// A flag set once, read from any thread.

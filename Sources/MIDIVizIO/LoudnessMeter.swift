@@ -7,8 +7,9 @@ public final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     private var interleaved: [Float] = []
 
-    public init(sampleRate: Int) throws(AudioError) {
-        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+    /// - Parameter truePeak: measure the true peak too (4x oversampled: most of the meter's cost).
+    public init(sampleRate: Int, truePeak: Bool = true) throws(AudioError) {
+        let mode = Int32(EBUR128_MODE_I.rawValue | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0))
         guard let state = ebur128_init(2, UInt(sampleRate), mode) else { throw .synthesizer("libebur128 could not start a meter") }
         self.state = state
     }

@@ -43,7 +43,7 @@ public final class SoundSpool: SoundSink {
 
     /// The gain (and, if the gain alone would pass the true-peak ceiling, the limiting) that
     /// brings the kept sound to `target`: measured, then, when limited, measured again through
-    /// the limiter and corrected until it is within 0.1 LU of the target under the ceiling.
+    /// the limiter and corrected until it is within 0.05 LU of the target, under the ceiling.
     public func normalization(for target: LoudnessTarget, shouldStop: () -> Bool = { false }) throws(AudioError) -> LoudnessMeasurement {
         let integrated = meter.integratedLUFS, peak = meter.truePeakDBTP
         guard integrated.isFinite else {
@@ -55,23 +55,27 @@ public final class SoundSpool: SoundSink {
                                          resultLUFS: integrated + gain, resultTruePeakDBTP: peak + gain)
         guard peak + gain > target.truePeakCeilingDBTP else { return result }
         // Sample peaks held a little under the ceiling: peaks between samples rise above them.
+        // The gain is corrected on the integrated loudness alone (the true peak is most of the
+        // meter's cost), then one pass measures both.
         var threshold = target.truePeakCeilingDBTP - 0.5
         for _ in 0..<6 {
-            let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
+            let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate, truePeak: false))
             try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
-            result = LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
-                                         resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
-            let short = target.integratedLUFS - result.resultLUFS, over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
-            if abs(short) <= 0.1 && over <= 0 { break }
+            let short = target.integratedLUFS - meter.meter.integratedLUFS
+            if abs(short) <= 0.05 { break }
             gain += short
-            if over > 0 { threshold -= over + 0.05 }
         }
-        // Still over the ceiling: keep the ceiling, at the cost of a little loudness. Gain and
-        // threshold lowered together scale the limited sound as a whole.
+        let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
+        try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
+        result = LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
+                                     resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
+        // Over the ceiling between samples: gain and threshold lowered together scale the
+        // limited sound as a whole, keeping the ceiling at the cost of a little loudness.
         let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
         if over > 0 {
             result.gainDB -= over
-            result.limiterThresholdDB? -= over
+            threshold -= over
+            result.limiterThresholdDB = threshold
             result.resultLUFS -= over
             result.resultTruePeakDBTP -= over
         }

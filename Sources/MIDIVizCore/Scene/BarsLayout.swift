@@ -27,7 +27,7 @@ struct BarsLayout {
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
             guard note.channel != Scene.drumChannel else { return }
-            let (age, fade) = scene.envelope(of: note, at: seconds)
+            let (age, fade) = scene.envelope(of: index, at: seconds)
             let attack = min(1, age / 0.05)
             let level = (0.3 + 0.7 * Float(note.velocity) / 127) * attack * (1 - fade) * (1 - fade)
             let slot = slot(ofPitch: Int(note.pitch))

@@ -36,19 +36,20 @@ struct CirclesLayout {
                     lane.append(note, at: seconds, to: &shapes)
                     return
                 }
-                let fade = scene.envelope(of: note, at: seconds).fade
+                let fade = scene.envelope(of: index, at: seconds).fade
                 let presence = (1 - fade) * (1 - fade) * (1 + Float(note.velocity))
                 let slot = Int(note.pitch & 0x7F)
                 if presence > table[slot].presence { table[slot] = (Int32(index), presence) }
             }
             for slot in 0..<128 where table[slot].note >= 0 {
-                appendCircle(for: notes[Int(table[slot].note)], at: seconds, to: &shapes)
+                appendCircle(for: Int(table[slot].note), at: seconds, to: &shapes)
             }
         }
     }
 
-    private func appendCircle(for note: Note, at seconds: Double, to shapes: inout [Shape]) {
-        let (age, fade) = scene.envelope(of: note, at: seconds)
+    private func appendCircle(for index: Int, at seconds: Double, to shapes: inout [Shape]) {
+        let note = scene.song.notes[index]
+        let (age, fade) = scene.envelope(of: index, at: seconds)
         let alpha = (1 - fade) * (1 - fade)
         guard alpha > 0.004 else { return }
         let velocity = Float(note.velocity) / 127

@@ -143,6 +143,8 @@ struct KeyboardLayout {
             }
             guard keys.contains(Int(note.pitch)) else { return }
             let color = scene.colors.color(of: note)
+            let soundingEnd = scene.soundingEnd(index)
+            if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, color: color, at: seconds, to: &shapes) }
             appendNote(note, color: color, at: seconds, to: &shapes)
             guard note.startSeconds <= seconds else { return }
             let since = seconds - note.startSeconds
@@ -150,7 +152,16 @@ struct KeyboardLayout {
                 let remaining = Float(1 - since / Self.impactSeconds)
                 impacts.append((Int(note.pitch), remaining * remaining * NoteColors.intensity(note.velocity), color))
             }
-            if note.endSeconds > seconds { lit.light(Int(note.pitch), color, velocity: note.velocity) }
+            if note.endSeconds > seconds {
+                lit.light(Int(note.pitch), color, velocity: note.velocity)
+            } else if soundingEnd > seconds {
+                // Released under the pedal: still sounding, lit dimmer (a held note outshines it).
+                lit.light(Int(note.pitch), color.scaled(0.55), velocity: note.velocity / 2)
+            }
+        }
+        if scene.pedal.isDown(at: seconds) {
+            // The felt between the notes and the keys lights while a pedal is down.
+            shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), accent.withAlpha(0.9)))
         }
         appendLitKeys(lit.colors, to: &shapes)
         for impact in impacts {
@@ -158,6 +169,18 @@ struct KeyboardLayout {
             shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
                                 impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
         }
+    }
+
+    /// What the pedal holds after a note's release: a fainter, narrower bar above the note, up
+    /// to the pedal's lift.
+    private func appendSustain(_ note: Note, until end: Double, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
+        let full = noteRect(note, now: seconds)
+        let top = max(keysTop - Float(end - seconds) * pixelsPerSecond, -2)
+        let bottom = min(keysTop - Float(note.endSeconds - seconds) * pixelsPerSecond, keysTop)
+        guard bottom - top >= 1 else { return }
+        let inset = full.width * 0.3
+        shapes.append(.rect(Rect(x: full.minX + inset, y: top, width: full.width - 2 * inset, height: bottom - top),
+                            color.scaled(NoteColors.intensity(note.velocity)).withAlpha(0.35)))
     }
 
     private func appendNote(_ note: Note, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {

@@ -19,13 +19,18 @@ public struct NoteIndex: Sendable {
     ///     show what is coming).
     ///   - visibleUntil: the time a note stops being visible (its end plus a fade).
     public init(notes: [Note], visibleFrom: (Note) -> Double = { $0.startSeconds }, visibleUntil: (Note) -> Double) {
-        precondition(notes.count < Int(Int32.max), "too many notes to index")
+        self.init(count: notes.count, visibleFrom: { visibleFrom(notes[$0]) }, visibleUntil: { visibleUntil(notes[$0]) })
+    }
+
+    /// The same, for notes `0..<count` by their index.
+    public init(count: Int, visibleFrom: (Int) -> Double, visibleUntil: (Int) -> Double) {
+        precondition(count < Int(Int32.max), "too many notes to index")
         var spans: [(from: Double, until: Double, index: Int32)] = []
-        spans.reserveCapacity(notes.count)
+        spans.reserveCapacity(count)
         var isSorted = true
-        for (index, note) in notes.enumerated() {
-            let from = visibleFrom(note)
-            spans.append((from, max(from, visibleUntil(note)), Int32(index)))
+        for index in 0..<count {
+            let from = visibleFrom(index)
+            spans.append((from, max(from, visibleUntil(index)), Int32(index)))
             if index > 0 && from < spans[index - 1].from { isSorted = false }
         }
         if !isSorted { spans.sort { ($0.from, $0.index) < ($1.from, $1.index) } }

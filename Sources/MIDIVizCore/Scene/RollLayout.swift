@@ -177,15 +177,47 @@ struct RollLayout {
                 appendDrumHit(note, at: seconds, to: &shapes)
                 return
             }
+            let soundingEnd = scene.soundingEnd(index)
+            if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: seconds, to: &shapes) }
             appendNote(note, at: seconds, to: &shapes)
             if note.startSeconds <= seconds, note.endSeconds > seconds {
                 lit.light(Int(note.pitch), scene.colors.color(of: note), velocity: note.velocity)
+            } else if note.startSeconds <= seconds, soundingEnd > seconds {
+                lit.light(Int(note.pitch), scene.colors.color(of: note).scaled(0.55), velocity: note.velocity / 2)
             }
         }
+        appendPedalLane(at: seconds, to: &shapes)
         // The playhead.
         shapes.append(.rect(Rect(x: playheadX - 3, y: rulerTop, width: 6, height: notesBottom + drumStripHeight - rulerTop), accent.withAlpha(0.06)))
         shapes.append(.line(from: Point(playheadX, rulerTop), to: Point(playheadX, notesBottom + drumStripHeight), lineWidth: 2, accent.withAlpha(0.8)))
         appendLitKeys(lit.colors, to: &shapes)
+    }
+
+    /// The pedal lane under the notes: a bar wherever a sustain or sostenuto pedal is down.
+    private func appendPedalLane(at seconds: Double, to shapes: inout [Shape]) {
+        let top = notesBottom + drumStripHeight + 1, bottom = height - 1
+        guard bottom - top >= 2 else { return }
+        let accent = scene.settings.scheme.accent
+        for spans in [scene.pedal.sustain, scene.pedal.sostenuto] {
+            for span in spans {
+                let left = max(x(of: span.down, now: seconds), notesLeft), right = min(x(of: span.up, now: seconds), width)
+                if left > width { break }  // by `down`: the rest start later still
+                guard right - left >= 1 else { continue }
+                shapes.append(.rect(Rect(x: left, y: top, width: right - left, height: bottom - top), accent.withAlpha(0.45)))
+            }
+        }
+    }
+
+    /// What the pedal holds after a note's release: a fainter, thinner bar from its end to the
+    /// pedal's lift.
+    private func appendSustain(_ note: Note, until end: Double, at seconds: Double, to shapes: inout [Shape]) {
+        guard scene.pitchRange.contains(Int(note.pitch)) else { return }
+        let full = noteRect(note, now: seconds)
+        let left = max(x(of: note.endSeconds, now: seconds), notesLeft), right = min(x(of: end, now: seconds), width)
+        guard right - left >= 1 else { return }
+        let inset = full.height * 0.3
+        shapes.append(.rect(Rect(x: left, y: full.minY + inset, width: right - left, height: full.height - 2 * inset),
+                            scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity)).withAlpha(0.3)))
     }
 
     private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {

@@ -17,6 +17,9 @@ public struct Scene: Sendable {
     let beatGrid: BeatGrid
     /// Chord names, when shown.
     let chordTimeline: ChordTimeline?
+    /// The pedals, and until when each note sounds under them (nil: no pedal in the song).
+    let pedal: SustainPedal
+    let soundingEnds: [Double]?
     let overlay: Overlay
 
     public static let drumChannel: UInt8 = 9
@@ -30,23 +33,31 @@ public struct Scene: Sendable {
         hasDrums = song.notes.contains { $0.channel == Self.drumChannel }
         pitchRange = Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
         colors = NoteColors(song: song, settings: settings, pitchRange: pitchRange)
+        pedal = SustainPedal(events: song.synthEvents, songEnd: song.durationSeconds)
+        let soundingEnds = pedal.soundingEnds(of: song.notes, drumChannel: Self.drumChannel)
+        self.soundingEnds = soundingEnds
+        let notes = song.notes
+        /// A note's end, or later under a pedal.
+        func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
         let fade = settings.fadeSeconds, drum = settings.drumSeconds, window = settings.windowSeconds
         switch settings.style {
         case .circles, .bars:
-            index = NoteIndex(notes: song.notes) { note in
-                note.channel == Self.drumChannel ? note.startSeconds + drum : note.endSeconds + fade
+            index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds }) { index in
+                notes[index].channel == Self.drumChannel ? notes[index].startSeconds + drum : sounding(index) + fade
             }
         case .roll:
             let past = window * RollLayout.playheadPosition, future = window - past
             let narrowest = RollLayout.narrowestNoteSeconds(settings: settings)
-            index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - future }) { note in
-                max(note.endSeconds, note.startSeconds + RollLayout.shortestNoteSeconds, note.startSeconds + narrowest) + past
+            index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds - future }) { index in
+                let note = notes[index]
+                return max(sounding(index), note.startSeconds + RollLayout.shortestNoteSeconds, note.startSeconds + narrowest) + past
             }
         case .keyboard:
             let shortest = KeyboardLayout.shortestNoteFallSeconds(settings: settings)
-            index = NoteIndex(notes: song.notes, visibleFrom: { $0.startSeconds - window }) { note in
-                note.channel == Self.drumChannel ? note.startSeconds + drum
-                    : max(note.endSeconds, note.startSeconds + KeyboardLayout.impactSeconds, note.startSeconds + shortest)
+            index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds - window }) { index in
+                let note = notes[index]
+                return note.channel == Self.drumChannel ? note.startSeconds + drum
+                    : max(sounding(index), note.startSeconds + KeyboardLayout.impactSeconds, note.startSeconds + shortest)
             }
         }
         let scrolls = settings.style == .roll || settings.style == .keyboard
@@ -106,11 +117,15 @@ public struct Scene: Sendable {
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }
 
-    /// Where a note is in its life at `seconds`: how long it has sounded and, once released,
-    /// how far its fade has gone (0 at the release, 1 when gone).
-    func envelope(of note: Note, at seconds: Double) -> (age: Float, fade: Float) {
+    /// Until when note `index` sounds: its end, or later while a pedal holds it.
+    func soundingEnd(_ index: Int) -> Double { soundingEnds?[index] ?? song.notes[index].endSeconds }
+
+    /// Where note `index` is in its life at `seconds`: how long it has sounded and, once it no
+    /// longer sounds (released, and the pedal lifted), how far its fade has gone (0 then, 1 when gone).
+    func envelope(of index: Int, at seconds: Double) -> (age: Float, fade: Float) {
+        let note = song.notes[index], end = soundingEnd(index)
         let age = Float(seconds - note.startSeconds)
-        guard seconds > note.endSeconds else { return (age, 0) }
-        return (age, Float(min(1, (seconds - note.endSeconds) / settings.fadeSeconds)))
+        guard seconds > end else { return (age, 0) }
+        return (age, Float(min(1, (seconds - end) / settings.fadeSeconds)))
     }
 }
