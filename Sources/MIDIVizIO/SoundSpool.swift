@@ -58,26 +58,31 @@ public final class SoundSpool: SoundSink {
         // The gain is corrected on the integrated loudness alone (the true peak is most of the
         // meter's cost), then one pass measures both.
         var threshold = target.truePeakCeilingDBTP - 0.5
-        for _ in 0..<6 {
-            let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate, truePeak: false))
+        for round in 0..<3 {
+            for _ in 0..<6 {
+                let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate, truePeak: false))
+                try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
+                let short = target.integratedLUFS - meter.meter.integratedLUFS
+                if abs(short) <= 0.05 { break }
+                gain += short
+            }
+            let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
             try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
-            let short = target.integratedLUFS - meter.meter.integratedLUFS
-            if abs(short) <= 0.05 { break }
-            gain += short
-        }
-        let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
-        try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
-        result = LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
-                                     resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
-        // Over the ceiling between samples: gain and threshold lowered together scale the
-        // limited sound as a whole, keeping the ceiling at the cost of a little loudness.
-        let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
-        if over > 0 {
-            result.gainDB -= over
-            threshold -= over
-            result.limiterThresholdDB = threshold
-            result.resultLUFS -= over
-            result.resultTruePeakDBTP -= over
+            result = LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
+                                         resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
+            let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
+            if over <= 0 { return result }
+            if round < 2 {
+                // Over the ceiling between samples: hold the sample peaks lower, and again.
+                threshold -= over + 0.05
+            } else {
+                // The last resort: gain and threshold lowered together scale the limited sound
+                // as a whole, keeping the ceiling at the cost of a little loudness.
+                result.gainDB -= over
+                result.limiterThresholdDB = threshold - over
+                result.resultLUFS -= over
+                result.resultTruePeakDBTP -= over
+            }
         }
         return result
     }

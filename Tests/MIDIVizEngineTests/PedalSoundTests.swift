@@ -1,5 +1,5 @@
 import Foundation
-import MIDIVizCore
+@testable import MIDIVizCore
 import MIDIVizIO
 import Testing
 
