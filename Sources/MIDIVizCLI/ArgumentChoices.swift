@@ -90,8 +90,5 @@ struct NumberedColor: ExpressibleByArgument, Equatable {
     }
 
     /// As typed: `2=#FF8800`.
-    var text: String {
-        let pixel = color.pixel
-        return "\(number)=" + String(format: "#%02X%02X%02X", pixel & 0xFF, (pixel >> 8) & 0xFF, (pixel >> 16) & 0xFF)
-    }
+    var text: String { "\(number)=" + color.hex }
 }

@@ -177,9 +177,7 @@ enum ConfigFile {
         add("speed", number(look.speed))
         add("grid", String(look.grid))
         switch look.background {
-        case .color(let color)?:
-            let pixel = color.pixel
-            add("background", text(String(format: "#%02X%02X%02X", pixel & 0xFF, (pixel >> 8) & 0xFF, (pixel >> 16) & 0xFF)))
+        case .color(let color)?: add("background", text(color.hex))
         case .transparent?: add("background", text("transparent"))
         case nil: break
         }

@@ -64,13 +64,6 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("raw-video-out"), help: .hidden)
     var rawVideoOut: String?
 
-    /// The container for an output path: by its extension, MP4 when it has none.
-    func container(of path: String) -> VideoContainer? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard name.dropFirst().contains(".") else { return .mp4 }
-        return VideoContainer(path: name)
-    }
-
     var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
     var maxDuration: Double { limits.maxDuration }
     var stallTimeout: Double { stallTimeoutOption ?? 60 }

@@ -42,21 +42,22 @@ struct RenderRun {
     }
 
     func request(settings: RenderSettings) throws(RenderError) -> RenderRequest {
-        if let videoPath, output.container(of: videoPath) == nil {
-            // Whatever else is wrong with it is said first (the input named as the output).
-            try OutputChecks.check(files: [videoPath] + (sound.audio.map { [$0] } ?? []),
-                                   inputs: songPath.map { [($0, "input song")] } ?? [])
-            throw .usage("cannot write \(videoPath): midiviz writes \(VideoContainer.names) (by the extension)")
-        }
         var outputs: [RenderOutput] = []
-        if let videoPath, let container = output.container(of: videoPath) {
-            outputs.append(.video(path: videoPath, container: container, crf: output.crf, preset: output.preset))
+        var container: VideoContainer?
+        if let videoPath {
+            guard let known = VideoContainer(outputPath: videoPath) else {
+                // Whatever else is wrong with it is said first (the input named as the output).
+                try OutputChecks.check(files: [videoPath] + (sound.audio.map { [$0] } ?? []),
+                                       inputs: songPath.map { [($0, "input song")] } ?? [])
+                throw .usage("cannot write \(videoPath): midiviz writes \(VideoContainer.names) (by the extension)")
+            }
+            container = known
+            outputs.append(.video(path: videoPath, container: known, crf: output.crf, preset: output.preset))
         }
         if let raw = output.rawVideoOut { outputs.append(.rawYUV(path: raw)) }
         if let directory = output.framesDirectory { outputs.append(.pngFrames(directory: directory, level: output.pngLevel)) }
         if let audio = sound.audio { outputs.append(.wav(path: audio)) }
-        let videoHasSound = videoPath.flatMap { output.container(of: $0) }?.hasSound ?? false
-        let wantsSound = sound.audio != nil || (videoHasSound && !output.noAudio)
+        let wantsSound = sound.audio != nil || (container?.hasSound == true && !output.noAudio)
         let soundSettings = SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont, loudness: sound.loudnessTarget)
         let heard = sound.muteHidden ? song.muting(hiddenBy: settings.trackLook) : song
         var request = RenderRequest(song: heard, songPath: songPath, songName: songName, settings: settings, fontPath: look.font,

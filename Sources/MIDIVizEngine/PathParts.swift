@@ -20,6 +20,9 @@ struct PathParts: Equatable {
         folder = parent.isEmpty ? "/" : String(parent)
     }
 
+    /// The path again, without trailing slashes: what a file beside it is named after.
+    var trimmed: String { Self.join(folder, name) }
+
     /// `name` inside `folder`.
     static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name

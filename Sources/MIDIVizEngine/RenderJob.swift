@@ -175,8 +175,8 @@ public final class RenderJob: @unchecked Sendable {
         let target = wantedLoudness
         let normalizesBeside = soundFont != nil && target != nil && wantsFrames && encoder != nil
         let spoolPath = soundFont != nil && target != nil
-            ? try transaction.scratch(beside: request.outputs.first { !$0.isFolder }?.path
-                                          ?? { PathParts.join($0.folder, $0.name) }(PathParts(request.outputs[0].path)), suffix: "f32")
+            ? try transaction.scratch(beside: request.outputs.first { !$0.isFolder }?.path ?? PathParts(request.outputs[0].path).trimmed,
+                                      suffix: "f32")
             : nil
         /// The sound bounced into the spool and measured: the spool and what normalization does.
         @Sendable func keep(_ sound: SoundSettings, soundFont: String, length: @escaping (Double) -> Double)
@@ -202,10 +202,8 @@ public final class RenderJob: @unchecked Sendable {
         }
         let besideLoudness = Box<LoudnessMeasurement>()
         let keptSound = kept
-        /// The sound into `sink`: played from the kept sound, or bounced now.
-        @Sendable func makeSound(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink,
-                                 length: @escaping (Double) -> Double) throws(RenderError) -> Double {
-            guard let kept = keptSound else { return try bounce(sound, soundFont: soundFont, into: sink, from: start, until: end, length: length) }
+        /// The kept sound into `sink`, with its gain; its length in seconds.
+        @Sendable func play(_ kept: (spool: SoundSpool, loudness: LoudnessMeasurement), into sink: some SoundSink) throws(RenderError) -> Double {
             do {
                 try kept.spool.replay(gainDB: kept.loudness.gainDB, limiterThresholdDB: kept.loudness.limiterThresholdDB, into: sink,
                                       shouldStop: { self.shouldStop })
@@ -214,7 +212,13 @@ public final class RenderJob: @unchecked Sendable {
             } catch {
                 throw RenderError(error)
             }
-            return Double(kept.spool.framesWritten) / Double(sound.bouncer.sampleRate)
+            return Double(kept.spool.framesWritten) / Double(kept.spool.sampleRate)
+        }
+        /// The sound into `sink`: played from the kept sound, or bounced now.
+        @Sendable func makeSound(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink,
+                                 length: @escaping (Double) -> Double) throws(RenderError) -> Double {
+            guard let kept = keptSound else { return try bounce(sound, soundFont: soundFont, into: sink, from: start, until: end, length: length) }
+            return try play(kept, into: sink)
         }
         /// The whole sound before any frame, into a WAV; its length settles the frame count.
         func soundFirst(_ sound: SoundSettings, soundFont: String, into path: String) throws(RenderError) {
@@ -316,17 +320,9 @@ public final class RenderJob: @unchecked Sendable {
                             return Double(count) / fps
                         }
                         guard normalizesBeside else { return try makeSound(sound, soundFont: soundFont, into: SoundFanOut(sinks), length: settle) }
-                        let (spool, loudness) = try keep(sound, soundFont: soundFont, length: settle)
-                        besideLoudness.set(loudness)
-                        do throws(AudioError) {
-                            try spool.replay(gainDB: loudness.gainDB, limiterThresholdDB: loudness.limiterThresholdDB, into: SoundFanOut(sinks),
-                                             shouldStop: { self.shouldStop })
-                        } catch .stopped {
-                            throw .interrupted(signal: nil)
-                        } catch {
-                            throw RenderError(error)
-                        }
-                        return Double(spool.framesWritten) / Double(sound.bouncer.sampleRate)
+                        let kept = try keep(sound, soundFont: soundFont, length: settle)
+                        besideLoudness.set(kept.loudness)
+                        return try play(kept, into: SoundFanOut(sinks))
                     } catch {
                         // An encoder that has gone says why in its own words.
                         var reported = error

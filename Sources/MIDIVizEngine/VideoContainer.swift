@@ -9,10 +9,12 @@ public enum VideoContainer: String, Sendable, CaseIterable {
     /// An animated GIF, looping, with a palette made for the clip; no sound.
     case gif
 
-    /// The container for a path's extension (any case); nil for one we cannot write.
-    public init?(path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    /// The container for an output path: by its name's extension (any case), MP4 when the name
+    /// has none (`-o a`, `.hidden`); nil for an extension we cannot write.
+    public init?(outputPath path: String) {
+        let name = PathParts(path).name
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { self = .mp4; return }
+        self.init(rawValue: name[name.index(after: dot)...].lowercased())
     }
 
     /// The extensions we write, for messages.

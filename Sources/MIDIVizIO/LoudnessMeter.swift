@@ -24,8 +24,14 @@ public final class LoudnessMeter {
                 samples[2 * index] = left[index]
                 samples[2 * index + 1] = right[index]
             }
-            _ = ebur128_add_frames_float(state, samples.baseAddress, count)
+            add(interleaved: samples.baseAddress!, count: count)
         }
+    }
+
+    /// `count` stereo frames, left and right samples alternating.
+    public func add(interleaved samples: UnsafePointer<Float>, count: Int) {
+        guard count > 0 else { return }
+        _ = ebur128_add_frames_float(state, samples, count)
     }
 
     /// Integrated loudness in LUFS; -infinity for silence (nothing above the -70 LUFS gate).

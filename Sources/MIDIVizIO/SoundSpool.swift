@@ -8,7 +8,7 @@ public final class SoundSpool: SoundSink {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?
     private let meter: LoudnessMeter
-    private let sampleRate: Int
+    public let sampleRate: Int
     private var buffer: [Float] = []
     public private(set) var framesWritten = 0
 
@@ -24,13 +24,13 @@ public final class SoundSpool: SoundSink {
     deinit { if let file { fclose(file) } }
 
     public func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
-        meter.add(left: left, right: right, count: count)
         if buffer.count < count * 2 { buffer = [Float](repeating: 0, count: count * 2) }
         let written = buffer.withUnsafeMutableBufferPointer { samples in
             for index in 0..<count {
                 samples[2 * index] = left[index]
                 samples[2 * index + 1] = right[index]
             }
+            meter.add(interleaved: samples.baseAddress!, count: count)
             return fwrite(samples.baseAddress, 8, count, file)
         }
         guard written == count else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }

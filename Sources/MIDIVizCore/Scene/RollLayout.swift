@@ -198,7 +198,7 @@ struct RollLayout {
         let top = notesBottom + drumStripHeight + 1, bottom = height - 1
         guard bottom - top >= 2 else { return }
         let accent = scene.settings.scheme.accent
-        for spans in [scene.pedal.sustain, scene.pedal.sostenuto] {
+        func append(_ spans: [SustainPedal.Span]) {
             for span in spans {
                 let left = max(x(of: span.down, now: seconds), notesLeft), right = min(x(of: span.up, now: seconds), width)
                 if left > width { break }  // by `down`: the rest start later still
@@ -206,6 +206,8 @@ struct RollLayout {
                 shapes.append(.rect(Rect(x: left, y: top, width: right - left, height: bottom - top), accent.withAlpha(0.45)))
             }
         }
+        append(scene.pedal.sustain)
+        append(scene.pedal.sostenuto)
     }
 
     /// What the pedal holds after a note's release: a fainter, thinner bar from its end to the

@@ -85,6 +85,7 @@ public struct SustainPedal: Sendable {
 
     /// Whether any channel's sustain or sostenuto pedal is down at `seconds`.
     public func isDown(at seconds: Double) -> Bool {
-        (sustain + sostenuto).contains { $0.down <= seconds && seconds < $0.up }
+        let holds = { (span: Span) in span.down <= seconds && seconds < span.up }
+        return sustain.contains(where: holds) || sostenuto.contains(where: holds)
     }
 }
