@@ -202,6 +202,51 @@ def tempo_in_second_track():
                      track([(0, tempo(60))] + notes(0, [(i * tpq, tpq, 60 + 2 * i, 90) for i in range(8)]))])
 
 
+FRERE_JACQUES = [  # (pitch, length in eighths) for the eight bars of the round, in C
+    (60, 2), (62, 2), (64, 2), (60, 2), (60, 2), (62, 2), (64, 2), (60, 2),
+    (64, 2), (65, 2), (67, 4), (64, 2), (65, 2), (67, 4),
+    (67, 1), (69, 1), (67, 1), (65, 1), (64, 2), (60, 2), (67, 1), (69, 1), (67, 1), (65, 1), (64, 2), (60, 2),
+    (60, 2), (55, 2), (60, 4), (60, 2), (55, 2), (60, 4)]
+
+
+def round_song(title, words, text_kind, encoding, header_texts=()):
+    """The round at 120 bpm (8 bars, 16 s): a melody track and a words track whose text
+    events (FF 01 .kar style, or FF 05 lyrics) fall on the melody's notes, one per note."""
+    tpq = 480
+    eighth = tpq // 2
+    assert len(words) == len(FRERE_JACQUES)
+    items, texts, tick = [], [], 0
+    for (pitch, length), word in zip(FRERE_JACQUES, words):
+        items.append((tick, length * eighth - 20, pitch, 96))
+        texts.append((tick, meta(text_kind, word.encode(encoding))))
+        tick += length * eighth
+    bass = [(bar * 4 * tpq, 4 * tpq - 40, 48, 70) for bar in range(8)]
+    conductor = [(0, name(title)), (0, tempo(120)), (0, meta(0x58, [4, 2, 24, 8])), (0, meta(0x59, [0, 0]))]
+    words_track = [(0, name('Words'))] + [(0, meta(0x01, text.encode(encoding))) for text in header_texts] + texts
+    melody = [(0, name('Melody')), (0, [0xC0, 0])] + notes(0, items) + notes(1, bass) + [(0, [0xC1, 32])]
+    return smf(tpq, [track(conductor), track(words_track), track(melody)])
+
+
+def karaoke_latin1():
+    """A .kar file: Frère Jacques in French, the words as text events in Latin-1 bytes (è is
+    0xE8), with the .kar marks: @ headers, \\ for a new paragraph, / for a new line."""
+    words = ['\\Frè', 're ', 'Jac', 'ques, ', 'frè', 're ', 'Jac', 'ques,',
+             '/Dor', 'mez-', 'vous ? ', 'Dor', 'mez-', 'vous ?',
+             '/Son', 'nez ', 'les ', 'ma', 'ti', 'nes, ', 'son', 'nez ', 'les ', 'ma', 'ti', 'nes,',
+             '/Ding, ', 'daing, ', 'dong ! ', 'Ding, ', 'daing, ', 'dong !']
+    return round_song('Frère Jacques', words, 0x01, 'latin-1', header_texts=('@KMIDI KARAOKE FILE', '@LFRA', '@TFrère Jacques'))
+
+
+def lyrics_utf8():
+    """The same round in Polish (Panie Janie) as lyric events (FF 05) in UTF-8, lines ended by
+    CR as RP-026 has it; ń and ą are beyond Latin-1."""
+    words = ['Pa', 'nie ', 'Ja', 'nie, ', 'Pa', 'nie ', 'Ja', 'nie,\r',
+             'Ra', 'no ', 'wstań, ', 'ra', 'no ', 'wstań,\r',
+             'Wszyst', 'kie ', 'dzwo', 'ny ', 'bi', 'ją, ', 'wszyst', 'kie ', 'dzwo', 'ny ', 'bi', 'ją,\r',
+             'Bim, ', 'bam, ', 'bom, ', 'bim, ', 'bam, ', 'bom.']
+    return round_song('Panie Janie', words, 0x05, 'utf-8')
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     for filename, data in [('c-major-arpeggio.mid', c_major_arpeggio()), ('smpte-25fps.mid', smpte_25fps()),
@@ -211,7 +256,8 @@ def main():
                            ('truncated-30-tracks.mid', truncated_file()),
                            ('short-time-signature.mid', short_time_signature()),
                            ('sysex-tracks-without-end.mid', sysex_tracks_without_end()),
-                           ('tempo-in-second-track.mid', tempo_in_second_track())]:
+                           ('tempo-in-second-track.mid', tempo_in_second_track()),
+                           ('karaoke-latin1.kar', karaoke_latin1()), ('lyrics-utf8.mid', lyrics_utf8())]:
         with open(os.path.join(HERE, filename), 'wb') as f:
             f.write(data)
         print(f'fixtures/{filename}: {len(data)} bytes')

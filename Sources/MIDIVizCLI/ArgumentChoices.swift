@@ -6,6 +6,26 @@ extension RenderSettings.Style: ExpressibleByArgument {}
 extension RenderSettings.ColorBy: ExpressibleByArgument {}
 extension RenderSettings.BarsLayout: ExpressibleByArgument {}
 extension RenderSettings.KeyRange: ExpressibleByArgument {}
+extension RenderSettings.Labels: ExpressibleByArgument {}
+
+/// Options that may stand without their value: `--labels` alone is `--labels names`.
+enum BareOptions {
+    static let defaults: [String: (value: String, choices: Set<String>)] = [
+        "--labels": ("names", Set(RenderSettings.Labels.allCases.map(\.rawValue))),
+    ]
+
+    /// The arguments with each bare option's value put in.
+    static func expand(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { return result + arguments[index...] }
+            result.append(argument)
+            guard let bare = defaults[argument] else { continue }
+            if index + 1 == arguments.count || !bare.choices.contains(arguments[index + 1]) { result.append(bare.value) }
+        }
+        return result
+    }
+}
 extension ColorScheme: ExpressibleByArgument {}
 
 /// `--size`: `WxH` or a name.

@@ -95,6 +95,9 @@ enum BatchManifest {
         case "window": options.look.window = try value()
         case "keys": options.look.keys = try value()
         case "chords": options.look.chords = try flag()
+        case "labels": options.look.labels = try value()
+        case "lyrics": options.look.lyrics = try flag()
+        case "effects": options.look.effects = try flag()
         case "title": options.look.title = text
         case "font": options.look.fontOption = text
         case "soundfont": options.sound.soundfont = text

@@ -186,6 +186,9 @@ enum ConfigFile {
         add("window", number(look.window))
         add("keys", text(look.keys.rawValue))
         add("chords", String(look.chords))
+        add("labels", text(look.labels.rawValue))
+        add("lyrics", String(look.lyrics))
+        add("effects", String(look.effects))
         add("title", text(look.title))
         func list(_ items: [String]) -> String? { items.isEmpty ? nil : "[" + items.joined(separator: ", ") + "]" }
         add("track-color", list(look.trackColor.map { text($0.text)! }))

@@ -51,6 +51,15 @@ struct LookOptions: ParsableArguments {
     @Option(help: "A title for the top left corner (default: the song's first track name, if any; \"\" for none).")
     var title: String?
 
+    @Option(help: ArgumentHelp("Write note names on falling notes, roll notes and lit keys where they fit, spelled by the key signature: names (C4, Eb5) or solfege (Do, Mib). `--labels` alone means names.", valueName: "names|solfege"))
+    var labels: RenderSettings.Labels = .off
+
+    @Flag(help: "Show the song's lyrics (lyric events, or .kar text) as a two-line karaoke display, each syllable lit as it is sung.")
+    var lyrics = false
+
+    @Flag(help: "Sparks where notes strike (every style) and a flash on the roll's playhead.")
+    var effects = false
+
     @Option(name: .customLong("track-color"), help: ArgumentHelp("A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.", valueName: "N=#RRGGBB"))
     var trackColor: [NumberedColor] = []
 
@@ -118,6 +127,9 @@ struct LookOptions: ParsableArguments {
             throw .usage("track \(track): the song has \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s") (0 to \(song.tracks.count - 1), as `midiviz info` lists them)")
         }
         settings.trackLook = trackLook
+        settings.labels = labels
+        settings.lyrics = lyrics
+        settings.effects = effects
         if let backgroundImage {
             settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
         }

@@ -12,10 +12,10 @@ public struct MIDIVizCommand: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line, `--config` files read first.
+    /// Runs the command line, `--config` files read first (and a bare `--labels` completed).
     public static func mainExpandingConfig() {
         do {
-            main(try ConfigFile.expand(Array(CommandLine.arguments.dropFirst())))
+            main(BareOptions.expand(try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))))
         } catch {
             FileHandle.standardError.write(Data("midiviz: \(error.description)\n".utf8))
             Foundation.exit(error.exitCode)

@@ -5,6 +5,9 @@ struct SongReport {
     let song: Song
     let path: String
 
+    /// The song's lyrics as `--lyrics` shows them.
+    var lyrics: Lyrics { Lyrics(song: song) }
+
     var json: JSONValue { json(includingNotes: false) }
 
     func json(includingNotes: Bool) -> JSONValue {
@@ -31,6 +34,8 @@ struct SongReport {
                     ("programs", .array(track.programs.map { .int(Int($0)) })),
                 ])
             })),
+            ("lyrics", .array(lyrics.syllables.map { .array([.double($0.seconds), .string($0.text)]) })),
+            ("lyrics_encoding", lyrics.isEmpty ? .null : .string(lyrics.encoding.rawValue)),
             ("warnings", .array(song.warnings.map(JSONValue.string))),
         ]
         if includingNotes {
@@ -69,6 +74,17 @@ struct SongReport {
         if !song.keySignatures.isEmpty {
             let shown = song.keySignatures.prefix(8).map { "\($0.name) at \(SongClock.text($0.seconds))" }
             lines.append("  key signatures: " + shown.joined(separator: ", "))
+        }
+        let lyrics = lyrics
+        if !lyrics.isEmpty {
+            let source: String
+            switch lyrics.source {
+            case .karaokeTrack(let track): source = ".kar text in track \(track)"
+            case .lyricEvents, .none: source = "lyric events"
+            }
+            lines.append("  lyrics: \(lyrics.lines.count) line\(lyrics.lines.count == 1 ? "" : "s"), \(lyrics.syllables.count) syllables (\(source), \(lyrics.encoding.rawValue)), from \(SongClock.text(lyrics.lines[0].start))")
+            for line in lyrics.lines.prefix(3) { lines.append("    \(SongClock.text(line.start))  \(line.text)") }
+            if lyrics.lines.count > 3 { lines.append("    …") }
         }
         lines.append("  tracks:")
         for (index, track) in song.tracks.enumerated() {

@@ -15,7 +15,8 @@ public enum PosterRender {
         }
         try OutputChecks.check([(path, false)], inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? [])
                                + (backgroundImagePath.map { [($0, "background image")] } ?? []))
-        let fonts = try RenderJob.loadFonts(fontPath, canvasSide: settings.textSide)
+        let fonts = try RenderJob.loadFonts(fontPath, canvasSide: settings.textSide,
+                                            extra: Scene.charactersBeyondLatin1(song: song, settings: settings))
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
         var workspace = renderer.makeWorkspace()
         renderer.render(at: seconds, in: &workspace)

@@ -156,7 +156,10 @@ public final class RenderJob: @unchecked Sendable {
         if request.outputs.contains(where: { $0.container != nil }) {
             do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
         }
-        let fonts = wantsFrames ? try Self.loadFonts(request.fontPath, canvasSide: settings.textSide) : nil
+        let fonts = wantsFrames
+            ? try Self.loadFonts(request.fontPath, canvasSide: settings.textSide,
+                                 extra: Scene.charactersBeyondLatin1(song: request.song, settings: settings))
+            : nil
 
         // Every output under a temporary name.
         var temporary: [RenderOutput: String] = [:]
@@ -420,9 +423,9 @@ public final class RenderJob: @unchecked Sendable {
     }
 
     /// The glyphs for a canvas from a font file: missing or not a regular file is exit 66, unusable 65.
-    public static func loadFonts(_ path: String, canvasSide: Int) throws(RenderError) -> TextFonts {
+    public static func loadFonts(_ path: String, canvasSide: Int, extra: Set<UInt32> = []) throws(RenderError) -> TextFonts {
         do {
-            return try FontRasterizer(path: path).textFonts(canvasSide: canvasSide)
+            return try FontRasterizer(path: path).textFonts(canvasSide: canvasSide, extra: extra)
         } catch {
             if RegularFile.problem(at: path) != nil { throw .missingInput(error.description) }
             throw .badInput(error.description)

@@ -36,34 +36,40 @@ public final class FontRasterizer {
         if let library { FT_Done_FreeType(library) }
     }
 
-    /// The glyphs for Latin-1 at `pixelSize`. The corresponding C functions are
-    /// `FT_Set_Pixel_Sizes` and `FT_Load_Char` with `FT_LOAD_RENDER`.
-    public func glyphSet(pixelSize: Int) -> GlyphSet {
+    /// The glyphs for Latin-1 at `pixelSize`, and for the code points of `extra` the font has.
+    /// The corresponding C functions are `FT_Set_Pixel_Sizes`, `FT_Get_Char_Index` and
+    /// `FT_Load_Char` with `FT_LOAD_RENDER`.
+    public func glyphSet(pixelSize: Int, extra: Set<UInt32> = []) -> GlyphSet {
         guard let face else { return .empty(pixelSize: pixelSize) }
         FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize))
         var glyphs = [Glyph?](repeating: nil, count: 256)
-        for code in 32..<256 where code < 127 || code >= 160 {
-            guard FT_Load_Char(face, FT_ULong(code), FT_Int32(FT_LOAD_RENDER)) == 0, let slot = face.pointee.glyph else { continue }
-            let bitmap = slot.pointee.bitmap
-            let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
-            var coverage = [UInt8](repeating: 0, count: width * height)
-            if let buffer = bitmap.buffer, width > 0, height > 0 {
-                for row in 0..<height {
-                    for column in 0..<width { coverage[row * width + column] = buffer[row * pitch + column] }
-                }
-            }
-            glyphs[code] = Glyph(width: width, height: height, left: Int(slot.pointee.bitmap_left),
-                                 top: Int(slot.pointee.bitmap_top), advance: Float(slot.pointee.advance.x) / 64,
-                                 coverage: coverage)
-        }
+        for code in 32..<256 where code < 127 || code >= 160 { glyphs[code] = glyph(UInt32(code)) }
+        var extraGlyphs: [UInt32: Glyph] = [:]
+        for code in extra where code >= 256 && FT_Get_Char_Index(face, FT_ULong(code)) != 0 { extraGlyphs[code] = glyph(code) }
         let metrics = face.pointee.size.pointee.metrics
         return GlyphSet(pixelSize: pixelSize, ascender: Float(metrics.ascender) / 64,
-                        descender: Float(-metrics.descender) / 64, glyphs: glyphs)
+                        descender: Float(-metrics.descender) / 64, glyphs: glyphs, extraGlyphs: extraGlyphs)
     }
 
-    /// Glyph sets for every `TextSize` on a canvas whose shorter side is `canvasSide` pixels.
-    public func textFonts(canvasSide: Int) -> TextFonts {
-        TextFonts(sets: TextSize.allCases.map { glyphSet(pixelSize: $0.pixelSize(canvasSide: canvasSide)) })
+    /// One code point's glyph at the face's current size.
+    private func glyph(_ code: UInt32) -> Glyph? {
+        guard let face, FT_Load_Char(face, FT_ULong(code), FT_Int32(FT_LOAD_RENDER)) == 0, let slot = face.pointee.glyph else { return nil }
+        let bitmap = slot.pointee.bitmap
+        let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        var coverage = [UInt8](repeating: 0, count: width * height)
+        if let buffer = bitmap.buffer, width > 0, height > 0 {
+            for row in 0..<height {
+                for column in 0..<width { coverage[row * width + column] = buffer[row * pitch + column] }
+            }
+        }
+        return Glyph(width: width, height: height, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
+                     advance: Float(slot.pointee.advance.x) / 64, coverage: coverage)
+    }
+
+    /// Glyph sets for every `TextSize` on a canvas whose shorter side is `canvasSide` pixels,
+    /// holding `extra` code points beyond Latin-1 where the font has them.
+    public func textFonts(canvasSide: Int, extra: Set<UInt32> = []) -> TextFonts {
+        TextFonts(sets: TextSize.allCases.map { glyphSet(pixelSize: $0.pixelSize(canvasSide: canvasSide), extra: extra) })
     }
 }
 

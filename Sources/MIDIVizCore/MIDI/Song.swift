@@ -18,6 +18,25 @@ public struct Song: Sendable {
     public var synthEvents: [TimedMessage]
     /// What the loader repaired, skipped or assumed.
     public var warnings: [String]
+    /// The text and lyric meta events, in stream order, as their bytes: where lyrics come from
+    /// (`Lyrics`), decoded only once the whole set's encoding is known.
+    public var texts: [TextEvent] = []
+}
+
+/// A text (FF 01) or lyric (FF 05) meta event.
+public struct TextEvent: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable { case text = 0x01, lyric = 0x05 }
+    public var seconds: Double
+    public var track: Int
+    public var kind: Kind
+    public var bytes: [UInt8]
+
+    public init(seconds: Double, track: Int, kind: Kind, bytes: [UInt8]) {
+        self.seconds = seconds
+        self.track = track
+        self.kind = kind
+        self.bytes = bytes
+    }
 }
 
 /// A sounding note: start and end in seconds, channel 0-based (drums are 9), track the 0-based

@@ -37,6 +37,7 @@ public enum SongBuilder {
         notes.reserveCapacity(events.underestimatedCount / 2)  // a note-on and a note-off each, mostly
         var timeSignatures: [TimeSignature] = []
         var keySignatures: [KeySignature] = []
+        var texts: [TextEvent] = []
         var synthEvents: [TimedMessage] = []
         synthEvents.reserveCapacity(events.underestimatedCount)
 
@@ -54,6 +55,9 @@ public enum SongBuilder {
                 case 0x59 where data.count == 2:
                     keySignatures.append(KeySignature(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
                                                       sharps: Int(Int8(bitPattern: data[0])), isMinor: data[1] == 1))
+                case 0x01, 0x05:
+                    texts.append(TextEvent(seconds: tempoMap.seconds(atTick: event.tick), track: event.track,
+                                           kind: bytes[1] == 0x05 ? .lyric : .text, bytes: data))
                 default: break
                 }
                 continue
@@ -106,7 +110,7 @@ public enum SongBuilder {
         return Song(format: format, division: division, endTick: endTick,
                     durationSeconds: tempoMap.seconds(atTick: endTick), tracks: tracks, notes: notes,
                     tempoChanges: tempoMap.changes, timeSignatures: timeSignatures, keySignatures: keySignatures,
-                    synthEvents: synthEvents, warnings: warnings)
+                    synthEvents: synthEvents, warnings: warnings, texts: texts)
     }
 
     /// Text meta events carry no declared encoding: UTF-8 when valid, else Latin-1.

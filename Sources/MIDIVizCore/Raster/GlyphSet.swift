@@ -29,13 +29,22 @@ public struct GlyphSet: Sendable {
     public let descender: Float
     /// Indexed by Latin-1 code point; nil where the font has no glyph.
     public let glyphs: [Glyph?]
+    /// Glyphs beyond Latin-1 that some text needs (the lyrics' characters), by code point.
+    public let extraGlyphs: [UInt32: Glyph]
 
-    public init(pixelSize: Int, ascender: Float, descender: Float, glyphs: [Glyph?]) {
+    public init(pixelSize: Int, ascender: Float, descender: Float, glyphs: [Glyph?], extraGlyphs: [UInt32: Glyph] = [:]) {
         precondition(glyphs.count == 256, "a glyph set covers the 256 Latin-1 code points")
         self.pixelSize = pixelSize
         self.ascender = ascender
         self.descender = descender
         self.glyphs = glyphs
+        self.extraGlyphs = extraGlyphs
+    }
+
+    /// The glyph of a code point, or nil.
+    @inline(__always)
+    public func glyph<Code: FixedWidthInteger>(_ code: Code) -> Glyph? {
+        code < 256 ? glyphs[Int(code)] : extraGlyphs[UInt32(truncatingIfNeeded: code)]
     }
 
     /// A set without glyphs: text draws nothing and measures zero (for tests without a font).
@@ -44,16 +53,17 @@ public struct GlyphSet: Sendable {
                  glyphs: Array(repeating: nil, count: 256))
     }
 
-    /// The advance width of a Latin-1 string.
-    public func width<Text: Collection>(of text: Text) -> Float where Text.Element == UInt8 {
-        text.reduce(0) { $0 + (glyphs[Int($1)]?.advance ?? 0) }
+    /// The advance width of text: Latin-1 bytes or Unicode code points.
+    public func width<Text: Collection>(of text: Text) -> Float where Text.Element: FixedWidthInteger {
+        text.reduce(0) { $0 + (glyph($1)?.advance ?? 0) }
     }
 }
 
 extension Canvas {
-    /// Draws Latin-1 text with its baseline starting at `origin`; glyphs snap to whole pixels.
+    /// Draws text (Latin-1 bytes or code points) with its baseline starting at `origin`;
+    /// glyphs snap to whole pixels.
     public mutating func drawText<Text: Collection>(_ text: Text, glyphs: GlyphSet, origin: Point, _ color: RGBA)
-    where Text.Element == UInt8 {
+    where Text.Element: FixedWidthInteger {
         guard color.a > 0 else { return }
         let ink = Ink(color)
         let width = self.width, height = self.height
@@ -61,7 +71,7 @@ extension Canvas {
         let baseline = Int(origin.y.rounded())
         pixels.withUnsafeMutableBufferPointer { buffer in
             for code in text {
-                guard let glyph = glyphs.glyphs[Int(code)] else { continue }
+                guard let glyph = glyphs.glyph(code) else { continue }
                 let left = Int(penX.rounded()) + glyph.left
                 let top = baseline - glyph.top
                 penX += glyph.advance

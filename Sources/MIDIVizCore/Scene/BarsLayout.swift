@@ -77,8 +77,23 @@ struct BarsLayout {
         }
         let lane = DrumLane(scene: scene, centerY: height * 0.07)
         let notes = scene.song.notes
+        var struck = 0
         scene.index.forEachVisible(at: seconds) { index in
-            if notes[index].channel == Scene.drumChannel { lane.append(notes[index], at: seconds, to: &shapes) }
+            let note = notes[index]
+            if note.channel == Scene.drumChannel {
+                lane.append(note, at: seconds, to: &shapes)
+                return
+            }
+            // `--effects`: sparks off the top of a bar as its note starts.
+            guard scene.settings.effects, note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds,
+                  struck < Sparks.mostNotesPerFrame else { return }
+            struck += 1
+            let slot = slot(ofPitch: Int(note.pitch))
+            guard slot >= 0, slot < bars.count else { return }
+            let top = baseline - max(barWidth * 0.3, maximumHeight * bars[slot].level)
+            let burst = Sparks.Burst(origin: Point(centerX(ofSlot: slot), top), direction: Point(0, -1), spread: 0.7, speed: height * 0.45,
+                                     gravity: height * 2, lineWidth: max(2, height * 0.003))
+            Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), to: &shapes)
         }
     }
 
@@ -87,7 +102,8 @@ struct BarsLayout {
         let color = scene.settings.scheme.accent.withAlpha(0.7)
         if isPitchClass {
             for slot in 0..<12 {
-                shapes.append(.text(.pitchClass(UInt8(slot)), .medium, center: Point(centerX(ofSlot: slot), y), color))
+                shapes.append(.text(scene.labeler.name(UInt8(60 + slot), at: 0, octave: false) ?? .pitchClass(UInt8(slot)), .medium,
+                                    center: Point(centerX(ofSlot: slot), y), color))
             }
             return
         }
@@ -96,7 +112,8 @@ struct BarsLayout {
         for slot in 0..<barCount {
             let pitch = scene.pitchRange.lowerBound + slot
             guard everyBar || pitch % 12 == 0 else { continue }
-            shapes.append(.text(.noteName(UInt8(pitch)), everyBar ? .small : .medium, center: Point(centerX(ofSlot: slot), y),
+            shapes.append(.text(scene.labeler.name(UInt8(pitch), at: 0) ?? .noteName(UInt8(pitch)), everyBar ? .small : .medium,
+                                center: Point(centerX(ofSlot: slot), y),
                                 pitch % 12 == 0 ? color : color.withAlpha(0.45)))
         }
     }

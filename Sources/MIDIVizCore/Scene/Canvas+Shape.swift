@@ -25,6 +25,17 @@ extension Canvas {
             let bytes = label.bytes
             let origin = Point(alignment.left(ofWidth: glyphs.width(of: bytes), at: center.x), center.y + glyphs.capHeight / 2)
             drawText(bytes, glyphs: glyphs, origin: origin, color)
+        case .lyricLine(let line, let size, let center):
+            let glyphs = fonts[size]
+            let characters = line.characters
+            var x = center.x - glyphs.width(of: characters) / 2
+            let y = center.y + glyphs.capHeight / 2
+            let sungEnd = min(max(0, line.sungEnd), characters.count), lightingEnd = min(max(sungEnd, line.lightingEnd), characters.count)
+            for (part, color) in [(0..<sungEnd, line.sung), (sungEnd..<lightingEnd, line.lighting), (lightingEnd..<characters.count, line.unsung)]
+            where !part.isEmpty {
+                drawText(characters[part], glyphs: glyphs, origin: Point(x, y), color)
+                x += glyphs.width(of: characters[part])
+            }
         }
     }
 }

@@ -69,7 +69,13 @@ struct CirclesLayout {
         let size: TextSize = radius < unit * 0.03 ? .small : (radius < unit * 0.045 ? .medium : .large)
         let fill = base.scaled(0.55 + 0.45 * intensity)
         let ink = fill.luma > 0.62 ? RGBA(0.04, 0.04, 0.07) : RGBA(1, 1, 1)
-        shapes.append(.text(.noteName(note.pitch), size, center: center, ink.withAlpha(0.95 * alpha)))
+        shapes.append(.text(scene.labeler.name(note.pitch, at: note.startSeconds) ?? .noteName(note.pitch), size, center: center,
+                            ink.withAlpha(0.95 * alpha)))
+        if scene.settings.effects {
+            let burst = Sparks.Burst(origin: center, direction: Point(0, 0), spread: 1, speed: unit * 0.4, gravity: unit * 0.6,
+                                     lineWidth: max(2, unit * 0.003), startRadius: radius)
+            Sparks.append(for: note, at: seconds, burst: burst, color: base, to: &shapes)
+        }
     }
 
     private func appendGrid(to shapes: inout [Shape]) {

@@ -135,6 +135,7 @@ struct KeyboardLayout {
         let lane = DrumLane(scene: scene, centerY: height * 0.07)
         var lit = LitKeys()
         var impacts: [(pitch: Int, strength: Float, color: RGBA)] = []
+        var sparks: [(note: Note, color: RGBA)] = []
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
             if note.channel == Scene.drumChannel {
@@ -148,6 +149,7 @@ struct KeyboardLayout {
             appendNote(note, color: color, at: seconds, to: &shapes)
             guard note.startSeconds <= seconds else { return }
             let since = seconds - note.startSeconds
+            if scene.settings.effects, since < Sparks.lifeSeconds { sparks.append((note, color)) }
             if since < Self.impactSeconds {
                 let remaining = Float(1 - since / Self.impactSeconds)
                 impacts.append((Int(note.pitch), remaining * remaining * NoteColors.intensity(note.velocity), color))
@@ -163,11 +165,17 @@ struct KeyboardLayout {
             // The felt between the notes and the keys lights while a pedal is down.
             shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), accent.withAlpha(0.9)))
         }
-        appendLitKeys(lit.colors, to: &shapes)
+        appendLitKeys(lit.colors, at: seconds, to: &shapes)
         for impact in impacts {
             let span = keySpan(impact.pitch)
             shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
                                 impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
+        }
+        for spark in sparks.suffix(Sparks.mostNotesPerFrame) {
+            let span = keySpan(Int(spark.note.pitch))
+            let burst = Sparks.Burst(origin: Point((span.left + span.right) / 2, keysTop), direction: Point(0, -1), spread: 0.8,
+                                     speed: height * 0.8, gravity: height * 2.0, lineWidth: max(2, height * 0.003))
+            Sparks.append(for: spark.note, at: seconds, burst: burst, color: spark.color, to: &shapes)
         }
     }
 
@@ -192,14 +200,38 @@ struct KeyboardLayout {
         let white = RGBA(1, 1, 1)
         let radius = min(full.width * 0.25, height * 0.006)
         let sounding = note.startSeconds <= seconds && seconds < note.endSeconds
+        let bottomColor = sounding ? base.mixed(with: white, 0.15) : base.scaled(0.72)
         shapes.append(.roundedRect(rect, radius: radius,
                                    top: sounding ? base.mixed(with: white, 0.35) : base.mixed(with: white, 0.1),
-                                   bottom: sounding ? base.mixed(with: white, 0.15) : base.scaled(0.72)))
+                                   bottom: bottomColor))
+        // The name near the note's lower edge, the end that lands first.
+        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
+        let capHeight = pixels * NoteLabeler.capHeightEms
+        guard scene.labeler.isOn, rect.height >= capHeight * 1.8,
+              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2, pixels: pixels)
+        else { return }
+        let y = rect.maxY - max(2, capHeight * 0.4) - capHeight / 2
+        shapes.append(.text(label, .small, center: Point(rect.minX + rect.width / 2, y), NoteLabeler.ink(on: bottomColor)))
     }
 
-    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names.
-    private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
+    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names, or
+    /// with `--labels` their names.
+    private func appendLitKeys(_ lit: [RGBA?], at seconds: Double, to shapes: inout [Shape]) {
         for pitch in PianoKeys.keysToRedraw(in: keys, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
-        for pitch in keys where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
+        guard scene.labeler.isOn else {
+            for pitch in keys where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
+            return
+        }
+        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
+        for pitch in keys {
+            guard let color = lit[pitch] else { continue }
+            let span = keySpan(pitch)
+            let black = PianoKeys.isBlack(pitch)
+            guard let label = scene.labeler.label(UInt8(pitch), at: seconds, room: span.right - span.left - 2, pixels: pixels) else { continue }
+            let y = black ? keysTop + feltHeight + (whiteKeyLength * PianoKeys.blackKeyLength).rounded() * 0.72
+                : height - whiteKeyLength * 0.14 - pixels
+            let face = KeyShading.colors(black: black, lit: color).bottom
+            shapes.append(.text(label, .small, center: Point((span.left + span.right) / 2, y), NoteLabeler.ink(on: face)))
+        }
     }
 }

@@ -11,4 +11,46 @@ public enum NoteName {
     public static func name(of pitch: UInt8) -> String {
         pitchClasses[Int(pitch) % 12] + String(Int(pitch) / 12 - 1)
     }
+
+    /// The names of the 128 pitches in each `NoteNaming`, by `NoteNaming.tableIndex`.
+    static let tables: [[[UInt8]]] = NoteNaming.all.map { naming in (0..<128).map { Array(naming.name(of: UInt8($0)).utf8) } }
+}
+
+/// How `--labels` names a note: letters (C#4, Eb5) or fixed-do solfège (Do#, Mib), with
+/// accidentals spelled by the key signature as chord names are, with or without the octave.
+public struct NoteNaming: Sendable, Equatable {
+    public var solfege: Bool
+    public var spelling: ChordName.Spelling
+    public var octave: Bool
+
+    public init(solfege: Bool, spelling: ChordName.Spelling, octave: Bool) {
+        self.solfege = solfege
+        self.spelling = spelling
+        self.octave = octave
+    }
+
+    static let all: [NoteNaming] = [false, true].flatMap { solfege in
+        [ChordName.Spelling.sharps, .flats, .common].flatMap { spelling in
+            [false, true].map { NoteNaming(solfege: solfege, spelling: spelling, octave: $0) }
+        }
+    }
+
+    var tableIndex: Int {
+        let spellingIndex: Int
+        switch spelling {
+        case .sharps: spellingIndex = 0
+        case .flats: spellingIndex = 1
+        case .common: spellingIndex = 2
+        }
+        return (solfege ? 6 : 0) + spellingIndex * 2 + (octave ? 1 : 0)
+    }
+
+    static let syllables: [Character: String] = ["C": "Do", "D": "Re", "E": "Mi", "F": "Fa", "G": "Sol", "A": "La", "B": "Si"]
+
+    /// `F#5`, `Gb5`, `Sol b`-style `Solb`, with middle C as C4.
+    public func name(of pitch: UInt8) -> String {
+        var name = spelling.name(ofPitchClass: Int(pitch) % 12)
+        if solfege, let letter = name.first { name = Self.syllables[letter]! + name.dropFirst() }
+        return octave ? name + String(Int(pitch) / 12 - 1) : name
+    }
 }

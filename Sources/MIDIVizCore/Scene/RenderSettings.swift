@@ -10,6 +10,15 @@ public struct RenderSettings: Sendable, Equatable {
         case pitchClass = "pitch-class"
     }
 
+    /// Names written on notes and lit keys (`--labels`).
+    public enum Labels: String, Sendable, CaseIterable {
+        case off
+        /// C4, F#5, Eb3: spelled by the key signature.
+        case names
+        /// Do, Re, Mi (fixed do), spelled by the key signature.
+        case solfege
+    }
+
     /// The keys the `keyboard` style draws.
     public enum KeyRange: String, Sendable, CaseIterable {
         /// A piano's 88 keys, A0 to C8.
@@ -45,6 +54,11 @@ public struct RenderSettings: Sendable, Equatable {
     public var backgroundImage: BackgroundImage?
     /// Colours chosen per track or channel, and the tracks and channels not drawn.
     public var trackLook = TrackLook()
+    public var labels = Labels.off
+    /// Show the song's lyrics as a two-line karaoke display.
+    public var lyrics = false
+    /// Sparks where notes strike, a flash on the roll's playhead.
+    public var effects = false
 
     public static let baseFadeSeconds = 1.0
     public static let speedRange = 0.5...2.0

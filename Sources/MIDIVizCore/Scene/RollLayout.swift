@@ -171,6 +171,7 @@ struct RollLayout {
         // Notes, and the colour each key is lit with: the loudest note sounding on it.
         let notes = scene.song.notes
         var lit = LitKeys()
+        var struck: [Note] = []
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
             if note.channel == Scene.drumChannel {
@@ -180,6 +181,10 @@ struct RollLayout {
             let soundingEnd = scene.soundingEnd(index)
             if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: seconds, to: &shapes) }
             appendNote(note, at: seconds, to: &shapes)
+            if scene.settings.effects, note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds,
+               scene.pitchRange.contains(Int(note.pitch)) {
+                struck.append(note)
+            }
             if note.startSeconds <= seconds, note.endSeconds > seconds {
                 lit.light(Int(note.pitch), scene.colors.color(of: note), velocity: note.velocity)
             } else if note.startSeconds <= seconds, soundingEnd > seconds {
@@ -190,7 +195,31 @@ struct RollLayout {
         // The playhead.
         shapes.append(.rect(Rect(x: playheadX - 3, y: rulerTop, width: 6, height: notesBottom + drumStripHeight - rulerTop), accent.withAlpha(0.06)))
         shapes.append(.line(from: Point(playheadX, rulerTop), to: Point(playheadX, notesBottom + drumStripHeight), lineWidth: 2, accent.withAlpha(0.8)))
-        appendLitKeys(lit.colors, to: &shapes)
+        for note in struck.suffix(Sparks.mostNotesPerFrame) { appendStrike(note, at: seconds, to: &shapes) }
+        appendLitKeys(lit.colors, at: seconds, to: &shapes)
+    }
+
+    /// How long the playhead flashes where a note starts (`--effects`).
+    static let flashSeconds = 0.2
+
+    /// `--effects`: the playhead flashes over a note's row as it starts, and sparks fly back
+    /// from it.
+    private func appendStrike(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
+        let color = scene.colors.color(of: note)
+        let centerY = rowTop(Int(note.pitch)) + rowHeight / 2
+        let since = seconds - note.startSeconds
+        if since < Self.flashSeconds {
+            let remaining = Float(1 - since / Self.flashSeconds)
+            let strength = remaining * remaining * NoteColors.intensity(note.velocity)
+            let white = color.mixed(with: RGBA(1, 1, 1), 0.6)
+            shapes.append(.glow(center: Point(playheadX, centerY), radius: max(rowHeight * 3, height * 0.03), hole: 0, white.withAlpha(0.8 * strength)))
+            let reach = max(rowHeight * 2, height * 0.02)
+            shapes.append(.line(from: Point(playheadX, centerY - reach), to: Point(playheadX, centerY + reach), lineWidth: 3,
+                                RGBA(1, 1, 1, strength)))
+        }
+        let burst = Sparks.Burst(origin: Point(playheadX, centerY), direction: Point(-1, 0), spread: 0.9, speed: height * 0.35,
+                                 gravity: height * 0.8, lineWidth: max(2, height * 0.003))
+        Sparks.append(for: note, at: seconds, burst: burst, color: color, to: &shapes)
     }
 
     /// The pedal lane under the notes: a bar wherever a sustain or sostenuto pedal is down.
@@ -231,18 +260,31 @@ struct RollLayout {
         let base = scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity))
         let radius = min(rowHeight * 0.3, 4)
         let white = RGBA(1, 1, 1)
+        let fill: RGBA
         if seconds >= note.endSeconds {
             // Played: dimmed.
-            shapes.append(.roundedRect(rect, radius: radius, top: base.scaled(0.5).withAlpha(0.75), bottom: base.scaled(0.38).withAlpha(0.75)))
+            fill = base.scaled(0.38).withAlpha(0.75)
+            shapes.append(.roundedRect(rect, radius: radius, top: base.scaled(0.5).withAlpha(0.75), bottom: fill))
         } else if seconds >= note.startSeconds {
             // Sounding: lit, with a glow where it crosses the playhead.
             let centre = Point(playheadX, rect.minY + rect.height / 2)
             shapes.append(.glow(center: centre, radius: max(rowHeight * 2.2, height * 0.018), hole: 0,
                                 base.withAlpha(0.5 * NoteColors.intensity(note.velocity))))
-            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.5), bottom: base.mixed(with: white, 0.2)))
+            fill = base.mixed(with: white, 0.2)
+            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.5), bottom: fill))
         } else {
-            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.12).withAlpha(0.95), bottom: base.scaled(0.78).withAlpha(0.95)))
+            fill = base.scaled(0.78).withAlpha(0.95)
+            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.12).withAlpha(0.95), bottom: fill))
         }
+        // The name at the note's visible start, when the row and the note are large enough.
+        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
+        let capHeight = pixels * NoteLabeler.capHeightEms
+        let pad = max(2, pixels * 0.3)
+        guard scene.labeler.isOn, rect.height >= capHeight * 1.3,
+              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2 * pad, pixels: pixels)
+        else { return }
+        let ink = NoteLabeler.ink(on: fill.withAlpha(1), alpha: seconds >= note.endSeconds ? 0.6 : 0.92)
+        shapes.append(.text(label, .small, center: Point(rect.minX + pad, rect.minY + rect.height / 2), ink, alignment: .left))
     }
 
     private func appendDrumHit(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
@@ -271,9 +313,24 @@ struct RollLayout {
                                    top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
     }
 
-    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names.
-    private func appendLitKeys(_ lit: [RGBA?], to shapes: inout [Shape]) {
+    /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names, or with
+    /// `--labels` their names.
+    private func appendLitKeys(_ lit: [RGBA?], at seconds: Double, to shapes: inout [Shape]) {
         for pitch in PianoKeys.keysToRedraw(in: keyboardKeys, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
-        for pitch in scene.pitchRange where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
+        guard scene.labeler.isOn else {
+            for pitch in scene.pitchRange where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
+            return
+        }
+        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
+        for pitch in scene.pitchRange {
+            guard let color = lit[pitch] else { continue }
+            let extent = keyExtent(pitch)
+            guard extent.bottom - extent.top >= pixels * NoteLabeler.capHeightEms * 1.3 else { continue }
+            let black = PianoKeys.isBlack(pitch)
+            let right = (black ? blackKeyLength : keyboardWidth) - keyboardWidth * 0.08
+            guard let label = scene.labeler.label(UInt8(pitch), at: seconds, room: right - keyboardWidth * 0.1, pixels: pixels) else { continue }
+            shapes.append(.text(label, .small, center: Point(right, (extent.top + extent.bottom) / 2),
+                                NoteLabeler.ink(on: KeyShading.colors(black: black, lit: color).face), alignment: .right))
+        }
     }
 }

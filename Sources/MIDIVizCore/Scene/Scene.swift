@@ -21,6 +21,10 @@ public struct Scene: Sendable {
     let pedal: SustainPedal
     let soundingEnds: [Double]?
     let overlay: Overlay
+    /// Note names under `--labels`.
+    let labeler: NoteLabeler
+    /// The karaoke display, with `--lyrics` when the song has lyrics.
+    let lyricsOverlay: LyricsOverlay?
 
     public static let drumChannel: UInt8 = 9
 
@@ -40,24 +44,28 @@ public struct Scene: Sendable {
         /// A note's end, or later under a pedal.
         func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
         let fade = settings.fadeSeconds, drum = settings.drumSeconds, window = settings.windowSeconds
+        // Sparks outlive a short note.
+        let sparks = settings.effects ? Sparks.lifeSeconds : 0
         switch settings.style {
         case .circles, .bars:
             index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds }) { index in
-                notes[index].channel == Self.drumChannel ? notes[index].startSeconds + drum : sounding(index) + fade
+                notes[index].channel == Self.drumChannel ? notes[index].startSeconds + drum
+                    : max(sounding(index) + fade, notes[index].startSeconds + sparks)
             }
         case .roll:
             let past = window * RollLayout.playheadPosition, future = window - past
             let narrowest = RollLayout.narrowestNoteSeconds(settings: settings)
             index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds - future }) { index in
                 let note = notes[index]
-                return max(sounding(index), note.startSeconds + RollLayout.shortestNoteSeconds, note.startSeconds + narrowest) + past
+                return max(max(sounding(index), note.startSeconds + RollLayout.shortestNoteSeconds, note.startSeconds + narrowest) + past,
+                           note.startSeconds + sparks)
             }
         case .keyboard:
             let shortest = KeyboardLayout.shortestNoteFallSeconds(settings: settings)
             index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds - window }) { index in
                 let note = notes[index]
                 return note.channel == Self.drumChannel ? note.startSeconds + drum
-                    : max(sounding(index), note.startSeconds + KeyboardLayout.impactSeconds, note.startSeconds + shortest)
+                    : max(sounding(index), note.startSeconds + max(KeyboardLayout.impactSeconds, sparks), note.startSeconds + shortest)
             }
         }
         let scrolls = settings.style == .roll || settings.style == .keyboard
@@ -69,6 +77,15 @@ public struct Scene: Sendable {
         }
         chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
         overlay = Overlay(song: song, settings: settings, colors: colors)
+        labeler = NoteLabeler(song: song, labels: settings.labels)
+        lyricsOverlay = LyricsOverlay(song: song, settings: settings)
+    }
+
+    /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown):
+    /// the fonts must hold glyphs for them too.
+    public static func charactersBeyondLatin1(song: Song, settings: RenderSettings) -> Set<UInt32> {
+        guard settings.lyrics else { return [] }
+        return Set(Lyrics(song: song).lines.flatMap(\.characters).filter { $0 >= 256 })
     }
 
     /// Widens a pitch range to at least 24 semitones, centred, within 0...127.
@@ -114,6 +131,7 @@ public struct Scene: Sendable {
         case .roll: RollLayout(scene: self).append(at: seconds, to: &shapes)
         case .keyboard: KeyboardLayout(scene: self).append(at: seconds, to: &shapes)
         }
+        lyricsOverlay?.append(at: seconds, to: &shapes)
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }
 

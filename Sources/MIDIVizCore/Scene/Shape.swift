@@ -11,6 +11,33 @@ public enum Shape: Sendable, Equatable {
     /// Text placed by `alignment` at `center.x` (centred on it, starting or ending there), its
     /// capitals centred vertically on `center.y`.
     case text(TextLabel, TextSize, center: Point, RGBA, alignment: TextAlignment = .center)
+    /// A line of lyrics centred on `center` like `text`, lit in parts (`LyricLine`).
+    case lyricLine(LyricLine, TextSize, center: Point)
+}
+
+/// A line of lyrics as code points: the first `sungEnd` characters in `sung`, then up to
+/// `lightingEnd` in `lighting` (the syllable lighting up now), the rest in `unsung`.
+public struct LyricLine: Sendable, Equatable {
+    public var characters: [UInt32]
+    public var sungEnd: Int
+    public var lightingEnd: Int
+    public var sung: RGBA
+    public var lighting: RGBA
+    public var unsung: RGBA
+
+    /// The whole line in one colour.
+    public init(_ characters: [UInt32], _ color: RGBA) {
+        self.init(characters, sungEnd: 0, lightingEnd: 0, sung: color, lighting: color, unsung: color)
+    }
+
+    public init(_ characters: [UInt32], sungEnd: Int, lightingEnd: Int, sung: RGBA, lighting: RGBA, unsung: RGBA) {
+        self.characters = characters
+        self.sungEnd = sungEnd
+        self.lightingEnd = lightingEnd
+        self.sung = sung
+        self.lighting = lighting
+        self.unsung = unsung
+    }
 }
 
 extension Shape {
@@ -37,6 +64,12 @@ extension Shape {
             let halfHeight = glyphs.ascender + glyphs.descender + 2
             return Rect(x: alignment.left(ofWidth: width, at: center.x) - pad, y: center.y - halfHeight,
                         width: width + 2 * pad, height: 2 * halfHeight)
+        case .lyricLine(let line, let size, let center):
+            let glyphs = fonts[size]
+            let width = glyphs.width(of: line.characters)
+            let pad = Float(glyphs.pixelSize)
+            let halfHeight = glyphs.ascender + glyphs.descender + 2
+            return Rect(x: center.x - width / 2 - pad, y: center.y - halfHeight, width: width + 2 * pad, height: 2 * halfHeight)
         }
     }
 }
@@ -47,6 +80,8 @@ public enum TextLabel: Sendable, Equatable {
     case noteName(UInt8)
     /// `C#`
     case pitchClass(UInt8)
+    /// `Eb4`, `Mib`: named as `--labels` asks.
+    case spelledNote(UInt8, NoteNaming)
     /// A whole number, e.g. a bar number.
     case number(Int)
     /// A chord symbol, e.g. `Am7/G`, as bytes made once (`ChordTimeline.Segment.symbol`).
@@ -58,6 +93,7 @@ public enum TextLabel: Sendable, Equatable {
         switch self {
         case .noteName(let pitch): return NoteName.all[Int(pitch & 0x7F)]
         case .pitchClass(let pitchClass): return NoteName.classes[Int(pitchClass) % 12]
+        case .spelledNote(let pitch, let naming): return NoteName.tables[naming.tableIndex][Int(pitch & 0x7F)]
         case .number(let number): return number >= 0 && number < Self.numbers.count ? Self.numbers[number] : Array(String(number).utf8)
         case .chord(let symbol): return symbol
         case .bytes(let bytes): return bytes

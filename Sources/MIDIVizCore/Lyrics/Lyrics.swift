@@ -1,0 +1,189 @@
+/// A song's lyrics as a karaoke display reads them: syllables at times, gathered into lines.
+///
+/// Where they come from: the lyric meta events (FF 05) when the file has any; otherwise the
+/// `.kar` convention, text events (FF 01) in one "words" track, where `\\` starts a paragraph,
+/// `/` a line and `@` marks a header (`@T` title, `@L` language), not a syllable. A lyric event
+/// ending in CR or LF ends its line (RP-026). Lines are also broken at a long pause and, at a
+/// word's start, when they grow too long to read in one glance.
+public struct Lyrics: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        case none
+        /// FF 05 lyric events of every track.
+        case lyricEvents
+        /// `.kar` text events of this track.
+        case karaokeTrack(Int)
+    }
+
+    public struct Syllable: Sendable, Equatable {
+        public var seconds: Double
+        /// As in the file, decoded (line marks included).
+        public var text: String
+    }
+
+    public struct Line: Sendable, Equatable {
+        /// The syllables of the line, indices into `syllables`.
+        public var syllables: Range<Int>
+        /// The line's characters as shown, and where each syllable's characters end in them.
+        public var characters: [UInt32]
+        public var syllableEnds: [Int]
+        /// The first syllable's time, and when the last one has been sung.
+        public var start: Double
+        public var end: Double
+
+        public var text: String { String(String.UnicodeScalarView(characters.compactMap(Unicode.Scalar.init))) }
+    }
+
+    /// What shows at a moment: the current line with its first `sung` syllables sung (the last
+    /// of them `lastSyllableProgress` of the way lit), and the next line under it.
+    public struct Display: Sendable, Equatable {
+        public var current: Int
+        public var sung: Int
+        public var lastSyllableProgress: Float
+        public var next: Int?
+    }
+
+    public let source: Source
+    public let encoding: TextEncoding
+    public let syllables: [Syllable]
+    public let lines: [Line]
+
+    /// A pause longer than this between two syllables starts a new line.
+    public static let pauseSeconds = 4.0
+    /// A line longer than this many characters is cut at word starts into nearly equal pieces.
+    public static let longestLine = 40
+    /// A line is shown this long before its first syllable when nothing else is on screen, and
+    /// stays this long after its last one.
+    public static let previewSeconds = 2.5
+    public static let lingerSeconds = 1.5
+    /// How long a syllable takes to light up.
+    public static let lightingSeconds = 0.12
+
+    public var isEmpty: Bool { lines.isEmpty }
+
+    public init(song: Song) {
+        let (source, events) = Self.events(of: song)
+        self.source = source
+        let encoding = TextEncoding.detect(events.map(\.bytes))
+        self.encoding = encoding
+        let syllables = events.map { Syllable(seconds: $0.seconds, text: String(String.UnicodeScalarView(encoding.decode($0.bytes)))) }
+        self.syllables = syllables
+        lines = Self.lines(of: syllables)
+    }
+
+    /// The events to read lyrics from, and which kind they are.
+    static func events(of song: Song) -> (Source, [TextEvent]) {
+        let lyricEvents = song.texts.filter { $0.kind == .lyric && !$0.bytes.isEmpty }
+        if !lyricEvents.isEmpty { return (.lyricEvents, lyricEvents) }
+        // The .kar words track: the one with the most text events among those with line marks
+        // or named "Words".
+        var counts: [Int: (events: Int, marked: Bool)] = [:]
+        for event in song.texts where event.kind == .text {
+            guard let first = event.bytes.first, first != UInt8(ascii: "@") else { continue }
+            let marked = first == UInt8(ascii: "/") || first == UInt8(ascii: "\\")
+            counts[event.track, default: (0, false)].events += 1
+            if marked { counts[event.track]!.marked = true }
+        }
+        let isWordsTrack: (Int) -> Bool = { track in
+            track < song.tracks.count && song.tracks[track].name?.lowercased().hasPrefix("words") == true
+        }
+        guard let track = counts.filter({ $0.value.marked || isWordsTrack($0.key) })
+            .max(by: { ($0.value.events, -$0.key) < ($1.value.events, -$1.key) })?.key
+        else { return (.none, []) }
+        let events = song.texts.filter { $0.kind == .text && $0.track == track && $0.bytes.first != UInt8(ascii: "@") && !$0.bytes.isEmpty }
+        return (.karaokeTrack(track), events)
+    }
+
+    static func lines(of syllables: [Syllable]) -> [Line] {
+        let space = Unicode.Scalar(" ")
+        let marks: Set<Unicode.Scalar> = ["/", "\\", "\r", "\n"]
+        // Each syllable's characters as shown, and the groups of syllables the marks and pauses
+        // make (the lines before any is found too long).
+        var texts: [[Unicode.Scalar]] = []
+        var groups: [[Int]] = [[]]
+        var breakPending = false
+        for (index, syllable) in syllables.enumerated() {
+            var text = Array(syllable.text.unicodeScalars)
+            var breakBefore = breakPending
+            breakPending = false
+            while let mark = text.first, marks.contains(mark) { breakBefore = true; text.removeFirst() }
+            while let mark = text.last, mark == "\r" || mark == "\n" { breakPending = true; text.removeLast() }
+            texts.append(text.map { $0.value < 0x20 ? space : $0 })  // other control characters
+            if let previous = groups[groups.count - 1].last, breakBefore || syllable.seconds - syllables[previous].seconds > pauseSeconds {
+                groups.append([])
+            }
+            groups[groups.count - 1].append(index)
+        }
+        var lines: [Line] = []
+        for group in groups {
+            for piece in balancedPieces(of: group, texts: texts) {
+                var characters: [UInt32] = [], ends: [Int] = []
+                for index in piece {
+                    var text = texts[index][...]
+                    if characters.isEmpty { text = text.drop { $0 == space } }
+                    characters += text.map(\.value)
+                    ends.append(characters.count)
+                }
+                while characters.last == space.value { characters.removeLast() }
+                guard !characters.isEmpty, let first = piece.first, let last = piece.last else { continue }
+                let lastStart = syllables[last].seconds
+                let following = last + 1 < syllables.count ? syllables[last + 1].seconds : lastStart + 1
+                lines.append(Line(syllables: first..<(last + 1), characters: characters, syllableEnds: ends.map { min($0, characters.count) },
+                                  start: syllables[first].seconds, end: lastStart + min(1, max(0, following - lastStart))))
+            }
+        }
+        return lines
+    }
+
+    /// A group of syllables too long for one line, cut at word starts into pieces of nearly
+    /// equal length, as few as keep each within `longestLine` where the words allow.
+    static func balancedPieces(of group: [Int], texts: [[Unicode.Scalar]]) -> [[Int]] {
+        let space = Unicode.Scalar(" ")
+        let total = group.reduce(0) { $0 + texts[$1].count }
+        guard total > longestLine, group.count > 1 else { return [group] }
+        let pieces = (total + longestLine - 1) / longestLine
+        // Where each syllable starts in the group's text, and whether a word starts there.
+        var offsets: [Int] = [], offset = 0
+        for index in group {
+            offsets.append(offset)
+            offset += texts[index].count
+        }
+        let wordStarts = (1..<group.count).filter { position in
+            texts[group[position]].first == space || texts[group[position - 1]].last == space
+        }
+        var cuts: [Int] = []
+        for piece in 1..<pieces {
+            let target = total * piece / pieces
+            guard let cut = wordStarts.filter({ $0 > (cuts.last ?? 0) }).min(by: { abs(offsets[$0] - target) < abs(offsets[$1] - target) })
+            else { break }
+            cuts.append(cut)
+        }
+        var result: [[Int]] = [], from = 0
+        for cut in cuts + [group.count] {
+            result.append(Array(group[from..<cut]))
+            from = cut
+        }
+        return result
+    }
+
+    /// The lines on screen at `seconds`, or nil.
+    public func display(at seconds: Double) -> Display? {
+        // The last line that has started.
+        var low = 0, high = lines.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lines[middle].start <= seconds { low = middle + 1 } else { high = middle }
+        }
+        let started = low - 1
+        if started >= 0, seconds < lines[started].end + Self.lingerSeconds {
+            let line = lines[started]
+            var sung = 0
+            while sung < line.syllables.count, syllables[line.syllables.lowerBound + sung].seconds <= seconds { sung += 1 }
+            let lit = syllables[line.syllables.lowerBound + sung - 1].seconds
+            let progress = Float(min(1, (seconds - lit) / Self.lightingSeconds))
+            return Display(current: started, sung: sung, lastSyllableProgress: progress, next: started + 1 < lines.count ? started + 1 : nil)
+        }
+        let upcoming = started + 1
+        guard upcoming < lines.count, lines[upcoming].start - seconds <= Self.previewSeconds else { return nil }
+        return Display(current: upcoming, sung: 0, lastSyllableProgress: 0, next: upcoming + 1 < lines.count ? upcoming + 1 : nil)
+    }
+}

@@ -1,0 +1,35 @@
+/// How a file's text bytes are read. SMF text carries no declared encoding: karaoke files are
+/// UTF-8 or a Western 8-bit code page. The whole set of a song's lyrics is judged at once, by
+/// what the bytes are: UTF-8 when all of it is valid UTF-8 and some of it is not ASCII, else
+/// Windows-1252 (Latin-1 with the printable characters Windows puts at 0x80-0x9F).
+public enum TextEncoding: String, Sendable, Equatable {
+    case ascii = "ASCII", utf8 = "UTF-8", windows1252 = "Latin-1"
+
+    /// The encoding of `texts` taken together.
+    public static func detect(_ texts: [[UInt8]]) -> TextEncoding {
+        guard texts.contains(where: { $0.contains { $0 >= 0x80 } }) else { return .ascii }
+        // Judged on the whole, so that a character split between two syllables still counts.
+        let joined = texts.flatMap { $0 }
+        return String(validating: joined, as: UTF8.self) == nil ? .windows1252 : .utf8
+    }
+
+    /// The characters of `bytes`; invalid UTF-8 becomes U+FFFD.
+    public func decode(_ bytes: [UInt8]) -> [Unicode.Scalar] {
+        switch self {
+        case .ascii, .utf8:
+            return Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
+        case .windows1252:
+            return bytes.map { byte in
+                guard byte >= 0x80, byte < 0xA0 else { return Unicode.Scalar(byte) }
+                let value = Self.windows1252High[Int(byte - 0x80)]
+                return value == 0 ? Unicode.Scalar(byte) : Unicode.Scalar(value) ?? Unicode.Scalar(byte)
+            }
+        }
+    }
+
+    /// Windows-1252 at 0x80-0x9F (0 where it has no character: those stay C1 controls).
+    private static let windows1252High: [UInt32] = [
+        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+    ]
+}

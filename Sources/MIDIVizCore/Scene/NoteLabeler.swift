@@ -1,0 +1,54 @@
+/// Names for notes and keys under `--labels`: the key signature in force at a moment decides
+/// the spelling (as for chord names), and a name is written only where it fits.
+struct NoteLabeler: Sendable {
+    let labels: RenderSettings.Labels
+    /// Key signature changes: when, and how they spell.
+    private let keyChanges: [(seconds: Double, spelling: ChordName.Spelling)]
+
+    /// A capital's height, and a character's average width, in ems (DejaVu Sans).
+    static let capHeightEms: Float = 0.73
+    static let characterEms: Float = 0.62
+
+    init(song: Song, labels: RenderSettings.Labels) {
+        self.labels = labels
+        keyChanges = song.keySignatures.map { ($0.seconds, ChordName.Spelling(keySharps: $0.sharps)) }
+    }
+
+    var isOn: Bool { labels != .off }
+
+    func spelling(at seconds: Double) -> ChordName.Spelling {
+        var low = 0, high = keyChanges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keyChanges[middle].seconds <= seconds + 1e-9 { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? .common : keyChanges[low - 1].spelling
+    }
+
+    /// The label of `pitch` at `seconds` if it fits `room` pixels across with text `pixels` high:
+    /// with its octave (letters only) when that fits, else without, else nil.
+    func label(_ pitch: UInt8, at seconds: Double, room: Float, pixels: Float) -> TextLabel? {
+        guard isOn else { return nil }
+        let spelling = spelling(at: seconds)
+        let solfege = labels == .solfege
+        for octave in solfege ? [false] : [true, false] {
+            let naming = NoteNaming(solfege: solfege, spelling: spelling, octave: octave)
+            let width = Float(NoteName.tables[naming.tableIndex][Int(pitch & 0x7F)].count) * Self.characterEms * pixels
+            if width <= room { return .spelledNote(pitch, naming) }
+        }
+        return nil
+    }
+
+    /// The name of `pitch` at `seconds` whatever its width (with the octave unless `octave` is
+    /// false or the names are solfège), or nil when labels are off.
+    func name(_ pitch: UInt8, at seconds: Double, octave: Bool = true) -> TextLabel? {
+        guard isOn else { return nil }
+        let solfege = labels == .solfege
+        return .spelledNote(pitch, NoteNaming(solfege: solfege, spelling: spelling(at: seconds), octave: octave && !solfege))
+    }
+
+    /// Ink that reads on `fill`.
+    static func ink(on fill: RGBA, alpha: Float = 0.92) -> RGBA {
+        (fill.luma > 0.55 ? RGBA(0.03, 0.03, 0.06) : RGBA(1, 1, 1)).withAlpha(alpha)
+    }
+}
