@@ -23,6 +23,10 @@ enum FrameLoopBenchmark {
         // BENCH_STYLES="roll keyboard" measures only those styles (the length check is for roll
         // and keyboard); BENCH_STYLES=none only the length check.
         let only = ProcessInfo.processInfo.environment["BENCH_STYLES"].map { Set($0.split(separator: " ").map(String.init)) }
+        if arguments.count > 4, arguments[4] == "features" {
+            measureFeatures(song: song, width: size[0], height: size[1], samples: sampleCount, font: font, only: only)
+            return
+        }
         for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
             for scheme in [ColorScheme.rainbow] {
                 let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
@@ -65,6 +69,43 @@ enum FrameLoopBenchmark {
             }
             print(String(format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f; %.0f and %.0f shapes/frame)", style.rawValue,
                          once.min()!, tenTimes.min()!, tenTimes.min()! / once.min()!, shapes.once, shapes.tenTimes))
+        }
+    }
+
+    /// Each style plain and with every option of the music features on (`--labels --lyrics
+    /// --effects`, two tracks coloured, one hidden; pedals are drawn whenever the song has them),
+    /// the same frames in turn: medians in ms per frame. The song gets a syllable of lyrics every
+    /// quarter second when it has none, so that the karaoke display is drawn.
+    static func measureFeatures(song: Song, width: Int, height: Int, samples: Int, font: FontRasterizer, only: Set<String>?) {
+        var song = song
+        if Lyrics(song: song).isEmpty {
+            let words = ["la ", "li ", "lo ", "lu "]
+            song.texts = stride(from: 0.0, to: song.durationSeconds, by: 0.25).enumerated().map { index, seconds in
+                TextEvent(seconds: seconds, track: 0, kind: .lyric, bytes: Array((words[index % 4] + (index % 16 == 15 ? "\r" : "")).utf8))
+            }
+        }
+        let tracks = song.tracks.indices.filter { song.tracks[$0].noteCount > 0 }
+        print("features: \(song.notes.count) notes, \(Lyrics(song: song).syllables.count) syllables; \(width)x\(height), \(samples) frames per style, one core (medians, the two in turn)")
+        for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
+            let plain = RenderSettings(width: width, height: height, style: style, scheme: .fire, chords: true,
+                                       title: song.tracks.first?.name)
+            var full = plain
+            // BENCH_FEATURES="labels effects" turns on only those.
+            let features = ProcessInfo.processInfo.environment["BENCH_FEATURES"].map { Set($0.split(separator: " ").map(String.init)) }
+            let wants: (String) -> Bool = { features?.contains($0) ?? true }
+            if wants("labels") { full.labels = .names }
+            full.lyrics = wants("lyrics")
+            full.effects = wants("effects")
+            if tracks.count > 2, wants("tracks") {
+                full.trackLook.trackColors = [tracks[0]: RGBA(1, 0.53, 0), tracks[1]: RGBA(0.3, 0.7, 1)]
+                full.trackLook.hiddenTracks = [tracks[2]]
+            }
+            let fonts = font.textFonts(canvasSide: plain.textSide, extra: Scene.charactersBeyondLatin1(song: song, settings: full))
+            let first = FrameRenderer(scene: Scene(song: song, settings: plain), fonts: fonts)
+            let second = FrameRenderer(scene: Scene(song: song, settings: full), fonts: fonts)
+            let result = measurePaired(first, second, frameShift: 0, samples: samples, skip: 0, run: 30)
+            print(String(format: "features %-8@ plain %.2f ms/frame, with every feature %.2f ms/frame (+%.2f ms; %.0f and %.0f shapes/frame)",
+                         style.rawValue, result.first, result.second, result.second - result.first, result.shapes.0, result.shapes.1))
         }
     }
 

@@ -14,14 +14,21 @@ enum BareOptions {
         "--labels": ("names", Set(RenderSettings.Labels.allCases.map(\.rawValue))),
     ]
 
-    /// The arguments with each bare option's value put in.
+    /// The arguments with each bare option's value put in: where the option ends the line or
+    /// another option or a file name (`--labels song.mid`) follows it. Any other word is left as
+    /// its value, so that a misspelt one is refused by name.
     static func expand(_ arguments: [String]) -> [String] {
         var result: [String] = []
         for (index, argument) in arguments.enumerated() {
             if argument == "--" { return result + arguments[index...] }
             result.append(argument)
             guard let bare = defaults[argument] else { continue }
-            if index + 1 == arguments.count || !bare.choices.contains(arguments[index + 1]) { result.append(bare.value) }
+            guard index + 1 < arguments.count else { result.append(bare.value); continue }
+            let next = arguments[index + 1]
+            if bare.choices.contains(next) { continue }
+            if next.hasPrefix("-") || next.contains(".") || next.contains("/") || FileManager.default.fileExists(atPath: next) {
+                result.append(bare.value)
+            }
         }
         return result
     }

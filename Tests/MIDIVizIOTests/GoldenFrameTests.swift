@@ -22,11 +22,15 @@ import Testing
         var keys = RenderSettings.KeyRange.piano
         var chords = false
         var title: String? = nil
+        var labels = RenderSettings.Labels.off
+        var lyrics = false
+        var effects = false
         var frames: [Int]
         var description: String {
-            "\(fixture.replacingOccurrences(of: ".mid", with: ""))-\(style)-\(scheme)" + (grid ? "-grid" : "")
+            "\(fixture.replacingOccurrences(of: ".mid", with: "").replacingOccurrences(of: ".kar", with: ""))-\(style)-\(scheme)" + (grid ? "-grid" : "")
                 + (barsLayout == .pitchClass ? "-pitchclass" : "") + (colorBy != .pitch ? "-by\(colorBy)" : "")
                 + (keys == .song ? "-songkeys" : "") + (chords ? "-chords" : "") + (title != nil ? "-title" : "")
+                + (labels != .off ? "-labels-\(labels)" : "") + (lyrics ? "-lyrics" : "") + (effects ? "-effects" : "")
         }
     }
 
@@ -50,6 +54,17 @@ import Testing
                           frames: [0, 120, 183, 329]))
         cases.append(Case(fixture: "demo-groove.mid", style: .circles, scheme: .fire, chords: true, title: "midiviz groove", frames: [183]))
         cases.append(Case(fixture: "demo-groove.mid", style: .bars, scheme: .rainbow, colorBy: .channel, chords: true, frames: [183]))
+        // Note names, sparks and flashes, karaoke lyrics in both encodings.
+        cases.append(Case(fixture: "demo-groove.mid", style: .keyboard, scheme: .fire, keys: .song, labels: .names, effects: true,
+                          frames: [120, 183, 185]))
+        cases.append(Case(fixture: "demo-groove.mid", style: .roll, scheme: .ocean, labels: .solfege, effects: true, frames: [120, 183, 185]))
+        cases.append(Case(fixture: "demo-groove.mid", style: .circles, scheme: .rainbow, labels: .names, effects: true, frames: [183, 185]))
+        cases.append(Case(fixture: "demo-groove.mid", style: .bars, scheme: .fire, labels: .solfege, effects: true, frames: [183, 185]))
+        cases.append(Case(fixture: "karaoke-latin1.kar", style: .keyboard, scheme: .ocean, keys: .song, labels: .names, lyrics: true,
+                          frames: [30, 130, 250, 400]))
+        cases.append(Case(fixture: "lyrics-utf8.mid", style: .roll, scheme: .fire, lyrics: true, frames: [130, 250]))
+        cases.append(Case(fixture: "lyrics-utf8.mid", style: .circles, scheme: .ocean, lyrics: true, effects: true, frames: [250]))
+        cases.append(Case(fixture: "karaoke-latin1.kar", style: .bars, scheme: .rainbow, lyrics: true, frames: [250]))
         return cases
     }()
 
@@ -67,8 +82,13 @@ import Testing
         settings.keys = golden.keys
         settings.chords = golden.chords
         settings.title = golden.title
+        settings.labels = golden.labels
+        settings.lyrics = golden.lyrics
+        settings.effects = golden.effects
         let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent(golden.fixture).path)
-        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
+        let extra = Scene.charactersBeyondLatin1(song: song, settings: settings)
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings),
+                                     fonts: extra.isEmpty ? fonts : try FontRasterizer().textFonts(canvasSide: settings.textSide, extra: extra))
         var workspace = renderer.makeWorkspace()
         var lines: [String] = []
         for frame in golden.frames {
@@ -95,18 +115,22 @@ import Testing
 
     /// Each frame restores only what the previous one drew over the backdrop; with text of every
     /// kind (title, legend, chord, bar numbers) in every style, that must equal a fresh frame.
-    @Test(arguments: RenderSettings.Style.allCases)
-    func framesWithTextDoNotDependOnTheFrameBefore(style: RenderSettings.Style) throws {
+    @Test(arguments: RenderSettings.Style.allCases, [false, true])
+    func framesWithTextDoNotDependOnTheFrameBefore(style: RenderSettings.Style, musicFeatures: Bool) throws {
         let fonts = try #require(Self.fonts, "DejaVu Sans is missing: apt-get install fonts-dejavu-core")
         var settings = RenderSettings.forTesting
         settings.style = style
         settings.chords = true
         settings.title = "midiviz groove"
         settings.colorBy = .track
-        let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent("demo-groove.mid").path)
+        if musicFeatures {
+            // Names, sparks and the karaoke display, which come and go from frame to frame.
+            (settings.labels, settings.effects, settings.lyrics) = (.names, true, true)
+        }
+        let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent(musicFeatures ? "karaoke-latin1.kar" : "demo-groove.mid").path)
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
         var reused = renderer.makeWorkspace()
-        for frame in [183, 120, 329, 0, 184, 60, 500] {
+        for frame in [183, 120, 329, 0, 184, 60, 500, 121, 122, 240, 241] {
             renderer.render(frame: frame, in: &reused)
             var fresh = renderer.makeWorkspace()
             renderer.render(frame: frame, in: &fresh)

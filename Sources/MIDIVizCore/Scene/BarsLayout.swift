@@ -77,23 +77,24 @@ struct BarsLayout {
         }
         let lane = DrumLane(scene: scene, centerY: height * 0.07)
         let notes = scene.song.notes
-        var struck = 0
+        var struck: [Note] = []
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
             if note.channel == Scene.drumChannel {
                 lane.append(note, at: seconds, to: &shapes)
-                return
+            } else if scene.settings.effects, note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds {
+                struck.append(note)
             }
-            // `--effects`: sparks off the top of a bar as its note starts.
-            guard scene.settings.effects, note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds,
-                  struck < Sparks.mostNotesPerFrame else { return }
-            struck += 1
+        }
+        // `--effects`: sparks off the top of a bar as its note starts.
+        let share = Sparks.share(among: struck.count)
+        for note in struck.suffix(Sparks.mostNotesPerFrame) {
             let slot = slot(ofPitch: Int(note.pitch))
-            guard slot >= 0, slot < bars.count else { return }
+            guard slot >= 0, slot < bars.count else { continue }
             let top = baseline - max(barWidth * 0.3, maximumHeight * bars[slot].level)
             let burst = Sparks.Burst(origin: Point(centerX(ofSlot: slot), top), direction: Point(0, -1), spread: 0.7, speed: height * 0.45,
                                      gravity: height * 2, lineWidth: max(2, height * 0.003))
-            Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), to: &shapes)
+            Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: share, to: &shapes)
         }
     }
 

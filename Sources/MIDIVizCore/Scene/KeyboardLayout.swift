@@ -171,11 +171,12 @@ struct KeyboardLayout {
             shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
                                 impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
         }
+        let share = Sparks.share(among: sparks.count)
         for spark in sparks.suffix(Sparks.mostNotesPerFrame) {
             let span = keySpan(Int(spark.note.pitch))
             let burst = Sparks.Burst(origin: Point((span.left + span.right) / 2, keysTop), direction: Point(0, -1), spread: 0.8,
                                      speed: height * 0.8, gravity: height * 2.0, lineWidth: max(2, height * 0.003))
-            Sparks.append(for: spark.note, at: seconds, burst: burst, color: spark.color, to: &shapes)
+            Sparks.append(for: spark.note, at: seconds, burst: burst, color: spark.color, most: share, to: &shapes)
         }
     }
 

@@ -195,31 +195,36 @@ struct RollLayout {
         // The playhead.
         shapes.append(.rect(Rect(x: playheadX - 3, y: rulerTop, width: 6, height: notesBottom + drumStripHeight - rulerTop), accent.withAlpha(0.06)))
         shapes.append(.line(from: Point(playheadX, rulerTop), to: Point(playheadX, notesBottom + drumStripHeight), lineWidth: 2, accent.withAlpha(0.8)))
-        for note in struck.suffix(Sparks.mostNotesPerFrame) { appendStrike(note, at: seconds, to: &shapes) }
+        let share = Sparks.share(among: struck.count)
+        for note in struck.suffix(Sparks.mostNotesPerFrame) { appendStrike(note, at: seconds, sparks: share, to: &shapes) }
         appendLitKeys(lit.colors, at: seconds, to: &shapes)
     }
 
     /// How long the playhead flashes where a note starts (`--effects`).
     static let flashSeconds = 0.2
 
-    /// `--effects`: the playhead flashes over a note's row as it starts, and sparks fly back
-    /// from it.
-    private func appendStrike(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
-        let color = scene.colors.color(of: note)
-        let centerY = rowTop(Int(note.pitch)) + rowHeight / 2
+    /// How strongly the playhead flashes for `note` at `seconds` (`--effects`): 1 as it
+    /// starts, 0 after `flashSeconds`.
+    private func flashStrength(_ note: Note, at seconds: Double) -> Float {
         let since = seconds - note.startSeconds
-        if since < Self.flashSeconds {
-            let remaining = Float(1 - since / Self.flashSeconds)
-            let strength = remaining * remaining * NoteColors.intensity(note.velocity)
-            let white = color.mixed(with: RGBA(1, 1, 1), 0.6)
-            shapes.append(.glow(center: Point(playheadX, centerY), radius: max(rowHeight * 3, height * 0.03), hole: 0, white.withAlpha(0.8 * strength)))
+        guard since >= 0, since < Self.flashSeconds else { return 0 }
+        let remaining = Float(1 - since / Self.flashSeconds)
+        return remaining * remaining * NoteColors.intensity(note.velocity)
+    }
+
+    /// `--effects`: the playhead flashes white over a note's row as it starts (its glow flares
+    /// too, in `appendNote`), and sparks fly back from it.
+    private func appendStrike(_ note: Note, at seconds: Double, sparks: Int, to shapes: inout [Shape]) {
+        let centerY = rowTop(Int(note.pitch)) + rowHeight / 2
+        let flash = flashStrength(note, at: seconds)
+        if flash > 0 {
             let reach = max(rowHeight * 2, height * 0.02)
             shapes.append(.line(from: Point(playheadX, centerY - reach), to: Point(playheadX, centerY + reach), lineWidth: 3,
-                                RGBA(1, 1, 1, strength)))
+                                RGBA(1, 1, 1, flash)))
         }
         let burst = Sparks.Burst(origin: Point(playheadX, centerY), direction: Point(-1, 0), spread: 0.9, speed: height * 0.35,
                                  gravity: height * 0.8, lineWidth: max(2, height * 0.003))
-        Sparks.append(for: note, at: seconds, burst: burst, color: color, to: &shapes)
+        Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: sparks, to: &shapes)
     }
 
     /// The pedal lane under the notes: a bar wherever a sustain or sostenuto pedal is down.
@@ -268,8 +273,10 @@ struct RollLayout {
         } else if seconds >= note.startSeconds {
             // Sounding: lit, with a glow where it crosses the playhead.
             let centre = Point(playheadX, rect.minY + rect.height / 2)
-            shapes.append(.glow(center: centre, radius: max(rowHeight * 2.2, height * 0.018), hole: 0,
-                                base.withAlpha(0.5 * NoteColors.intensity(note.velocity))))
+            // With `--effects` the glow flares as the note starts: the playhead's flash.
+            let flash = scene.settings.effects ? flashStrength(note, at: seconds) : 0
+            shapes.append(.glow(center: centre, radius: max(rowHeight * 2.2, height * 0.018) * (1 + 0.6 * flash), hole: 0,
+                                base.mixed(with: white, 0.6 * flash).withAlpha(0.5 * NoteColors.intensity(note.velocity) + 0.5 * flash)))
             fill = base.mixed(with: white, 0.2)
             shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.5), bottom: fill))
         } else {

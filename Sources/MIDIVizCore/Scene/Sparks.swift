@@ -4,9 +4,13 @@
 struct Sparks {
     /// The longest a spark lives.
     static let lifeSeconds = 0.5
-    /// At most this many notes throw sparks in one frame (the latest ones): a dense song stays
-    /// within the frame budget.
+    /// At most this many notes throw sparks in one frame (the latest ones), and this many
+    /// sparks are drawn: a dense song stays within the frame budget.
     static let mostNotesPerFrame = 48
+    static let mostSparksPerFrame = 160
+
+    /// How many sparks each of `notes` struck notes may throw this frame.
+    static func share(among notes: Int) -> Int { max(2, mostSparksPerFrame / max(1, min(notes, mostNotesPerFrame))) }
 
     /// Where sparks come from and how they fly, in pixels and pixels per second.
     struct Burst {
@@ -23,12 +27,13 @@ struct Sparks {
         var startRadius: Float = 0
     }
 
-    static func append(for note: Note, at seconds: Double, burst: Burst, color: RGBA, to shapes: inout [Shape]) {
+    /// Up to `most` sparks of `note` (3 to 8 by its velocity).
+    static func append(for note: Note, at seconds: Double, burst: Burst, color: RGBA, most: Int = .max, to shapes: inout [Shape]) {
         let age = seconds - note.startSeconds
         guard age >= 0, age < lifeSeconds else { return }
         var seed = UInt64(truncatingIfNeeded: note.startSeconds.bitPattern) ^ UInt64(note.pitch) << 56
             ^ UInt64(note.channel) << 48 ^ UInt64(note.track) << 32
-        let count = 3 + Int(note.velocity) / 24
+        let count = min(most, 3 + Int(note.velocity) / 24)
         let intensity = NoteColors.intensity(note.velocity)
         let bright = color.mixed(with: RGBA(1, 1, 1), 0.55)
         for _ in 0..<count {

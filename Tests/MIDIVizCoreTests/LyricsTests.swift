@@ -1,0 +1,95 @@
+import Testing
+@testable import MIDIVizCore
+
+@Suite struct LyricsTests {
+    /// A song holding only `texts` (seconds, track, kind, text as bytes).
+    func song(_ texts: [(Double, Int, TextEvent.Kind, [UInt8])], trackNames: [String?] = [nil, nil]) -> Song {
+        Song(format: 1, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: 30,
+             tracks: trackNames.map { TrackSummary(name: $0, noteCount: 0, channels: [], programs: []) },
+             notes: [], tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [],
+             texts: texts.map { TextEvent(seconds: $0.0, track: $0.1, kind: $0.2, bytes: $0.3) })
+    }
+
+    func text(_ string: String) -> [UInt8] { Array(string.utf8) }
+
+    @Test func karaokeMarksMakeLinesAndHeadersAreNotSung() {
+        let lyrics = Lyrics(song: song([
+            (0, 0, .text, text("a description, not lyrics")),
+            (0, 1, .text, text("@KMIDI KARAOKE FILE")), (0, 1, .text, text("@TTitle")),
+            (1, 1, .text, text("\\Hel")), (1.5, 1, .text, text("lo ")), (2, 1, .text, text("world")),
+            (3, 1, .text, text("/Sec")), (3.5, 1, .text, text("ond ")), (4, 1, .text, text("line")),
+        ]))
+        #expect(lyrics.source == .karaokeTrack(1))
+        #expect(lyrics.syllables.map(\.text) == ["\\Hel", "lo ", "world", "/Sec", "ond ", "line"])
+        #expect(lyrics.lines.map(\.text) == ["Hello world", "Second line"])
+        #expect(lyrics.lines.map(\.start) == [1, 3])
+        #expect(lyrics.lines[0].syllableEnds == [3, 6, 11])
+        // The last syllable of a line is sung until the next one starts, at most a second.
+        #expect(lyrics.lines[0].end == 3 && lyrics.lines[1].end == 5)
+    }
+
+    @Test func lyricEventsComeBeforeTextAndEndLinesWithCarriageReturns() {
+        let lyrics = Lyrics(song: song([
+            (0, 1, .text, text("/not this")),
+            (1, 0, .lyric, text("One ")), (1.5, 0, .lyric, text("two\r")), (2, 0, .lyric, text("three\n")), (2.5, 0, .lyric, text("four")),
+        ]))
+        #expect(lyrics.source == .lyricEvents)
+        #expect(lyrics.lines.map(\.text) == ["One two", "three", "four"])
+    }
+
+    @Test func aLongPauseStartsANewLineAndALongLineIsCutEvenlyAtWords() {
+        let paused = Lyrics(song: song([(1, 0, .lyric, text("before ")), (1 + Lyrics.pauseSeconds + 0.1, 0, .lyric, text("after"))]))
+        #expect(paused.lines.map(\.text) == ["before", "after"])
+        let words = ["Wszyst", "kie ", "dzwo", "ny ", "bi", "ją, ", "wszyst", "kie ", "dzwo", "ny ", "bi", "ją,"]
+        let long = Lyrics(song: song(words.enumerated().map { (Double($0.offset) * 0.25, 0, .lyric, text($0.element)) }))
+        #expect(long.lines.map(\.text) == ["Wszystkie dzwony biją,", "wszystkie dzwony biją,"])
+        #expect(long.lines.allSatisfy { $0.characters.count <= Lyrics.longestLine })
+    }
+
+    @Test func theDisplayShowsTheCurrentLineSungUpToNowAndTheNextBelow() throws {
+        let lyrics = Lyrics(song: song([
+            (10, 0, .lyric, text("Hel")), (10.5, 0, .lyric, text("lo\r")), (11, 0, .lyric, text("World")),
+            (20, 0, .lyric, text("Late")),
+        ]))
+        #expect(lyrics.lines.map(\.text) == ["Hello", "World", "Late"])
+        // Nothing long before the first line; then the first line unsung, with the next under it.
+        #expect(lyrics.display(at: 10 - Lyrics.previewSeconds - 0.01) == nil)
+        #expect(lyrics.display(at: 9) == Lyrics.Display(current: 0, sung: 0, lastSyllableProgress: 0, next: 1))
+        // Syllables light as their events come, each over `lightingSeconds`.
+        let first = try #require(lyrics.display(at: 10.03))
+        #expect(first.current == 0 && first.sung == 1 && first.lastSyllableProgress > 0 && first.lastSyllableProgress < 1)
+        #expect(lyrics.display(at: 10.49)?.sung == 1)
+        #expect(lyrics.display(at: 10.5 + Lyrics.lightingSeconds) == Lyrics.Display(current: 0, sung: 2, lastSyllableProgress: 1, next: 1))
+        #expect(lyrics.display(at: 11)?.current == 1)
+        // After "World" (sung until 12), it lingers; then nothing until "Late" is near.
+        #expect(lyrics.display(at: 12 + Lyrics.lingerSeconds - 0.01)?.current == 1)
+        #expect(lyrics.display(at: 12 + Lyrics.lingerSeconds + 0.01) == nil)
+        #expect(lyrics.display(at: 20 - Lyrics.previewSeconds + 0.01) == Lyrics.Display(current: 2, sung: 0, lastSyllableProgress: 0, next: nil))
+    }
+
+    @Test func aSongWithoutLyricsShowsNothing() {
+        let plain = song([(0, 0, .text, text("Copyright nobody")), (1, 1, .text, text("just a marker"))])
+        #expect(Lyrics(song: plain).isEmpty)
+        var settings = RenderSettings.forTesting
+        settings.lyrics = true
+        var with: [Shape] = [], without: [Shape] = []
+        Scene(song: plain, settings: settings).makeShapes(at: 1, into: &with)
+        settings.lyrics = false
+        Scene(song: plain, settings: settings).makeShapes(at: 1, into: &without)
+        #expect(with == without)
+    }
+
+    @Test func encodingIsJudgedFromAllTheBytes() {
+        #expect(TextEncoding.detect([text("plain"), text("words")]) == .ascii)
+        #expect(TextEncoding.detect([text("wsta"), text("ń, bi"), text("ją")]) == .utf8)
+        // One invalid sequence anywhere makes it all Latin-1, even a syllable that alone is UTF-8.
+        let latin1: [[UInt8]] = [[0x46, 0x72, 0xE8, 0x72, 0x65], text("ń")]
+        #expect(TextEncoding.detect(latin1) == .windows1252)
+        #expect(String(String.UnicodeScalarView(TextEncoding.windows1252.decode([0x46, 0x72, 0xE8, 0x72, 0x65]))) == "Frère")
+        // Windows-1252's printable characters at 0x80-0x9F: quotes and the euro.
+        #expect(TextEncoding.windows1252.decode([0x93, 0x80, 0x94]).map(\.value) == [0x201C, 0x20AC, 0x201D])
+        // A character split between two syllables still reads as UTF-8.
+        let split = Lyrics(song: song([(1, 0, .lyric, [0x77, 0xC5]), (1.2, 0, .lyric, [0x84])]))
+        #expect(split.encoding == .utf8)
+    }
+}

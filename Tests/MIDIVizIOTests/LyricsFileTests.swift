@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import MIDIVizCore
+@testable import MIDIVizIO
+
+/// Lyrics read from real files: the karaoke file of the test corpus (jazz-soft's .kar test) and
+/// the two fixtures, one in Latin-1 text events, one in UTF-8 lyric events.
+@Suite struct LyricsFileTests {
+    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = tests.deletingLastPathComponent().appendingPathComponent("fixtures")
+
+    static func load(_ path: String) throws -> Song { try SongLoader.load(path: path) }
+
+    @Test func theCorpusKaraokeFileShowsEachLineWhenItIsSung() throws {
+        let song = try Self.load(Self.tests.appendingPathComponent("Corpus/jazz-soft/test-karaoke-kar.mid").path)
+        let lyrics = Lyrics(song: song)
+        #expect(lyrics.source == .karaokeTrack(1))
+        #expect(lyrics.encoding == .ascii)
+        #expect(lyrics.syllables.count == 26)
+        #expect(lyrics.lines.map(\.text) == ["Mary was a little lame,", "Little lame,", "Little lame,", "Mary was a little lame,",
+                                              "A little lame was she!"])
+        // 100 ticks per quarter at 90 bpm: a tick is 1/150 s; the lines start at ticks 0, 400,
+        // 600, 800 and 1150 (mido reads the same events at those ticks).
+        let starts = [0, 400, 600, 800, 1150].map { Double($0) / 150 }
+        for (line, start) in zip(lyrics.lines, starts) { #expect(abs(line.start - start) < 1e-4) }
+        // Each syllable lights when its event comes, not before.
+        for (index, syllable) in lyrics.syllables.enumerated() {
+            let line = try #require(lyrics.lines.firstIndex { $0.syllables.contains(index) })
+            let sung = index - lyrics.lines[line].syllables.lowerBound + 1
+            let after = try #require(lyrics.display(at: syllable.seconds + 0.001))
+            #expect(after.current == line && after.sung == sung, "syllable \(index) \(syllable.text)")
+            if index > lyrics.lines[line].syllables.lowerBound {
+                #expect(lyrics.display(at: syllable.seconds - 0.001)?.sung == sung - 1)
+            }
+        }
+    }
+
+    @Test func latin1AndUTF8KaraokeFilesBothReadRight() throws {
+        let french = Lyrics(song: try Self.load(Self.fixtures.appendingPathComponent("karaoke-latin1.kar").path))
+        #expect(french.source == .karaokeTrack(1) && french.encoding == .windows1252)
+        #expect(french.lines.map(\.text) == ["Frère Jacques, frère Jacques,", "Dormez-vous ? Dormez-vous ?",
+                                             "Sonnez les matines, sonnez les matines,", "Ding, daing, dong ! Ding, daing, dong !"])
+        let polish = Lyrics(song: try Self.load(Self.fixtures.appendingPathComponent("lyrics-utf8.mid").path))
+        #expect(polish.source == .lyricEvents && polish.encoding == .utf8)
+        #expect(polish.lines.map(\.text) == ["Panie Janie, Panie Janie,", "Rano wstań, rano wstań,", "Wszystkie dzwony biją,",
+                                             "wszystkie dzwony biją,", "Bim, bam, bom, bim, bam, bom."])
+        // Both follow the melody: bar n (2 s each) starts line n of the French.
+        #expect(french.lines.map(\.start) == [0, 4, 8, 12])
+    }
+
+    /// The sung part of the current line grows syllable by syllable, in the sung colour, and
+    /// characters beyond Latin-1 (ń, ą) are drawn from glyphs rasterized for the lyrics.
+    @Test func karaokePixelsFollowTheSyllables() throws {
+        let song = try Self.load(Self.fixtures.appendingPathComponent("lyrics-utf8.mid").path)
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height, settings.style, settings.scheme, settings.lyrics) = (960, 540, .keyboard, .fire, true)
+        let extra = Scene.charactersBeyondLatin1(song: song, settings: settings)
+        #expect(extra == [0x0144, 0x0105])
+        let fonts = try FontRasterizer().textFonts(canvasSide: settings.textSide, extra: extra)
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
+        let sung = LyricsOverlay.sungColor(.fire)
+        /// Pixels of the sung colour in the band of the current line.
+        func sungPixels(at seconds: Double) -> Int {
+            var workspace = renderer.makeWorkspace()
+            renderer.render(at: seconds, in: &workspace)
+            let top = Int(Float(settings.height) * 0.2) - 20, bottom = top + 40
+            var count = 0
+            for y in top..<bottom {
+                for x in 0..<settings.width {
+                    let pixel = workspace.canvas[x, y]
+                    let (r, g, b) = (Float(pixel & 0xFF) / 255, Float(pixel >> 8 & 0xFF) / 255, Float(pixel >> 16 & 0xFF) / 255)
+                    if abs(r - sung.r) < 0.12 && abs(g - sung.g) < 0.12 && abs(b - sung.b) < 0.12 { count += 1 }
+                }
+            }
+            return count
+        }
+        // Line 2, "Rano wstań, rano wstań,": syllables at 4, 4.5, 5, 6, 6.5, 7 s. Before it, line
+        // 1 is all sung; when line 2 takes its place only "Ra" is.
+        let counts = [4.2, 4.7, 5.2, 6.2, 6.7, 7.2].map(sungPixels)
+        #expect(counts[0] > 0 && counts[0] < sungPixels(at: 3.9) / 4, "\(counts)")
+        for (earlier, later) in zip(counts, counts.dropFirst()) { #expect(later > earlier, "\(counts)") }
+
+        // Without the extra glyphs the same frame lacks the ń: fewer inked pixels in the band.
+        let latinOnly = FrameRenderer(scene: Scene(song: song, settings: settings),
+                                      fonts: try FontRasterizer().textFonts(canvasSide: settings.textSide))
+        var with = renderer.makeWorkspace(), without = latinOnly.makeWorkspace()
+        renderer.render(at: 5.5, in: &with)
+        latinOnly.render(at: 5.5, in: &without)
+        #expect(with.canvas.pixelHash != without.canvas.pixelHash)
+    }
+}
