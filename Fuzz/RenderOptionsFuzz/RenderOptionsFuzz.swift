@@ -35,7 +35,7 @@ final class Sandbox: @unchecked Sendable {
         "--color-by", "--bars", "--size", "--fps", "--speed", "--grid", "--background", "--window", "--keys",
         "--chords", "--title", "--font", "--audio", "--soundfont", "--sample-rate", "--gain", "--no-reverb",
         "--no-chorus", "--max-tail", "--at", "--help", "--version", "--preroll", "--postroll", "--loudness",
-        "--background-image", "--background-dim", "--print-config",
+        "--background-image", "--background-dim", "--print-config", "--labels", "--lyrics", "--effects",
     ]
     static let values = [
         "0", "1", "-1", "0.5", "2", "7", "51", "52", "64", "1000", "65536", "1e19", "-1e19", "1e-300", "nan", "inf",
@@ -44,7 +44,7 @@ final class Sandbox: @unchecked Sendable {
         "17x9", "99999x99999", "64x36", "circles", "bars", "roll", "keyboard", "rainbow", "fire", "ocean", "pitch",
         "channel", "track", "range", "pitch-class", "88", "song", "#102030", "#zzzzzz", "red", "ultrafast",
         "veryslow", "json", "bar", "8000", "48000", "384000", "\u{1F3B9}", "title\nwith newline", "transparent", "off",
-        "-14", "-70", "-71", "out.mov", "out.webm", "out.gif", "out.avi", "x.MOV",
+        "-14", "-70", "-71", "out.mov", "out.webm", "out.gif", "out.avi", "x.MOV", "names", "solfege",
     ]
 
     init() {

@@ -4,7 +4,7 @@ import MIDIVizIO
 
 /// libFuzzer entry: a fuzzed song through the model and the rasterizer at a tiny size. The
 /// first 12 bytes choose the look (style, scheme, colouring, layout, keys, grid, chords, title,
-/// speed, window, size) and four moments; the rest is the MIDI file. Besides crashes, two
+/// labels, lyrics, effects, speed, window, size) and four moments; the rest is the MIDI file. Besides crashes, two
 /// properties are checked: a frame drawn after others in one workspace equals the same frame
 /// drawn afresh (a frame is a pure function of song, settings and time), and yuv420p planes
 /// updated tile by tile equal the whole frame converted.
@@ -24,8 +24,12 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         keys: pick(RenderSettings.KeyRange.allCases, look[2] >> 4), chords: look[7] & 1 != 0,
         title: look[7] & 2 != 0 ? String(decoding: bytes.suffix(9), as: UTF8.self) : nil)
     settings.transparent = look[5] & 2 != 0
+    settings.labels = pick(RenderSettings.Labels.allCases, look[7] >> 2)
+    settings.lyrics = look[7] & 0x10 != 0
+    settings.effects = look[7] & 0x20 != 0
     let scene = Scene(song: song, settings: settings)
-    let renderer = FrameRenderer(scene: scene, fonts: fonts.textFonts(canvasSide: settings.textSide))
+    let renderer = FrameRenderer(scene: scene, fonts: fonts.textFonts(canvasSide: settings.textSide,
+                                                                      extra: Scene.charactersBeyondLatin1(song: song, settings: settings)))
     let duration = max(song.durationSeconds, 1)
     let moments = look[8...11].map { duration * Double($0) / 200 - 0.5 }  // before, in and after the song
 
