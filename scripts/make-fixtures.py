@@ -247,6 +247,20 @@ def lyrics_utf8():
     return round_song('Panie Janie', words, 0x05, 'utf-8')
 
 
+def pedal_two_hands():
+    """Two bars of piano at 120 bpm (4 s) in two tracks, right and left hand, both on channel 1:
+    short notes held by the sustain pedal (CC 64), down at each bar's start and lifted just
+    before the next bar (at 1.9 s and 3.9 s)."""
+    tpq = 480
+    melody = [76, 74, 72, 74, 76, 76, 76, 74]
+    right = [(i * tpq, tpq // 2, pitch, 90) for i, pitch in enumerate(melody)]
+    left = [(i * tpq // 2, tpq // 4, pitch, 70) for i, pitch in enumerate([48, 55, 60, 55] * 4)]
+    pedal = [(0, [0xB0, 64, 127]), (4 * tpq - 48, [0xB0, 64, 0]), (4 * tpq, [0xB0, 64, 127]), (8 * tpq - 48, [0xB0, 64, 0])]
+    conductor = [(0, name('pedal, two hands')), (0, tempo(120)), (0, meta(0x58, [4, 2, 24, 8]))]
+    return smf(tpq, [track(conductor), track([(0, name('Right hand')), (0, [0xC0, 0])] + notes(0, right)),
+                     track([(0, name('Left hand'))] + notes(0, left) + pedal)])
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     for filename, data in [('c-major-arpeggio.mid', c_major_arpeggio()), ('smpte-25fps.mid', smpte_25fps()),
@@ -257,7 +271,8 @@ def main():
                            ('short-time-signature.mid', short_time_signature()),
                            ('sysex-tracks-without-end.mid', sysex_tracks_without_end()),
                            ('tempo-in-second-track.mid', tempo_in_second_track()),
-                           ('karaoke-latin1.kar', karaoke_latin1()), ('lyrics-utf8.mid', lyrics_utf8())]:
+                           ('karaoke-latin1.kar', karaoke_latin1()), ('lyrics-utf8.mid', lyrics_utf8()),
+                           ('pedal-two-hands.mid', pedal_two_hands())]:
         with open(os.path.join(HERE, filename), 'wb') as f:
             f.write(data)
         print(f'fixtures/{filename}: {len(data)} bytes')

@@ -8,6 +8,8 @@ extension RenderSettings.BarsLayout: ExpressibleByArgument {}
 extension RenderSettings.KeyRange: ExpressibleByArgument {}
 extension RenderSettings.Labels: ExpressibleByArgument {}
 
+extension ColorScheme: ExpressibleByArgument {}
+
 /// Options that may stand without their value: `--labels` alone is `--labels names`.
 enum BareOptions {
     static let defaults: [String: (value: String, choices: Set<String>)] = [
@@ -33,7 +35,6 @@ enum BareOptions {
         return result
     }
 }
-extension ColorScheme: ExpressibleByArgument {}
 
 /// `--size`: `WxH` or a name.
 struct FrameSize: ExpressibleByArgument, Equatable {

@@ -4,9 +4,14 @@ import MIDIVizCore
 struct SongReport {
     let song: Song
     let path: String
-
     /// The song's lyrics as `--lyrics` shows them.
-    var lyrics: Lyrics { Lyrics(song: song) }
+    let lyrics: Lyrics
+
+    init(song: Song, path: String) {
+        self.song = song
+        self.path = path
+        lyrics = Lyrics(song: song)
+    }
 
     var json: JSONValue { json(includingNotes: false) }
 
@@ -35,7 +40,7 @@ struct SongReport {
                 ])
             })),
             ("lyrics", .array(lyrics.syllables.map { .array([.double($0.seconds), .string($0.text)]) })),
-            ("lyrics_encoding", lyrics.isEmpty ? .null : .string(lyrics.encoding.rawValue)),
+            ("lyrics_encoding", lyrics.syllables.isEmpty ? .null : .string(lyrics.encoding.rawValue)),
             ("warnings", .array(song.warnings.map(JSONValue.string))),
         ]
         if includingNotes {
@@ -75,7 +80,6 @@ struct SongReport {
             let shown = song.keySignatures.prefix(8).map { "\($0.name) at \(SongClock.text($0.seconds))" }
             lines.append("  key signatures: " + shown.joined(separator: ", "))
         }
-        let lyrics = lyrics
         if !lyrics.isEmpty {
             let source: String
             switch lyrics.source {

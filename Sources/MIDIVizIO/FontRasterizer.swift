@@ -66,10 +66,13 @@ public final class FontRasterizer {
                      advance: Float(slot.pointee.advance.x) / 64, coverage: coverage)
     }
 
-    /// Glyph sets for every `TextSize` on a canvas whose shorter side is `canvasSide` pixels,
-    /// holding `extra` code points beyond Latin-1 where the font has them.
+    /// Glyph sets for every `TextSize` on a canvas whose shorter side is `canvasSide` pixels;
+    /// those of `Scene.textSizesBeyondLatin1` also hold the `extra` code points beyond Latin-1
+    /// where the font has them.
     public func textFonts(canvasSide: Int, extra: Set<UInt32> = []) -> TextFonts {
-        TextFonts(sets: TextSize.allCases.map { glyphSet(pixelSize: $0.pixelSize(canvasSide: canvasSide), extra: extra) })
+        TextFonts(sets: TextSize.allCases.map { size in
+            glyphSet(pixelSize: size.pixelSize(canvasSide: canvasSide), extra: Scene.textSizesBeyondLatin1.contains(size) ? extra : [])
+        })
     }
 }
 

@@ -46,6 +46,26 @@ import Testing
         #expect(long.lines.allSatisfy { $0.characters.count <= Lyrics.longestLine })
     }
 
+    @Test func aLoneLineMarkEndsTheLineWithoutStartingTheNext() {
+        // RP-026 files often send the CR as an event of its own, at the line's end.
+        let lyrics = Lyrics(song: song([(1, 0, .lyric, text("One ")), (1.5, 0, .lyric, text("two")), (2, 0, .lyric, text("\r")),
+                                        (3, 0, .lyric, text("three")), (3.5, 0, .lyric, text("/")), (4, 0, .lyric, text("four"))]))
+        #expect(lyrics.lines.map(\.text) == ["One two", "three", "four"])
+        #expect(lyrics.lines.map(\.start) == [1, 3, 4])
+        // "two" is sung until the CR's time, and the line lingers after it.
+        #expect(lyrics.lines[0].end == 2 && lyrics.display(at: 2.5)?.current == 0)
+    }
+
+    @Test func textWithoutSpacesIsCutAtSyllablesAndAHugeGroupStaysQuick() {
+        let cjk = Lyrics(song: song((0..<60).map { (Double($0) * 0.2, 0, .lyric, text("\u{6625}")) }))
+        #expect(cjk.lines.count == 2 && cjk.lines.allSatisfy { $0.characters.count == 30 })
+        // 60,000 syllables without a pause: cut evenly, in linear time.
+        let many = Lyrics(song: song((0..<60_000).map { (Double($0) * 0.001, 0, .lyric, text("la ")) }))
+        #expect(many.lines.count == 60_000 * 3 / Lyrics.longestLine + 1 || many.lines.count == 60_000 * 3 / Lyrics.longestLine)
+        // Nearly equal: a cut falls at the word start nearest its share, within a syllable.
+        #expect(many.lines.allSatisfy { (Lyrics.longestLine - 3...Lyrics.longestLine + 3).contains($0.characters.count) })
+    }
+
     @Test func theDisplayShowsTheCurrentLineSungUpToNowAndTheNextBelow() throws {
         let lyrics = Lyrics(song: song([
             (10, 0, .lyric, text("Hel")), (10.5, 0, .lyric, text("lo\r")), (11, 0, .lyric, text("World")),
@@ -88,8 +108,12 @@ import Testing
         #expect(String(String.UnicodeScalarView(TextEncoding.windows1252.decode([0x46, 0x72, 0xE8, 0x72, 0x65]))) == "Frère")
         // Windows-1252's printable characters at 0x80-0x9F: quotes and the euro.
         #expect(TextEncoding.windows1252.decode([0x93, 0x80, 0x94]).map(\.value) == [0x201C, 0x20AC, 0x201D])
-        // A character split between two syllables still reads as UTF-8.
-        let split = Lyrics(song: song([(1, 0, .lyric, [0x77, 0xC5]), (1.2, 0, .lyric, [0x84])]))
+        // A character split between two syllables still reads as UTF-8, whole in the first.
+        let split = Lyrics(song: song([(1, 0, .lyric, [0x77, 0xC5]), (1.2, 0, .lyric, [0x84, 0x61])]))
         #expect(split.encoding == .utf8)
+        #expect(split.syllables.map(\.text) == ["wń", "a"])
+        // Text stops at a NUL, as C strings in files do; other control characters show as spaces.
+        let padded = Lyrics(song: song([(1, 0, .lyric, [0x48, 0x65, 0x6C, 0x00, 0x20, 0x20]), (1.2, 0, .lyric, [0x6C, 0x7F, 0x6F])]))
+        #expect(padded.lines.map(\.text) == ["Hell o"])
     }
 }

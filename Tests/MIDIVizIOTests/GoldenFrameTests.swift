@@ -25,12 +25,14 @@ import Testing
         var labels = RenderSettings.Labels.off
         var lyrics = false
         var effects = false
+        var trackLook = TrackLook()
         var frames: [Int]
         var description: String {
             "\(fixture.replacingOccurrences(of: ".mid", with: "").replacingOccurrences(of: ".kar", with: ""))-\(style)-\(scheme)" + (grid ? "-grid" : "")
                 + (barsLayout == .pitchClass ? "-pitchclass" : "") + (colorBy != .pitch ? "-by\(colorBy)" : "")
                 + (keys == .song ? "-songkeys" : "") + (chords ? "-chords" : "") + (title != nil ? "-title" : "")
                 + (labels != .off ? "-labels-\(labels)" : "") + (lyrics ? "-lyrics" : "") + (effects ? "-effects" : "")
+                + (trackLook.trackColors.isEmpty ? "" : "-trackcolors") + (trackLook.hiddenTracks.isEmpty ? "" : "-hidden")
         }
     }
 
@@ -65,6 +67,18 @@ import Testing
         cases.append(Case(fixture: "lyrics-utf8.mid", style: .roll, scheme: .fire, lyrics: true, frames: [130, 250]))
         cases.append(Case(fixture: "lyrics-utf8.mid", style: .circles, scheme: .ocean, lyrics: true, effects: true, frames: [250]))
         cases.append(Case(fixture: "karaoke-latin1.kar", style: .bars, scheme: .rainbow, lyrics: true, frames: [250]))
+        // Pedals (notes held after their release until the lift at 1.9 s), in every style; the
+        // two hands coloured by track, one of them chosen; a hidden track.
+        for style in RenderSettings.Style.allCases {
+            cases.append(Case(fixture: "pedal-two-hands.mid", style: style, scheme: .ocean, colorBy: .track, keys: .song, frames: [40, 56, 60]))
+        }
+        var colors = TrackLook()
+        colors.trackColors = [1: RGBA(1, 0.53, 0)]
+        cases.append(Case(fixture: "pedal-two-hands.mid", style: .keyboard, scheme: .rainbow, colorBy: .track, keys: .song, trackLook: colors,
+                          frames: [40]))
+        var hidden = TrackLook()
+        hidden.hiddenTracks = [2]
+        cases.append(Case(fixture: "pedal-two-hands.mid", style: .roll, scheme: .fire, trackLook: hidden, frames: [40]))
         return cases
     }()
 
@@ -85,6 +99,7 @@ import Testing
         settings.labels = golden.labels
         settings.lyrics = golden.lyrics
         settings.effects = golden.effects
+        settings.trackLook = golden.trackLook
         let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent(golden.fixture).path)
         let extra = Scene.charactersBeyondLatin1(song: song, settings: settings)
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings),

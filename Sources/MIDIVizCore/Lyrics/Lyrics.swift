@@ -65,7 +65,8 @@ public struct Lyrics: Sendable, Equatable {
         self.source = source
         let encoding = TextEncoding.detect(events.map(\.bytes))
         self.encoding = encoding
-        let syllables = events.map { Syllable(seconds: $0.seconds, text: String(String.UnicodeScalarView(encoding.decode($0.bytes)))) }
+        let texts = encoding.decode(each: events.map(\.bytes))
+        let syllables = zip(events, texts).map { Syllable(seconds: $0.seconds, text: String(String.UnicodeScalarView($1))) }
         self.syllables = syllables
         lines = Self.lines(of: syllables)
     }
@@ -103,11 +104,17 @@ public struct Lyrics: Sendable, Equatable {
         var breakPending = false
         for (index, syllable) in syllables.enumerated() {
             var text = Array(syllable.text.unicodeScalars)
-            var breakBefore = breakPending
-            breakPending = false
+            var breakBefore = breakPending, breakAfter = false
             while let mark = text.first, marks.contains(mark) { breakBefore = true; text.removeFirst() }
-            while let mark = text.last, mark == "\r" || mark == "\n" { breakPending = true; text.removeLast() }
-            texts.append(text.map { $0.value < 0x20 ? space : $0 })  // other control characters
+            while let mark = text.last, mark == "\r" || mark == "\n" { breakAfter = true; text.removeLast() }
+            // Other control characters (C0, DEL, C1) show as spaces.
+            texts.append(text.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? space : $0 })
+            if text.isEmpty && (breakBefore || breakAfter) {
+                // A mark alone (a lone CR, a "/") ends the line; it is not a syllable of either.
+                breakPending = true
+                continue
+            }
+            breakPending = breakAfter
             if let previous = groups[groups.count - 1].last, breakBefore || syllable.seconds - syllables[previous].seconds > pauseSeconds {
                 groups.append([])
             }
@@ -134,28 +141,33 @@ public struct Lyrics: Sendable, Equatable {
         return lines
     }
 
-    /// A group of syllables too long for one line, cut at word starts into pieces of nearly
-    /// equal length, as few as keep each within `longestLine` where the words allow.
+    /// A group of syllables too long for one line, cut into pieces of nearly equal length, as
+    /// few as keep each within `longestLine` where the words allow: at word starts, or at any
+    /// syllable when the text has no spaces (CJK). Linear in the group's length.
     static func balancedPieces(of group: [Int], texts: [[Unicode.Scalar]]) -> [[Int]] {
         let space = Unicode.Scalar(" ")
         let total = group.reduce(0) { $0 + texts[$1].count }
         guard total > longestLine, group.count > 1 else { return [group] }
         let pieces = (total + longestLine - 1) / longestLine
-        // Where each syllable starts in the group's text, and whether a word starts there.
+        // Where each syllable starts in the group's text, and where a cut may go.
         var offsets: [Int] = [], offset = 0
         for index in group {
             offsets.append(offset)
             offset += texts[index].count
         }
-        let wordStarts = (1..<group.count).filter { position in
+        var candidates = (1..<group.count).filter { position in
             texts[group[position]].first == space || texts[group[position - 1]].last == space
         }
+        if candidates.isEmpty { candidates = Array(1..<group.count) }
         var cuts: [Int] = []
-        for piece in 1..<pieces {
+        var next = 0  // the first candidate after the last cut
+        for piece in 1..<pieces where next < candidates.count {
             let target = total * piece / pieces
-            guard let cut = wordStarts.filter({ $0 > (cuts.last ?? 0) }).min(by: { abs(offsets[$0] - target) < abs(offsets[$1] - target) })
-            else { break }
-            cuts.append(cut)
+            while next + 1 < candidates.count, abs(offsets[candidates[next + 1]] - target) <= abs(offsets[candidates[next]] - target) {
+                next += 1
+            }
+            cuts.append(candidates[next])
+            next += 1
         }
         var result: [[Int]] = [], from = 0
         for cut in cuts + [group.count] {

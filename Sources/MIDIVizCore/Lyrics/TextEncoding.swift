@@ -13,6 +13,32 @@ public enum TextEncoding: String, Sendable, Equatable {
         return String(validating: joined, as: UTF8.self) == nil ? .windows1252 : .utf8
     }
 
+    /// The characters of each of `texts`, each cut at its first NUL (as C strings in files are).
+    /// A UTF-8 character split between two texts goes whole to the first, which holds its lead byte.
+    public func decode(each texts: [[UInt8]]) -> [[Unicode.Scalar]] {
+        var borrowed = 0  // continuation bytes the previous text took from this one
+        return texts.enumerated().map { index, text in
+            var bytes = Array(text.prefix { $0 != 0 }.dropFirst(borrowed))
+            borrowed = 0
+            if self == .utf8, index + 1 < texts.count, !bytes.isEmpty {
+                // An incomplete sequence at the end: its lead byte announces more bytes than follow.
+                for back in 1...min(3, bytes.count) {
+                    let byte = bytes[bytes.count - back]
+                    guard byte & 0xC0 == 0x80 else {
+                        let missing = (byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1) - back
+                        let following = texts[index + 1].prefix(max(0, missing))
+                        if missing > 0, following.count == missing, following.allSatisfy({ $0 & 0xC0 == 0x80 }) {
+                            bytes += following
+                            borrowed = missing
+                        }
+                        break
+                    }
+                }
+            }
+            return decode(bytes)
+        }
+    }
+
     /// The characters of `bytes`; invalid UTF-8 becomes U+FFFD.
     public func decode(_ bytes: [UInt8]) -> [Unicode.Scalar] {
         switch self {

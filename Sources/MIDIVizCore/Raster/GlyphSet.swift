@@ -31,6 +31,12 @@ public struct GlyphSet: Sendable {
     public let glyphs: [Glyph?]
     /// Glyphs beyond Latin-1 that some text needs (the lyrics' characters), by code point.
     public let extraGlyphs: [UInt32: Glyph]
+    /// How far any glyph's ink reaches above and below the baseline, left of its pen position
+    /// and right of its advance (combining marks, tall scripts): what text's bounds must hold.
+    public let inkAbove: Float
+    public let inkBelow: Float
+    public let inkLeft: Float
+    public let inkRight: Float
 
     public init(pixelSize: Int, ascender: Float, descender: Float, glyphs: [Glyph?], extraGlyphs: [UInt32: Glyph] = [:]) {
         precondition(glyphs.count == 256, "a glyph set covers the 256 Latin-1 code points")
@@ -39,11 +45,19 @@ public struct GlyphSet: Sendable {
         self.descender = descender
         self.glyphs = glyphs
         self.extraGlyphs = extraGlyphs
+        var above = ascender, below = descender, left: Float = 0, right: Float = 0
+        for glyph in glyphs.compactMap({ $0 }) + Array(extraGlyphs.values) where glyph.width > 0 && glyph.height > 0 {
+            above = max(above, Float(glyph.top))
+            below = max(below, Float(glyph.height - glyph.top))
+            left = max(left, Float(-glyph.left))
+            right = max(right, Float(glyph.left + glyph.width) - glyph.advance)
+        }
+        (inkAbove, inkBelow, inkLeft, inkRight) = (above, below, left, right)
     }
 
     /// The glyph of a code point, or nil.
     @inline(__always)
-    public func glyph<Code: FixedWidthInteger>(_ code: Code) -> Glyph? {
+    public func glyph<Code: FixedWidthInteger & UnsignedInteger>(_ code: Code) -> Glyph? {
         code < 256 ? glyphs[Int(code)] : extraGlyphs[UInt32(truncatingIfNeeded: code)]
     }
 
@@ -54,7 +68,7 @@ public struct GlyphSet: Sendable {
     }
 
     /// The advance width of text: Latin-1 bytes or Unicode code points.
-    public func width<Text: Collection>(of text: Text) -> Float where Text.Element: FixedWidthInteger {
+    public func width<Text: Collection>(of text: Text) -> Float where Text.Element: FixedWidthInteger & UnsignedInteger {
         text.reduce(0) { $0 + (glyph($1)?.advance ?? 0) }
     }
 }
@@ -63,7 +77,7 @@ extension Canvas {
     /// Draws text (Latin-1 bytes or code points) with its baseline starting at `origin`;
     /// glyphs snap to whole pixels.
     public mutating func drawText<Text: Collection>(_ text: Text, glyphs: GlyphSet, origin: Point, _ color: RGBA)
-    where Text.Element: FixedWidthInteger {
+    where Text.Element: FixedWidthInteger & UnsignedInteger {
         guard color.a > 0 else { return }
         let ink = Ink(color)
         let width = self.width, height = self.height

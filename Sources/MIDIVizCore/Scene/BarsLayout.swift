@@ -82,7 +82,7 @@ struct BarsLayout {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
                 lane.append(note, at: seconds, to: &shapes)
-            } else if scene.settings.effects, note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds {
+            } else if scene.settings.effects, Sparks.isLive(note, at: seconds) {
                 struck.append(note)
             }
         }
@@ -98,12 +98,16 @@ struct BarsLayout {
         }
     }
 
+    /// The labels under the bars are drawn once: with `--labels`, spelled by the song's first
+    /// key signature.
+    private var namingTime: Double { scene.song.keySignatures.first?.seconds ?? 0 }
+
     private func appendLabels(to shapes: inout [Shape]) {
         let y = baseline + height * 0.035
         let color = scene.settings.scheme.accent.withAlpha(0.7)
         if isPitchClass {
             for slot in 0..<12 {
-                shapes.append(.text(scene.labeler.name(UInt8(60 + slot), at: 0, octave: false) ?? .pitchClass(UInt8(slot)), .medium,
+                shapes.append(.text(scene.labeler.name(UInt8(60 + slot), at: namingTime, octave: false) ?? .pitchClass(UInt8(slot)), .medium,
                                     center: Point(centerX(ofSlot: slot), y), color))
             }
             return
@@ -113,7 +117,7 @@ struct BarsLayout {
         for slot in 0..<barCount {
             let pitch = scene.pitchRange.lowerBound + slot
             guard everyBar || pitch % 12 == 0 else { continue }
-            shapes.append(.text(scene.labeler.name(UInt8(pitch), at: 0) ?? .noteName(UInt8(pitch)), everyBar ? .small : .medium,
+            shapes.append(.text(scene.labeler.name(UInt8(pitch), at: namingTime) ?? .noteName(UInt8(pitch)), everyBar ? .small : .medium,
                                 center: Point(centerX(ofSlot: slot), y),
                                 pitch % 12 == 0 ? color : color.withAlpha(0.45)))
         }

@@ -45,7 +45,7 @@ struct CirclesLayout {
             for slot in 0..<128 where table[slot].note >= 0 {
                 appendCircle(for: Int(table[slot].note), at: seconds, to: &shapes)
                 let note = notes[Int(table[slot].note)]
-                if note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds { struck += 1 }
+                if Sparks.isLive(note, at: seconds) { struck += 1 }
             }
             // `--effects`: sparks from the edge of each circle whose note just started.
             guard scene.settings.effects else { return }
@@ -60,7 +60,7 @@ struct CirclesLayout {
     /// Sparks from the edge of note `index`'s circle, if it has just started: whether it had.
     private func appendSparks(for index: Int, at seconds: Double, most: Int, to shapes: inout [Shape]) -> Bool {
         let note = scene.song.notes[index]
-        guard note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds else { return false }
+        guard Sparks.isLive(note, at: seconds) else { return false }
         let burst = Sparks.Burst(origin: center(of: note), direction: Point(0, 0), spread: 1, speed: unit * 0.4, gravity: unit * 0.6,
                                  lineWidth: max(2, unit * 0.003), startRadius: radius(of: index, at: seconds))
         Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: most, to: &shapes)

@@ -149,23 +149,23 @@ struct KeyboardLayout {
             appendNote(note, color: color, at: seconds, to: &shapes)
             guard note.startSeconds <= seconds else { return }
             let since = seconds - note.startSeconds
-            if scene.settings.effects, since < Sparks.lifeSeconds { sparks.append((note, color)) }
+            if scene.settings.effects, Sparks.isLive(note, at: seconds) { sparks.append((note, color)) }
             if since < Self.impactSeconds {
                 let remaining = Float(1 - since / Self.impactSeconds)
                 impacts.append((Int(note.pitch), remaining * remaining * NoteColors.intensity(note.velocity), color))
             }
             if note.endSeconds > seconds {
-                lit.light(Int(note.pitch), color, velocity: note.velocity)
+                lit.light(Int(note.pitch), color, velocity: note.velocity, start: note.startSeconds)
             } else if soundingEnd > seconds {
                 // Released under the pedal: still sounding, lit dimmer (a held note outshines it).
-                lit.light(Int(note.pitch), color.scaled(0.55), velocity: note.velocity / 2)
+                lit.light(Int(note.pitch), color.scaled(0.55), velocity: note.velocity / 2, start: note.startSeconds)
             }
         }
         if scene.pedal.isDown(at: seconds) {
             // The felt between the notes and the keys lights while a pedal is down.
             shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), accent.withAlpha(0.9)))
         }
-        appendLitKeys(lit.colors, at: seconds, to: &shapes)
+        appendLitKeys(lit, to: &shapes)
         for impact in impacts {
             let span = keySpan(impact.pitch)
             shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
@@ -217,7 +217,8 @@ struct KeyboardLayout {
 
     /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names, or
     /// with `--labels` their names.
-    private func appendLitKeys(_ lit: [RGBA?], at seconds: Double, to shapes: inout [Shape]) {
+    private func appendLitKeys(_ litKeys: LitKeys, to shapes: inout [Shape]) {
+        let lit = litKeys.colors
         for pitch in PianoKeys.keysToRedraw(in: keys, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
         guard scene.labeler.isOn else {
             for pitch in keys where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
@@ -228,7 +229,7 @@ struct KeyboardLayout {
             guard let color = lit[pitch] else { continue }
             let span = keySpan(pitch)
             let black = PianoKeys.isBlack(pitch)
-            guard let label = scene.labeler.label(UInt8(pitch), at: seconds, room: span.right - span.left - 2, pixels: pixels) else { continue }
+            guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: span.right - span.left - 2, pixels: pixels) else { continue }
             let y = black ? keysTop + feltHeight + (whiteKeyLength * PianoKeys.blackKeyLength).rounded() * 0.72
                 : height - whiteKeyLength * 0.14 - pixels
             let face = KeyShading.colors(black: black, lit: color).bottom

@@ -181,14 +181,13 @@ struct RollLayout {
             let soundingEnd = scene.soundingEnd(index)
             if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: seconds, to: &shapes) }
             appendNote(note, at: seconds, to: &shapes)
-            if scene.settings.effects, note.startSeconds <= seconds, seconds - note.startSeconds < Sparks.lifeSeconds,
-               scene.pitchRange.contains(Int(note.pitch)) {
+            if scene.settings.effects, Sparks.isLive(note, at: seconds), scene.pitchRange.contains(Int(note.pitch)) {
                 struck.append(note)
             }
             if note.startSeconds <= seconds, note.endSeconds > seconds {
-                lit.light(Int(note.pitch), scene.colors.color(of: note), velocity: note.velocity)
+                lit.light(Int(note.pitch), scene.colors.color(of: note), velocity: note.velocity, start: note.startSeconds)
             } else if note.startSeconds <= seconds, soundingEnd > seconds {
-                lit.light(Int(note.pitch), scene.colors.color(of: note).scaled(0.55), velocity: note.velocity / 2)
+                lit.light(Int(note.pitch), scene.colors.color(of: note).scaled(0.55), velocity: note.velocity / 2, start: note.startSeconds)
             }
         }
         appendPedalLane(at: seconds, to: &shapes)
@@ -197,7 +196,7 @@ struct RollLayout {
         shapes.append(.line(from: Point(playheadX, rulerTop), to: Point(playheadX, notesBottom + drumStripHeight), lineWidth: 2, accent.withAlpha(0.8)))
         let share = Sparks.share(among: struck.count)
         for note in struck.suffix(Sparks.mostNotesPerFrame) { appendStrike(note, at: seconds, sparks: share, to: &shapes) }
-        appendLitKeys(lit.colors, at: seconds, to: &shapes)
+        appendLitKeys(lit, to: &shapes)
     }
 
     /// How long the playhead flashes where a note starts (`--effects`).
@@ -322,7 +321,8 @@ struct RollLayout {
 
     /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names, or with
     /// `--labels` their names.
-    private func appendLitKeys(_ lit: [RGBA?], at seconds: Double, to shapes: inout [Shape]) {
+    private func appendLitKeys(_ litKeys: LitKeys, to shapes: inout [Shape]) {
+        let lit = litKeys.colors
         for pitch in PianoKeys.keysToRedraw(in: keyboardKeys, lit: lit) { appendKey(pitch, lit: lit[pitch], to: &shapes) }
         guard scene.labeler.isOn else {
             for pitch in scene.pitchRange where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
@@ -335,7 +335,7 @@ struct RollLayout {
             guard extent.bottom - extent.top >= pixels * NoteLabeler.capHeightEms * 1.3 else { continue }
             let black = PianoKeys.isBlack(pitch)
             let right = (black ? blackKeyLength : keyboardWidth) - keyboardWidth * 0.08
-            guard let label = scene.labeler.label(UInt8(pitch), at: seconds, room: right - keyboardWidth * 0.1, pixels: pixels) else { continue }
+            guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: right - keyboardWidth * 0.1, pixels: pixels) else { continue }
             shapes.append(.text(label, .small, center: Point(right, (extent.top + extent.bottom) / 2),
                                 NoteLabeler.ink(on: KeyShading.colors(black: black, lit: color).face), alignment: .right))
         }

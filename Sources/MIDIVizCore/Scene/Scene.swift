@@ -81,12 +81,23 @@ public struct Scene: Sendable {
         lyricsOverlay = LyricsOverlay(song: song, settings: settings)
     }
 
-    /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown):
-    /// the fonts must hold glyphs for them too.
+    /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),
+    /// at most `mostCharactersBeyondLatin1` of them (the first met): the fonts must hold glyphs
+    /// for them too, at the sizes of `textSizesBeyondLatin1`.
     public static func charactersBeyondLatin1(song: Song, settings: RenderSettings) -> Set<UInt32> {
         guard settings.lyrics else { return [] }
-        return Set(Lyrics(song: song).lines.flatMap(\.characters).filter { $0 >= 256 })
+        var found = Set<UInt32>()
+        for line in Lyrics(song: song).lines {
+            for character in line.characters where character >= 256 {
+                found.insert(character)
+                if found.count == mostCharactersBeyondLatin1 { return found }
+            }
+        }
+        return found
     }
+
+    public static let mostCharactersBeyondLatin1 = 4096
+    public static let textSizesBeyondLatin1: Set<TextSize> = [LyricsOverlay.currentSize, LyricsOverlay.nextSize]
 
     /// Widens a pitch range to at least 24 semitones, centred, within 0...127.
     static func paddedRange(low: Int, high: Int) -> ClosedRange<Int> {

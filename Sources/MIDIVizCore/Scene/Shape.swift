@@ -60,17 +60,24 @@ extension Shape {
         case .text(let label, let size, let center, _, let alignment):
             let glyphs = fonts[size]
             let width = glyphs.width(of: label.bytes)
-            let pad = Float(glyphs.pixelSize)
-            let halfHeight = glyphs.ascender + glyphs.descender + 2
-            return Rect(x: alignment.left(ofWidth: width, at: center.x) - pad, y: center.y - halfHeight,
-                        width: width + 2 * pad, height: 2 * halfHeight)
+            return glyphs.bounds(ofTextFrom: alignment.left(ofWidth: width, at: center.x), width: width, centerY: center.y)
         case .lyricLine(let line, let size, let center):
             let glyphs = fonts[size]
             let width = glyphs.width(of: line.characters)
-            let pad = Float(glyphs.pixelSize)
-            let halfHeight = glyphs.ascender + glyphs.descender + 2
-            return Rect(x: center.x - width / 2 - pad, y: center.y - halfHeight, width: width + 2 * pad, height: 2 * halfHeight)
+            return glyphs.bounds(ofTextFrom: center.x - width / 2, width: width, centerY: center.y)
         }
+    }
+}
+
+extension GlyphSet {
+    /// A rectangle holding all the ink of text `width` wide starting at `left`, its capitals
+    /// centred on `centerY` (as `Shape.text` places it), whatever glyphs it holds.
+    func bounds(ofTextFrom left: Float, width: Float, centerY: Float) -> Rect {
+        let padLeft = max(Float(pixelSize), inkLeft + 2), padRight = max(Float(pixelSize), inkRight + 2)
+        let baseline = centerY + capHeight / 2
+        let halfHeight = ascender + descender + 2
+        let top = min(centerY - halfHeight, baseline - inkAbove - 2), bottom = max(centerY + halfHeight, baseline + inkBelow + 2)
+        return Rect(x: left - padLeft, y: top, width: width + padLeft + padRight, height: bottom - top)
     }
 }
 

@@ -4,10 +4,15 @@
 struct Sparks {
     /// The longest a spark lives.
     static let lifeSeconds = 0.5
-    /// At most this many notes throw sparks in one frame (the latest ones), and this many
-    /// sparks are drawn: a dense song stays within the frame budget.
+    /// At most this many notes throw sparks in one frame (the latest ones; in `circles`, the
+    /// lowest), and about this many sparks are drawn: a dense song stays within the frame budget.
     static let mostNotesPerFrame = 48
     static let mostSparksPerFrame = 160
+
+    /// Whether `note` throws sparks at `seconds`: in the life after its start.
+    static func isLive(_ note: Note, at seconds: Double) -> Bool {
+        note.startSeconds <= seconds && seconds - note.startSeconds < lifeSeconds
+    }
 
     /// How many sparks each of `notes` struck notes may throw this frame.
     static func share(among notes: Int) -> Int { max(2, mostSparksPerFrame / max(1, min(notes, mostNotesPerFrame))) }
