@@ -19,7 +19,8 @@ var targets: [Target] = [
     .target(name: "CPNGShim", dependencies: ["CPNG", "CYUV"], linkerSettings: [.linkedLibrary("png16")]),
     // RGBA → yuv420p in C, where the compiler vectorizes it (the Swift loop was 6 ms a 1080p frame).
     .target(name: "CYUV", cSettings: [.unsafeFlags(["-O3"])]),
-    .target(name: "MIDIVizCore"),
+    // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
+    .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
     .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CEBUR128"]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO"]),
@@ -58,6 +59,7 @@ let package = Package(
     name: "midiviz",
     products: products,
     dependencies: [
+        .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),

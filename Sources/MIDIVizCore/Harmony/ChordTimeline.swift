@@ -1,3 +1,5 @@
+import Algorithms
+
 /// The chord sounding at each moment of a song, worked out once: a sweep over the non-drum
 /// notes' starts and ends names the pitch classes sounding between each pair of events.
 /// Broken chords are read as a listener hears them: when two or more pitch classes sound and
@@ -103,11 +105,7 @@ public struct ChordTimeline: Sendable {
 
     /// The chord on screen at `seconds` and when it started, if any.
     public func segment(at seconds: Double) -> Segment? {
-        var low = 0, high = segments.count
-        while low < high {
-            let middle = (low + high) / 2
-            if segments[middle].start <= seconds { low = middle + 1 } else { high = middle }
-        }
+        let low = segments.partitioningIndex { $0.start > seconds }
         guard low > 0 else { return nil }
         let segment = segments[low - 1]
         return seconds < segment.end ? segment : nil

@@ -1,3 +1,5 @@
+import Algorithms
+
 /// A song's lyrics as a karaoke display reads them: syllables at times, gathered into lines.
 ///
 /// Where they come from: the lyric meta events (FF 05) when the file has any; otherwise the
@@ -180,12 +182,7 @@ public struct Lyrics: Sendable, Equatable {
     /// The lines on screen at `seconds`, or nil.
     public func display(at seconds: Double) -> Display? {
         // The last line that has started.
-        var low = 0, high = lines.count
-        while low < high {
-            let middle = (low + high) / 2
-            if lines[middle].start <= seconds { low = middle + 1 } else { high = middle }
-        }
-        let started = low - 1
+        let started = lines.partitioningIndex { $0.start > seconds } - 1
         if started >= 0, seconds < lines[started].end + Self.lingerSeconds {
             let line = lines[started]
             var sung = 0

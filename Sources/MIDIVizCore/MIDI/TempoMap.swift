@@ -1,3 +1,5 @@
+import Algorithms
+
 /// Converts ticks to seconds: resolved once at load from every tempo event of every track, or a
 /// fixed rate for SMPTE division.
 public struct TempoMap: Sendable {
@@ -44,12 +46,8 @@ public struct TempoMap: Sendable {
 
     public func seconds(atTick tick: Int) -> Double {
         if let fixedSecondsPerTick { return Double(tick) * fixedSecondsPerTick }
-        var low = 0, high = segments.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if segments[middle].startTick <= tick { low = middle } else { high = middle - 1 }
-        }
-        let segment = segments[low]
+        // The last segment starting at or before `tick` (the first, before any).
+        let segment = segments[max(0, segments.partitioningIndex { $0.startTick > tick } - 1)]
         return segment.startSeconds + Double(tick - segment.startTick) * Double(segment.microsecondsPerQuarter) / (1_000_000 * Double(ticksPerQuarter))
     }
 

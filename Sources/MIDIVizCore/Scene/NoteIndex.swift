@@ -1,3 +1,5 @@
+import Algorithms
+
 /// Finds the notes visible at a time without scanning the song. The notes' visible spans
 /// [from, until] are sorted by `from`; a tree over blocks of them keeps the latest `until` of
 /// each subtree. A query takes the spans that have begun (a binary search) and descends only
@@ -54,12 +56,7 @@ public struct NoteIndex: Sendable {
     public func forEachVisible(at seconds: Double, _ body: (Int) -> Void) {
         guard seconds.isFinite, !order.isEmpty else { return }
         // The spans that have begun: froms[0..<begun].
-        var low = 0, high = froms.count
-        while low < high {
-            let middle = (low + high) / 2
-            if froms[middle] <= seconds { low = middle + 1 } else { high = middle }
-        }
-        let begun = low
+        let begun = froms.partitioningIndex { $0 > seconds }
         guard begun > 0 else { return }
         visit(node: 1, firstBlock: 0, blocks: leafCount, begun: begun, seconds: seconds, body)
     }

@@ -1,3 +1,5 @@
+import Algorithms
+
 /// Names for notes and keys under `--labels`: the key signature in force at a moment decides
 /// the spelling (as for chord names), and a name is written only where it fits.
 struct NoteLabeler: Sendable {
@@ -17,11 +19,7 @@ struct NoteLabeler: Sendable {
     var isOn: Bool { labels != .off }
 
     func spelling(at seconds: Double) -> ChordName.Spelling {
-        var low = 0, high = keyChanges.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keyChanges[middle].seconds <= seconds + 1e-9 { low = middle + 1 } else { high = middle }
-        }
+        let low = keyChanges.partitioningIndex { $0.seconds > seconds + 1e-9 }
         return low == 0 ? .common : keyChanges[low - 1].spelling
     }
 

@@ -1,3 +1,5 @@
+import Algorithms
+
 /// What the pedals do to how long notes sound, as the synthesizer hears them: a note released
 /// while its channel's sustain pedal (CC 64) is down sounds on until the pedal lifts; one
 /// sounding when the sostenuto pedal (CC 66) goes down sounds on until that pedal lifts. Either
@@ -55,11 +57,7 @@ public struct SustainPedal: Sendable {
         /// The span of `spans` (sorted by `down`) holding `time`, if any.
         func span(in spans: [Span]?, holding time: Double) -> Span? {
             guard let spans else { return nil }
-            var low = 0, high = spans.count
-            while low < high {
-                let middle = (low + high) / 2
-                if spans[middle].down <= time { low = middle + 1 } else { high = middle }
-            }
+            let low = spans.partitioningIndex { $0.down > time }
             guard low > 0, time < spans[low - 1].up else { return nil }
             return spans[low - 1]
         }

@@ -1,3 +1,5 @@
+import Algorithms
+
 /// The song's bar and beat lines in seconds, from the time signatures and the tempo map: each
 /// line's time is converted from its tick, never accumulated, so a tempo change does not make
 /// the grid drift. Built once; a query is a binary search, whatever the song's length.
@@ -50,11 +52,7 @@ public struct BeatGrid: Sendable {
 
     /// Calls `body` with each line in `range`, in time order.
     public func forEachLine(in range: ClosedRange<Double>, _ body: (Line) -> Void) {
-        var low = 0, high = lines.count
-        while low < high {
-            let middle = (low + high) / 2
-            if lines[middle].seconds < range.lowerBound { low = middle + 1 } else { high = middle }
-        }
+        var low = lines.partitioningIndex { $0.seconds >= range.lowerBound }
         while low < lines.count, lines[low].seconds <= range.upperBound {
             body(lines[low])
             low += 1
