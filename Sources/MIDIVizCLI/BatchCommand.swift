@@ -116,7 +116,8 @@ struct BatchCommand: ParsableCommand {
             throw fail(error.message, code: 64)
         }
         let runner = BatchRunner(command: self, songs: songs)
-        let interruption = Interruption { runner.stop(signal: $0) }
+        // A batch stopped between songs is still interrupted: the rest were not made.
+        let interruption = Interruption { runner.stop(signal: $0); return false }
         defer { interruption.cancel() }
         let results = runner.run()
         interruption.yieldIfInterrupted()

@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
 
-/// On SIGINT, SIGTERM or SIGHUP, runs a cleanup and exits with 130, 143 or 129 (128 + the signal). The work
-/// it interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe): such a failure must
+/// On SIGINT, SIGTERM or SIGHUP, runs a cleanup and exits with 130, 143 or 129 (128 + the signal),
+/// unless the cleanup finds the work already finished (its outputs committed): then the signal
+/// came too late to interrupt anything, and the command ends as it would have. The work it
+/// interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe): such a failure must
 /// call `yieldIfInterrupted()`, so that the exit status is the signal's and the cleanup finishes.
 final class Interruption: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
@@ -11,7 +13,8 @@ final class Interruption: @unchecked Sendable {
 
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
-    init(cleanup: @escaping @Sendable (Int32) -> Void) {
+    /// - Parameter cleanup: stops the work; returns whether it had already finished.
+    init(cleanup: @escaping @Sendable (Int32) -> Bool) {
         for signalNumber in Self.signals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -19,7 +22,12 @@ final class Interruption: @unchecked Sendable {
                 lock.lock()
                 received = signalNumber
                 lock.unlock()
-                cleanup(signalNumber)
+                if cleanup(signalNumber) {
+                    lock.lock()
+                    received = nil
+                    lock.unlock()
+                    return
+                }
                 exit(128 + signalNumber)
             }
             source.resume()

@@ -63,7 +63,9 @@ public final class JoinJob: @unchecked Sendable {
     }
 
     /// Stops the sound or the encoder, whichever runs, and removes the temporaries.
-    public func stop(signal: Int32) {
+    /// - Returns: whether the join had already committed its video (then it stays, complete).
+    @discardableResult
+    public func stop(signal: Int32) -> Bool {
         let (job, process) = lock.withLock {
             stopped = true
             return (soundJob, encoder)
@@ -72,6 +74,7 @@ public final class JoinJob: @unchecked Sendable {
         if let process, process.isRunning { process.terminate() }
         process?.waitUntilExit()
         transaction.discard()
+        return transaction.isCommitted
     }
 
     private func perform() throws(RenderError) -> RenderSummary {

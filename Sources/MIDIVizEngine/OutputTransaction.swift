@@ -34,6 +34,14 @@ final class OutputTransaction: @unchecked Sendable {
         return item.temporaryPath
     }
 
+    /// Whether every output has been committed under its name.
+    var isCommitted: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return committedAll
+    }
+    private var committedAll = false
+
     func commit() throws(RenderError) {
         lock.lock()
         defer { lock.unlock() }
@@ -52,6 +60,7 @@ final class OutputTransaction: @unchecked Sendable {
             }
         }
         for item in committed { item.forgetBackup() }
+        committedAll = true
     }
 
     func discard() {

@@ -86,7 +86,10 @@ public final class RenderJob: @unchecked Sendable {
     /// Ends a run from another thread (a signal handler): stops ffmpeg and the workers, waits
     /// (at most 10 s) for the run to clean up, and removes every temporary. Not from the
     /// progress callback: there, `cancel`.
-    public func stop(signal: Int32? = nil) {
+    /// - Returns: whether the run had already committed its outputs (then they stay, complete,
+    ///   and the run counts as a success).
+    @discardableResult
+    public func stop(signal: Int32? = nil) -> Bool {
         lock.lock()
         isStopped = true
         stopSignal = signal
@@ -96,6 +99,7 @@ public final class RenderJob: @unchecked Sendable {
         for sink in sinks { sink.stop() }
         if running { _ = runEnded.wait(timeout: .now() + 10) }
         transaction.discard()
+        return transaction.isCommitted
     }
 
     private var shouldStop: Bool {

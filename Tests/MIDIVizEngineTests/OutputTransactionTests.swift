@@ -246,3 +246,27 @@ final class Results: @unchecked Sendable {
         #expect(parts.folder == folder && parts.name == name, "\(path): \(parts)")
     }
 }
+
+/// A stop (a signal) that comes when the outputs are already committed interrupts nothing: the
+/// outputs stay, complete, and the job says so, so that the command ends as a success.
+@Suite struct StopAfterCommitTests {
+    @Test func aStopAfterTheCommitKeepsTheOutputsAndSaysSo() throws {
+        let folder = try EngineTestSupport.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wav = folder + "/song.wav", frames = folder + "/frames"
+        let request = EngineTestSupport.request(try EngineTestSupport.song(), songPath: nil,
+                                                outputs: [.wav(path: wav), .pngFrames(directory: frames, level: 1)])
+        let job = try RenderJob(request)
+        _ = try job.run()
+        let sound = try Data(contentsOf: URL(fileURLWithPath: wav))
+        #expect(job.stop(signal: SIGINT))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: wav)) == sound && sound.count > 44)
+        #expect(EngineTestSupport.contents(frames).count == 20)
+
+        // Stopped before it runs, nothing is committed, and the job says that too.
+        let early = try RenderJob(EngineTestSupport.request(try EngineTestSupport.song(), songPath: nil, outputs: [.wav(path: folder + "/other.wav")]))
+        #expect(!early.stop(signal: SIGINT))
+        #expect(throws: RenderError.self) { try early.run() }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/other.wav"))
+    }
+}
