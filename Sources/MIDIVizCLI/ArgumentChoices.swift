@@ -77,7 +77,9 @@ struct SongTime: ExpressibleByArgument {
             guard let value = Double(argument), value.isFinite, value >= 0 else { return nil }
             seconds = value
         case 2:
-            guard let minutes = Int(parts[0]), minutes >= 0, let rest = Double(parts[1]), rest >= 0, rest < 60 else { return nil }
+            // Digits only before the colon: `-0:01` is not one second.
+            guard !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let minutes = Int(parts[0]),
+                  let rest = Double(parts[1]), rest >= 0, rest < 60 else { return nil }
             seconds = Double(minutes) * 60 + rest
         default:
             return nil

@@ -49,6 +49,12 @@ enum ConfigFile {
         return [name] + fromFiles + rest
     }
 
+    /// `--key=value`; an empty value as its own argument (`--title ""`), since `--key=` would
+    /// take the next argument as its value.
+    static func option(_ key: String, _ value: String) -> [String] {
+        value.isEmpty ? ["--" + key, ""] : ["--\(key)=" + value]
+    }
+
     /// A file's options as command-line arguments, each checked on its own.
     static func options(in path: String, for command: ParsableCommand.Type) throws(Failure) -> [String] {
         let text: String
@@ -93,9 +99,9 @@ enum ConfigFile {
             case (.option, .string) where pathKeys.contains(key):
                 let named = value.string!
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-                these = ["--\(key)=" + (named.hasPrefix("/") || named.isEmpty ? named : folder.appendingPathComponent(named).path)]
+                these = option(key, named.hasPrefix("/") || named.isEmpty ? named : folder.appendingPathComponent(named).path)
             case (.option, .string):
-                these = ["--\(key)=" + value.string!]
+                these = option(key, value.string!)
             case (.option, .int):
                 these = ["--\(key)=\(value.int!)"]
             case (.option, .double):
@@ -106,7 +112,7 @@ enum ConfigFile {
                 for element in value.array! {
                     let item = element.tomlValue
                     switch item.type {
-                    case .string: these.append("--\(key)=" + item.string!)
+                    case .string: these += option(key, item.string!)
                     case .int: these.append("--\(key)=\(item.int!)")
                     case .double: these.append("--\(key)=\(item.double!)")
                     default: throw Failure(description: "\(place): a list of strings or numbers")

@@ -66,6 +66,13 @@ import Testing
         #expect(many.lines.allSatisfy { (Lyrics.longestLine - 3...Lyrics.longestLine + 3).contains($0.characters.count) })
     }
 
+    @Test func aWordLongerThanALineIsCutAtSyllablesAndALongSyllableShortened() {
+        let word = Lyrics(song: song([(0, 0, .lyric, text("Hey "))] + (1...60).map { (Double($0) * 0.1, 0, .lyric, text("ka")) }))
+        #expect(word.lines.count == 4 && word.lines.allSatisfy { $0.characters.count <= Lyrics.longestLine })
+        let long = Lyrics(song: song([(0, 0, .lyric, Array(repeating: UInt8(ascii: "a"), count: 127))]))
+        #expect(long.lines.map(\.characters.count) == [Lyrics.longestLine] && long.lines[0].characters.last == 0x2026)
+    }
+
     @Test func theDisplayShowsTheCurrentLineSungUpToNowAndTheNextBelow() throws {
         let lyrics = Lyrics(song: song([
             (10, 0, .lyric, text("Hel")), (10.5, 0, .lyric, text("lo\r")), (11, 0, .lyric, text("World")),

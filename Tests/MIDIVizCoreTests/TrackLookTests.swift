@@ -112,4 +112,17 @@ import Testing
         #expect(offs.allSatisfy { $0.bytes[0] & 0x0F != 0 } && offs.count == 2 + 3)
         #expect(muted.notes.count == song.notes.count, "still drawn unless hidden too")
     }
+
+    /// The look's text (what `batch` compares to tell whether a video is up to date) does not
+    /// depend on the order its sets and dictionaries hold it in.
+    @Test func theLooksTextIsInOrder() {
+        var look = TrackLook()
+        look.hiddenChannels = [9, 3, 16, 5, 7, 12]
+        look.trackColors = [4: RGBA(1, 0, 0), 1: RGBA(0, 0, 1), 3: RGBA(0, 1, 0)]
+        var settings = RenderSettings.forTesting
+        settings.trackLook = look
+        let text = String(describing: settings)
+        #expect(text.contains("hiddenChannels: [3, 5, 7, 9, 12, 16]"))
+        #expect(text.contains("trackColors: [1: #0000FF, 3: #00FF00, 4: #FF0000]"))
+    }
 }

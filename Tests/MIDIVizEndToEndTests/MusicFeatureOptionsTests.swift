@@ -79,4 +79,20 @@ import Testing
         }
         #expect(try render(["--config", config], "config") == render(base + ["--labels", "solfege", "--lyrics", "--effects"], "flags"))
     }
+
+    /// What a hostile pass found: a negative mm:ss time read as positive, and an empty string in
+    /// a config file taking the next argument as its value.
+    @Test func negativeClockTimesAndEmptyConfigValuesAreReadRight() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for time in ["--at=-0:01", "--at=+0:01", "--at=:01"] {
+            let result = try ProcessRunner.midiviz(["frame", Self.latin1, time, "-o", dir + "/x.png"])
+            #expect(result.status == 64 && result.stderr.contains("--at"), "\(time): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.png"))
+        let config = dir + "/untitled.toml"
+        try "title = \"\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let printed = try ProcessRunner.midiviz(["render", "--config", config, Self.latin1, "--print-config"])
+        #expect(printed.status == 0 && printed.stdoutText.contains("title = \"\""), "\(printed.stderr) \(printed.stdoutText)")
+    }
 }

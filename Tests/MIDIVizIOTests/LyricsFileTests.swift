@@ -88,4 +88,20 @@ import Testing
         latinOnly.render(at: 5.5, in: &without)
         #expect(with.canvas.pixelHash != without.canvas.pixelHash)
     }
+
+    /// A text event over 127 bytes is shortened before a character, not inside it: the lyrics
+    /// stay UTF-8.
+    @Test func aLongUTF8LyricIsShortenedBetweenCharacters() throws {
+        func meta(_ type: UInt8, _ text: [UInt8]) -> [UInt8] { [0x00, 0xFF, type, UInt8(text.count)] + text }
+        let long = Array(String(repeating: "ń", count: 64).utf8)  // 128 bytes
+        var body = meta(0x05, Array("Zażółć ".utf8)) + [0x00, 0xFF, 0x05, 0x81, 0x00] + long + meta(0x05, Array("jaźń".utf8))
+        body += [0x00, 0xFF, 0x2F, 0x00]
+        let bytes = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8)
+            + [0, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
+        let song = try SongLoader.load(bytes: bytes, name: "long-lyric.mid")
+        #expect(song.warnings.contains { $0.contains("shortened to 127") })
+        let lyrics = Lyrics(song: song)
+        #expect(lyrics.encoding == .utf8)
+        #expect(lyrics.syllables.map(\.text) == ["Zażółć ", String(repeating: "ń", count: 63), "jaźń"])
+    }
 }

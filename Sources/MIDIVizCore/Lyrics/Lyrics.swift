@@ -109,8 +109,11 @@ public struct Lyrics: Sendable, Equatable {
             var breakBefore = breakPending, breakAfter = false
             while let mark = text.first, marks.contains(mark) { breakBefore = true; text.removeFirst() }
             while let mark = text.last, mark == "\r" || mark == "\n" { breakAfter = true; text.removeLast() }
-            // Other control characters (C0, DEL, C1) show as spaces.
-            texts.append(text.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? space : $0 })
+            // Other control characters (C0, DEL, C1) show as spaces; a syllable longer than a
+            // line is shortened.
+            text = text.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? space : $0 }
+            if text.count > longestLine { text = Array(text.prefix(longestLine - 1)) + ["\u{2026}"] }
+            texts.append(text)
             if text.isEmpty && (breakBefore || breakAfter) {
                 // A mark alone (a lone CR, a "/") ends the line; it is not a syllable of either.
                 breakPending = true
@@ -145,8 +148,9 @@ public struct Lyrics: Sendable, Equatable {
 
     /// A group of syllables too long for one line, cut into pieces of nearly equal length, as
     /// few as keep each within `longestLine` where the words allow: at word starts, or at any
-    /// syllable when the text has no spaces (CJK). Linear in the group's length.
-    static func balancedPieces(of group: [Int], texts: [[Unicode.Scalar]]) -> [[Int]] {
+    /// syllable when the text has no spaces (CJK) or a word is longer than a line. Linear in the
+    /// group's length.
+    static func balancedPieces(of group: [Int], texts: [[Unicode.Scalar]], atAnySyllable: Bool = false) -> [[Int]] {
         let space = Unicode.Scalar(" ")
         let total = group.reduce(0) { $0 + texts[$1].count }
         guard total > longestLine, group.count > 1 else { return [group] }
@@ -157,7 +161,7 @@ public struct Lyrics: Sendable, Equatable {
             offsets.append(offset)
             offset += texts[index].count
         }
-        var candidates = (1..<group.count).filter { position in
+        var candidates = atAnySyllable ? [] : (1..<group.count).filter { position in
             texts[group[position]].first == space || texts[group[position - 1]].last == space
         }
         if candidates.isEmpty { candidates = Array(1..<group.count) }
@@ -173,8 +177,15 @@ public struct Lyrics: Sendable, Equatable {
         }
         var result: [[Int]] = [], from = 0
         for cut in cuts + [group.count] {
-            result.append(Array(group[from..<cut]))
+            let piece = Array(group[from..<cut])
             from = cut
+            // A word longer than a line (or a few long ones): its piece is cut again at syllables.
+            if piece.count > 1, piece.reduce(0, { $0 + texts[$1].count }) > longestLine + longestLine / 4,
+               candidates.count != group.count - 1 {
+                result += balancedPieces(of: piece, texts: texts, atAnySyllable: true)
+            } else {
+                result.append(piece)
+            }
         }
         return result
     }

@@ -172,6 +172,12 @@ struct TrackParser {
                 return nil
             }
             kept = Array(data.prefix(SMFFrontEnd.maximumMetaBytes))
+            // UTF-8 text is cut before a character, not inside it (the lyrics' encoding is judged
+            // from all their bytes: one broken character would make them all Latin-1).
+            if String(validating: data, as: UTF8.self) != nil, data[kept.count] & 0xC0 == 0x80 {
+                while let last = kept.last, last & 0xC0 == 0x80 { kept.removeLast() }
+                if let lead = kept.last, lead >= 0xC0 { kept.removeLast() }
+            }
             warnings.add("track \(track): text meta event of \(data.count) bytes shortened to \(SMFFrontEnd.maximumMetaBytes)")
         }
         return CanonicalEvent(tick: tick, bytes: MessageBytes([0xFF, type, UInt8(kept.count)] + kept))

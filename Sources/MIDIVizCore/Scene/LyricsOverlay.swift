@@ -5,6 +5,7 @@
 struct LyricsOverlay: Sendable {
     let lyrics: Lyrics
     private let centerX: Float
+    private let width: Float
     private let currentY: Float
     private let nextY: Float
     private let textSide: Int
@@ -24,7 +25,8 @@ struct LyricsOverlay: Sendable {
         textSide = settings.textSide
         let height = Float(settings.height)
         let lineHeight = Float(Self.currentSize.pixelSize(canvasSide: textSide)) * 1.45
-        centerX = Float(settings.width) / 2
+        width = Float(settings.width)
+        centerX = width / 2
         switch settings.style {
         case .keyboard, .bars: currentY = (height * 0.2).rounded()
         case .roll, .circles: currentY = (height * 0.84 - lineHeight).rounded()
@@ -47,10 +49,13 @@ struct LyricsOverlay: Sendable {
         guard let display = lyrics.display(at: seconds) else { return }
         let current = lyrics.lines[display.current]
         let next = display.next.map { lyrics.lines[$0] }
-        // The panel is sized from the character count (text is measured only when drawn).
-        let currentPixels = Float(Self.currentSize.pixelSize(canvasSide: textSide))
-        let nextPixels = Float(Self.nextSize.pixelSize(canvasSide: textSide))
-        let widest = max(Float(current.characters.count) * currentPixels, Float(next?.characters.count ?? 0) * nextPixels) * 0.6
+        // Text is measured only when drawn: widths are estimated from the characters that take
+        // room, and a line too wide for the frame at its size takes a smaller one.
+        let currentSize = Self.size(fitting: current, among: [Self.currentSize, .large, .medium], width: width, textSide: textSide)
+        let nextSize = next.map { Self.size(fitting: $0, among: [Self.nextSize, .medium], width: width, textSide: textSide) } ?? Self.nextSize
+        let currentPixels = Float(currentSize.pixelSize(canvasSide: textSide))
+        let nextPixels = Float(nextSize.pixelSize(canvasSide: textSide))
+        let widest = max(Self.estimatedWidth(of: current, pixels: currentPixels), next.map { Self.estimatedWidth(of: $0, pixels: nextPixels) } ?? 0)
         let padX = currentPixels, padY = currentPixels * 0.6
         let bottom = (next == nil ? currentY + currentPixels * 0.5 : nextY + nextPixels * 0.5) + padY
         let top = currentY - currentPixels * 0.75 - padY
@@ -64,11 +69,27 @@ struct LyricsOverlay: Sendable {
         let line = LyricLine(current.characters, sungEnd: display.lastSyllableProgress >= 1 ? sungEnd : litEnd, lightingEnd: sungEnd,
                              sung: sung, lighting: lighting, unsung: unsung)
         let shadowOffset = max(1, (currentPixels * 0.05).rounded())
-        shapes.append(.lyricLine(LyricLine(current.characters, RGBA(0, 0, 0, 0.6)), Self.currentSize,
+        shapes.append(.lyricLine(LyricLine(current.characters, RGBA(0, 0, 0, 0.6)), currentSize,
                                  center: Point(centerX + shadowOffset, currentY + shadowOffset)))
-        shapes.append(.lyricLine(line, Self.currentSize, center: Point(centerX, currentY)))
+        shapes.append(.lyricLine(line, currentSize, center: Point(centerX, currentY)))
         if let next {
-            shapes.append(.lyricLine(LyricLine(next.characters, waiting), Self.nextSize, center: Point(centerX, nextY)))
+            shapes.append(.lyricLine(LyricLine(next.characters, waiting), nextSize, center: Point(centerX, nextY)))
         }
+    }
+
+    /// The first of `sizes` at which `line` is estimated to fit 94 % of the frame's width (the
+    /// last when none does).
+    static func size(fitting line: Lyrics.Line, among sizes: [TextSize], width: Float, textSide: Int) -> TextSize {
+        sizes.first { estimatedWidth(of: line, pixels: Float($0.pixelSize(canvasSide: textSide))) <= width * 0.94 } ?? sizes[sizes.count - 1]
+    }
+
+    /// About 0.6 em a character, not counting those that take no room (combining marks,
+    /// zero-width spaces and joiners, direction marks).
+    static func estimatedWidth(of line: Lyrics.Line, pixels: Float) -> Float {
+        let taking = line.characters.lazy.filter { character in
+            !((0x0300...0x036F).contains(character) || (0x200B...0x200F).contains(character) || (0x20D0...0x20FF).contains(character)
+              || (0xFE20...0xFE2F).contains(character) || character == 0xFEFF)
+        }.count
+        return Float(taking) * pixels * 0.6
     }
 }

@@ -97,7 +97,7 @@ public struct Scene: Sendable {
     }
 
     public static let mostCharactersBeyondLatin1 = 4096
-    public static let textSizesBeyondLatin1: Set<TextSize> = [LyricsOverlay.currentSize, LyricsOverlay.nextSize]
+    public static let textSizesBeyondLatin1: Set<TextSize> = [LyricsOverlay.currentSize, LyricsOverlay.nextSize, .medium]
 
     /// Widens a pitch range to at least 24 semitones, centred, within 0...127.
     static func paddedRange(low: Int, high: Int) -> ClosedRange<Int> {

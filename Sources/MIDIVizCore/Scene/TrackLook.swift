@@ -26,6 +26,19 @@ public struct TrackLook: Sendable, Equatable {
     }
 }
 
+extension TrackLook: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The same text for the same look, whatever order its sets and dictionaries hold it in
+    /// (what `batch` compares to tell whether a video is up to date).
+    public var description: String {
+        func colors(_ colors: [Int: RGBA]) -> String { "[" + colors.keys.sorted().map { "\($0): \(colors[$0]!.hex)" }.joined(separator: ", ") + "]" }
+        func numbers(_ set: Set<Int>) -> String { "\(set.sorted())" }
+        return "TrackLook(trackColors: \(colors(trackColors)), channelColors: \(colors(channelColors)), hiddenTracks: \(numbers(hiddenTracks)), "
+            + "hiddenChannels: \(numbers(hiddenChannels)), onlyTracks: \(numbers(onlyTracks)))"
+    }
+
+    public var debugDescription: String { description }
+}
+
 extension Song {
     /// The song without what `look` hides: its notes are not drawn.
     public func showing(_ look: TrackLook) -> Song {
