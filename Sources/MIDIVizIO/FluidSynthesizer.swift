@@ -8,6 +8,12 @@ final class FluidSynthesizer {
     private let settings: OpaquePointer
     private let synth: OpaquePointer
 
+    /// FluidSynth (2.3) sets up its default modulators (velocity to attenuation, ...) when the
+    /// process's first synthesizer is made, after marking that done: another synthesizer made
+    /// meanwhile on another thread starts without them and plays its notes at other levels.
+    /// Synthesizers are made one at a time.
+    private static let creation = NSLock()
+
     /// The corresponding C functions are `new_fluid_settings`, `fluid_settings_setnum`,
     /// `fluid_settings_setint`, `new_fluid_synth` and `fluid_synth_sfload`.
     init(soundFont: String, sampleRate: Int, gain: Double, reverb: Bool, chorus: Bool) throws(AudioError) {
@@ -23,7 +29,10 @@ final class FluidSynthesizer {
         // Vorbis) bounces the demo groove in 1.7-2.2 s and 158 MB instead of 4.4-4.8 s and
         // 533 MB, to the same bytes.
         fluid_settings_setint(settings, "synth.dynamic-sample-loading", 1)
-        guard let synth = new_fluid_synth(settings) else {
+        Self.creation.lock()
+        let made = new_fluid_synth(settings)
+        Self.creation.unlock()
+        guard let synth = made else {
             delete_fluid_settings(settings)
             throw AudioError.synthesizer("FluidSynth could not start: \(FluidLogCapture.drain().last ?? "no reason given")")
         }
