@@ -12,8 +12,10 @@ extension ColorScheme: ExpressibleByArgument {}
 
 /// Options that may stand without their value: `--labels` alone is `--labels names`.
 enum BareOptions {
-    static let defaults: [String: (value: String, choices: Set<String>)] = [
-        "--labels": ("names", Set(RenderSettings.Labels.allCases.map(\.rawValue))),
+    /// Each option's value when it stands alone, its value for "none" (`labels = false` in a
+    /// config file or a batch manifest), and its choices.
+    static let defaults: [String: (value: String, off: String, choices: Set<String>)] = [
+        "--labels": ("names", RenderSettings.Labels.off.rawValue, Set(RenderSettings.Labels.allCases.map(\.rawValue))),
     ]
 
     /// The arguments with each bare option's value put in: where the option ends the line or

@@ -95,7 +95,13 @@ enum BatchManifest {
         case "window": options.look.window = try value()
         case "keys": options.look.keys = try value()
         case "chords": options.look.chords = try flag()
-        case "labels": options.look.labels = try value()
+        case "labels":
+            // true and false (read as 1 and 0) as for a bare `--labels`.
+            switch text {
+            case "1", "true": options.look.labels = .names
+            case "0", "false": options.look.labels = .off
+            default: options.look.labels = try value()
+            }
         case "lyrics": options.look.lyrics = try flag()
         case "effects": options.look.effects = try flag()
         case "title": options.look.title = text

@@ -118,6 +118,10 @@ enum ConfigFile {
                     default: throw Failure(description: "\(place): a list of strings or numbers")
                     }
                 }
+            case (.option, .bool) where BareOptions.defaults["--" + key] != nil:
+                // An option that may stand alone: `labels = true` as `--labels`, false as off.
+                let bare = BareOptions.defaults["--" + key]!
+                these = option(key, value.bool! ? bare.value : bare.off)
             case (.option, _):
                 throw Failure(description: "\(place): a value: a string or a number")
             }

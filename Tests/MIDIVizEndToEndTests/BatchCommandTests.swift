@@ -133,7 +133,7 @@ struct BatchCommandTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let manifest = """
             {"input": "in/arpeggio.mid", "style": "bars", "scheme": "fire"}
-            {"input": "in/arpeggio.mid", "output": "keys/arpeggio.mp4", "style": "keyboard", "chords": true, "fps": 20, "to": "0:01"}
+            {"input": "in/arpeggio.mid", "output": "keys/arpeggio.mp4", "style": "keyboard", "chords": true, "fps": 20, "to": "0:01", "labels": true}
 
             {"input": "in/album/tempo.mid", "size": "320x180", "no-audio": true}
             """
@@ -145,7 +145,8 @@ struct BatchCommandTests {
         #expect(bars["video"]?.frames == 15 && keys["video"]?.frames == 20 && silent["video"]?.frames == 15)
         #expect(silent["audio"] == nil && keys["audio"] != nil)
         let options = String(decoding: FileManager.default.contents(atPath: root + "/out/keys/arpeggio.mp4.midiviz.json") ?? Data(), as: UTF8.self)
-        #expect(options.contains("keyboard") && options.contains("chords: true"))
+        #expect(options.contains("keyboard") && options.contains("chords: true") && options.contains("labels: MIDIVizCore.RenderSettings.Labels.names"),
+                "\(options)")
 
         try "{\"input\": \"in/arpeggio.mid\"}\n{\"input\": \"in/arpeggio.mid\", \"colour\": \"red\"}\n".write(toFile: root + "/bad.jsonl", atomically: true, encoding: .utf8)
         let bad = try ProcessRunner.midiviz(["batch", root + "/bad.jsonl", "--output-dir", root + "/other"] + Self.small)

@@ -78,6 +78,11 @@ import Testing
             return try Data(contentsOf: URL(fileURLWithPath: dir + "/\(name)/frame_000002.png"))
         }
         #expect(try render(["--config", config], "config") == render(base + ["--labels", "solfege", "--lyrics", "--effects"], "flags"))
+        // `labels = true` is a bare `--labels`, `labels = false` none.
+        try "style = \"keyboard\"\nkeys = \"song\"\nlabels = true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try render(["--config", config], "config-true") == render(base + ["--labels"], "flags-bare"))
+        try "style = \"keyboard\"\nkeys = \"song\"\nlabels = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try render(["--config", config], "config-false") == render(base, "flags-none"))
     }
 
     /// What a hostile pass found: a negative mm:ss time read as positive, and an empty string in
