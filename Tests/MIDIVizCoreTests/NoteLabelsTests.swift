@@ -27,16 +27,24 @@ import Testing
                     synthEvents: [], warnings: [])
     }
 
+    /// A labeler whose names are 10 pixels high (`TextSize.small` on a 625-pixel side).
+    func labeler(_ labels: RenderSettings.Labels) -> NoteLabeler {
+        var settings = RenderSettings(width: 1000, height: 625)
+        settings.labels = labels
+        return NoteLabeler(song: songInTwoKeys(), settings: settings)
+    }
+
     @Test func theKeySignatureInForceSpellsTheNoteAndTheRoomDecidesTheOctave() {
-        let labeler = NoteLabeler(song: songInTwoKeys(), labels: .names)
+        let labeler = labeler(.names)
+        #expect(labeler.pixels == 10)
         #expect(labeler.spelling(at: 1) == .flats && labeler.spelling(at: 2) == .sharps)
-        #expect(labeler.label(63, at: 1, room: 100, pixels: 10) == .spelledNote(63, NoteNaming(solfege: false, spelling: .flats, octave: true)))
-        #expect(labeler.label(63, at: 3, room: 100, pixels: 10) == .spelledNote(63, NoteNaming(solfege: false, spelling: .sharps, octave: true)))
+        #expect(labeler.label(63, at: 1, room: 100) == .spelledNote(63, NoteNaming(solfege: false, spelling: .flats, octave: true)))
+        #expect(labeler.label(63, at: 3, room: 100) == .spelledNote(63, NoteNaming(solfege: false, spelling: .sharps, octave: true)))
         // "Eb4" needs about 3 × 0.62 × 10 = 18.6 pixels, "Eb" 12.4.
-        #expect(labeler.label(63, at: 1, room: 15, pixels: 10) == .spelledNote(63, NoteNaming(solfege: false, spelling: .flats, octave: false)))
-        #expect(labeler.label(63, at: 1, room: 10, pixels: 10) == nil)
-        #expect(NoteLabeler(song: songInTwoKeys(), labels: .off).label(63, at: 1, room: 100, pixels: 10) == nil)
-        #expect(NoteLabeler(song: songInTwoKeys(), labels: .solfege).label(63, at: 1, room: 100, pixels: 10)
+        #expect(labeler.label(63, at: 1, room: 15) == .spelledNote(63, NoteNaming(solfege: false, spelling: .flats, octave: false)))
+        #expect(labeler.label(63, at: 1, room: 10) == nil)
+        #expect(self.labeler(.off).label(63, at: 1, room: 100) == nil)
+        #expect(self.labeler(.solfege).label(63, at: 1, room: 100)
             == .spelledNote(63, NoteNaming(solfege: true, spelling: .flats, octave: false)))
     }
 

@@ -87,8 +87,8 @@ struct BarsLayout {
             }
         }
         // `--effects`: sparks off the top of a bar as its note starts.
-        let share = Sparks.share(among: struck.count)
-        for note in struck.suffix(Sparks.mostNotesPerFrame) {
+        let (sparking, share) = Sparks.chosen(struck)
+        for note in sparking {
             let slot = slot(ofPitch: Int(note.pitch))
             guard slot >= 0, slot < bars.count else { continue }
             let top = baseline - max(barWidth * 0.3, maximumHeight * bars[slot].level)

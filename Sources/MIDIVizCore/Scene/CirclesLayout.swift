@@ -41,48 +41,37 @@ struct CirclesLayout {
                 let slot = Int(note.pitch & 0x7F)
                 if presence > table[slot].presence { table[slot] = (Int32(index), presence) }
             }
-            var struck = 0
+            var struck: [(index: Int, center: Point, radius: Float)] = []
             for slot in 0..<128 where table[slot].note >= 0 {
-                appendCircle(for: Int(table[slot].note), at: seconds, to: &shapes)
-                let note = notes[Int(table[slot].note)]
-                if Sparks.isLive(note, at: seconds) { struck += 1 }
+                let index = Int(table[slot].note)
+                let circle = appendCircle(for: index, at: seconds, to: &shapes)
+                if scene.settings.effects, Sparks.isLive(notes[index], at: seconds), struck.count < Sparks.mostNotesPerFrame {
+                    struck.append((index, circle.center, circle.radius))
+                }
             }
-            // `--effects`: sparks from the edge of each circle whose note just started.
-            guard scene.settings.effects else { return }
-            let share = Sparks.share(among: struck)
-            var sparked = 0
-            for slot in 0..<128 where table[slot].note >= 0 && sparked < Sparks.mostNotesPerFrame {
-                if appendSparks(for: Int(table[slot].note), at: seconds, most: share, to: &shapes) { sparked += 1 }
+            // `--effects`: sparks from the edge of each circle whose note just started (the
+            // lowest `Sparks.mostNotesPerFrame`), after all circles.
+            let share = Sparks.chosen(struck).sparksEach
+            for circle in struck {
+                let note = notes[circle.index]
+                let burst = Sparks.Burst(origin: circle.center, direction: Point(0, 0), spread: 1, speed: unit * 0.4, gravity: unit * 0.6,
+                                         lineWidth: max(2, unit * 0.003), startRadius: circle.radius)
+                Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: share, to: &shapes)
             }
         }
     }
 
-    /// Sparks from the edge of note `index`'s circle, if it has just started: whether it had.
-    private func appendSparks(for index: Int, at seconds: Double, most: Int, to shapes: inout [Shape]) -> Bool {
+    /// Note `index`'s circle; where it is and how large (drawn or, faded out, not).
+    @discardableResult
+    private func appendCircle(for index: Int, at seconds: Double, to shapes: inout [Shape]) -> (center: Point, radius: Float) {
         let note = scene.song.notes[index]
-        guard Sparks.isLive(note, at: seconds) else { return false }
-        let burst = Sparks.Burst(origin: center(of: note), direction: Point(0, 0), spread: 1, speed: unit * 0.4, gravity: unit * 0.6,
-                                 lineWidth: max(2, unit * 0.003), startRadius: radius(of: index, at: seconds))
-        Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: most, to: &shapes)
-        return true
-    }
-
-    func center(of note: Note) -> Point { Point(x(ofPitchClass: Int(note.pitch) % 12), y(ofPitch: Int(note.pitch))) }
-
-    /// A circle's radius: from the velocity, growing in as it starts and out as it fades.
-    func radius(of index: Int, at seconds: Double) -> Float {
         let (age, fade) = scene.envelope(of: index, at: seconds)
-        let velocity = Float(scene.song.notes[index].velocity) / 127
-        return unit * (0.02 + 0.038 * velocity) * (0.75 + 0.25 * min(1, age / 0.06)) * (1 + 0.3 * fade)
-    }
-
-    private func appendCircle(for index: Int, at seconds: Double, to shapes: inout [Shape]) {
-        let note = scene.song.notes[index]
-        let fade = scene.envelope(of: index, at: seconds).fade
+        let velocity = Float(note.velocity) / 127
+        let attack = 0.75 + 0.25 * min(1, age / 0.06)
+        let radius = unit * (0.02 + 0.038 * velocity) * attack * (1 + 0.3 * fade)
+        let center = Point(x(ofPitchClass: Int(note.pitch) % 12), y(ofPitch: Int(note.pitch)))
         let alpha = (1 - fade) * (1 - fade)
-        guard alpha > 0.004 else { return }
-        let radius = radius(of: index, at: seconds)
-        let center = center(of: note)
+        guard alpha > 0.004 else { return (center, radius) }
         let base = scene.colors.color(of: note)
         let intensity = NoteColors.intensity(note.velocity)
         let glowAlpha = 0.55 * alpha * intensity
@@ -98,6 +87,7 @@ struct CirclesLayout {
         let ink = fill.luma > 0.62 ? RGBA(0.04, 0.04, 0.07) : RGBA(1, 1, 1)
         shapes.append(.text(scene.labeler.name(note.pitch, at: note.startSeconds) ?? .noteName(note.pitch), size, center: center,
                             ink.withAlpha(0.95 * alpha)))
+        return (center, radius)
     }
 
     private func appendGrid(to shapes: inout [Shape]) {

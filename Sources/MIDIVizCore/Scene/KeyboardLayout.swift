@@ -171,8 +171,8 @@ struct KeyboardLayout {
             shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
                                 impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
         }
-        let share = Sparks.share(among: sparks.count)
-        for spark in sparks.suffix(Sparks.mostNotesPerFrame) {
+        let (sparking, share) = Sparks.chosen(sparks)
+        for spark in sparking {
             let span = keySpan(Int(spark.note.pitch))
             let burst = Sparks.Burst(origin: Point((span.left + span.right) / 2, keysTop), direction: Point(0, -1), spread: 0.8,
                                      speed: height * 0.8, gravity: height * 2.0, lineWidth: max(2, height * 0.003))
@@ -206,10 +206,9 @@ struct KeyboardLayout {
                                    top: sounding ? base.mixed(with: white, 0.35) : base.mixed(with: white, 0.1),
                                    bottom: bottomColor))
         // The name near the note's lower edge, the end that lands first.
-        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
-        let capHeight = pixels * NoteLabeler.capHeightEms
+        let capHeight = scene.labeler.capHeight
         guard scene.labeler.isOn, rect.height >= capHeight * 1.8,
-              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2, pixels: pixels)
+              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2)
         else { return }
         let y = rect.maxY - max(2, capHeight * 0.4) - capHeight / 2
         shapes.append(.text(label, .small, center: Point(rect.minX + rect.width / 2, y), NoteLabeler.ink(on: bottomColor)))
@@ -224,14 +223,13 @@ struct KeyboardLayout {
             for pitch in keys where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
             return
         }
-        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
         for pitch in keys {
             guard let color = lit[pitch] else { continue }
             let span = keySpan(pitch)
             let black = PianoKeys.isBlack(pitch)
-            guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: span.right - span.left - 2, pixels: pixels) else { continue }
+            guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: span.right - span.left - 2) else { continue }
             let y = black ? keysTop + feltHeight + (whiteKeyLength * PianoKeys.blackKeyLength).rounded() * 0.72
-                : height - whiteKeyLength * 0.14 - pixels
+                : height - whiteKeyLength * 0.14 - scene.labeler.pixels
             let face = KeyShading.colors(black: black, lit: color).bottom
             shapes.append(.text(label, .small, center: Point((span.left + span.right) / 2, y), NoteLabeler.ink(on: face)))
         }

@@ -6,14 +6,18 @@ struct NoteLabeler: Sendable {
     let labels: RenderSettings.Labels
     /// Key signature changes: when, and how they spell.
     private let keyChanges: [(seconds: Double, spelling: ChordName.Spelling)]
+    /// The names' text size (`TextSize.small`) in pixels, and the height of its capitals.
+    let pixels: Float
+    let capHeight: Float
 
-    /// A capital's height, and a character's average width, in ems (DejaVu Sans).
+    /// A capital's height in ems (DejaVu Sans).
     static let capHeightEms: Float = 0.73
-    static let characterEms: Float = 0.62
 
-    init(song: Song, labels: RenderSettings.Labels) {
-        self.labels = labels
+    init(song: Song, settings: RenderSettings) {
+        labels = settings.labels
         keyChanges = song.keySignatures.map { ($0.seconds, ChordName.Spelling(keySharps: $0.sharps)) }
+        pixels = Float(TextSize.small.pixelSize(canvasSide: settings.textSide))
+        capHeight = pixels * Self.capHeightEms
     }
 
     var isOn: Bool { labels != .off }
@@ -23,15 +27,15 @@ struct NoteLabeler: Sendable {
         return low == 0 ? .common : keyChanges[low - 1].spelling
     }
 
-    /// The label of `pitch` at `seconds` if it fits `room` pixels across with text `pixels` high:
-    /// with its octave (letters only) when that fits, else without, else nil.
-    func label(_ pitch: UInt8, at seconds: Double, room: Float, pixels: Float) -> TextLabel? {
+    /// The label of `pitch` at `seconds` if it fits `room` pixels across: with its octave
+    /// (letters only) when that fits, else without, else nil.
+    func label(_ pitch: UInt8, at seconds: Double, room: Float) -> TextLabel? {
         guard isOn else { return nil }
         let spelling = spelling(at: seconds)
         let solfege = labels == .solfege
         for octave in solfege ? [false] : [true, false] {
             let naming = NoteNaming(solfege: solfege, spelling: spelling, octave: octave)
-            let width = Float(NoteName.tables[naming.tableIndex][Int(pitch & 0x7F)].count) * Self.characterEms * pixels
+            let width = Float(NoteName.tables[naming.tableIndex][Int(pitch & 0x7F)].count) * Overlay.averageCharacterEms * pixels
             if width <= room { return .spelledNote(pitch, naming) }
         }
         return nil

@@ -194,8 +194,8 @@ struct RollLayout {
         // The playhead.
         shapes.append(.rect(Rect(x: playheadX - 3, y: rulerTop, width: 6, height: notesBottom + drumStripHeight - rulerTop), accent.withAlpha(0.06)))
         shapes.append(.line(from: Point(playheadX, rulerTop), to: Point(playheadX, notesBottom + drumStripHeight), lineWidth: 2, accent.withAlpha(0.8)))
-        let share = Sparks.share(among: struck.count)
-        for note in struck.suffix(Sparks.mostNotesPerFrame) { appendStrike(note, at: seconds, sparks: share, to: &shapes) }
+        let (sparking, share) = Sparks.chosen(struck)
+        for note in sparking { appendStrike(note, at: seconds, sparks: share, to: &shapes) }
         appendLitKeys(lit, to: &shapes)
     }
 
@@ -283,11 +283,9 @@ struct RollLayout {
             shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.12).withAlpha(0.95), bottom: fill))
         }
         // The name at the note's visible start, when the row and the note are large enough.
-        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
-        let capHeight = pixels * NoteLabeler.capHeightEms
-        let pad = max(2, pixels * 0.3)
-        guard scene.labeler.isOn, rect.height >= capHeight * 1.3,
-              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2 * pad, pixels: pixels)
+        let pad = max(2, scene.labeler.pixels * 0.3)
+        guard scene.labeler.isOn, rect.height >= scene.labeler.capHeight * 1.3,
+              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2 * pad)
         else { return }
         let ink = NoteLabeler.ink(on: fill.withAlpha(1), alpha: seconds >= note.endSeconds ? 0.6 : 0.92)
         shapes.append(.text(label, .small, center: Point(rect.minX + pad, rect.minY + rect.height / 2), ink, alignment: .left))
@@ -328,14 +326,13 @@ struct RollLayout {
             for pitch in scene.pitchRange where pitch % 12 == 0 && lit[pitch] != nil { appendOctaveName(pitch, to: &shapes) }
             return
         }
-        let pixels = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
         for pitch in scene.pitchRange {
             guard let color = lit[pitch] else { continue }
             let extent = keyExtent(pitch)
-            guard extent.bottom - extent.top >= pixels * NoteLabeler.capHeightEms * 1.3 else { continue }
+            guard extent.bottom - extent.top >= scene.labeler.capHeight * 1.3 else { continue }
             let black = PianoKeys.isBlack(pitch)
             let right = (black ? blackKeyLength : keyboardWidth) - keyboardWidth * 0.08
-            guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: right - keyboardWidth * 0.1, pixels: pixels) else { continue }
+            guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: right - keyboardWidth * 0.1) else { continue }
             shapes.append(.text(label, .small, center: Point(right, (extent.top + extent.bottom) / 2),
                                 NoteLabeler.ink(on: KeyShading.colors(black: black, lit: color).face), alignment: .right))
         }

@@ -77,7 +77,7 @@ public struct Scene: Sendable {
         }
         chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
         overlay = Overlay(song: song, settings: settings, colors: colors)
-        labeler = NoteLabeler(song: song, labels: settings.labels)
+        labeler = NoteLabeler(song: song, settings: settings)
         lyricsOverlay = LyricsOverlay(song: song, settings: settings)
     }
 

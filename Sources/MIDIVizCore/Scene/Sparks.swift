@@ -14,8 +14,12 @@ struct Sparks {
         note.startSeconds <= seconds && seconds - note.startSeconds < lifeSeconds
     }
 
-    /// How many sparks each of `notes` struck notes may throw this frame.
-    static func share(among notes: Int) -> Int { max(2, mostSparksPerFrame / max(1, min(notes, mostNotesPerFrame))) }
+    /// The notes struck this frame (in the order they came into view) that throw sparks: the
+    /// latest `mostNotesPerFrame`; and how many sparks each may throw.
+    static func chosen<Struck>(_ struck: [Struck]) -> (notes: ArraySlice<Struck>, sparksEach: Int) {
+        let notes = struck.suffix(mostNotesPerFrame)
+        return (notes, max(2, mostSparksPerFrame / max(1, notes.count)))
+    }
 
     /// Where sparks come from and how they fly, in pixels and pixels per second.
     struct Burst {
