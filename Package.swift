@@ -19,9 +19,11 @@ var targets: [Target] = [
     .target(name: "CPNGShim", dependencies: ["CPNG", "CYUV"], linkerSettings: [.linkedLibrary("png16")]),
     // RGBA → yuv420p in C, where the compiler vectorizes it (the Swift loop was 6 ms a 1080p frame).
     .target(name: "CYUV", cSettings: [.unsafeFlags(["-O3"])]),
+    // vmsplice(2), which Glibc's Swift module leaves out (it needs _GNU_SOURCE).
+    .target(name: "CPipe"),
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
-    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CEBUR128"]),
+    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CEBUR128"]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO"]),
     .target(

@@ -11,6 +11,9 @@ public final class FFmpegProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var errorText = Data()
     public let stallTimeoutSeconds: Double
+    /// The bytes of each write copied into the pipe: its capacity and a page. The rest is
+    /// spliced (see `PipeWriting.spliceAll`).
+    private var copiedTail = Int.max
 
     /// ffmpeg from `$MIDIVIZ_FFMPEG`, else the first on PATH.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(VideoError) -> String {
@@ -53,6 +56,8 @@ public final class FFmpegProcess: @unchecked Sendable {
         // A 1 MiB pipe costs far less system time per frame than the default 64 KiB.
         let descriptor = input.fileHandleForWriting.fileDescriptor
         _ = fcntl(descriptor, 1031 /* F_SETPIPE_SZ */, 1 << 20)
+        let capacity = fcntl(descriptor, 1032 /* F_GETPIPE_SZ */)
+        if capacity > 0 { copiedTail = Int(capacity) + Int(sysconf(Int32(_SC_PAGESIZE))) }
         // Non-blocking, so that a write never waits past the watchdog's poll.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
@@ -60,10 +65,10 @@ public final class FFmpegProcess: @unchecked Sendable {
     /// Whether ffmpeg is still running.
     public var isRunning: Bool { process.isRunning }
 
-    /// Writes all of `bytes` to ffmpeg's stdin.
+    /// Writes all of `bytes` to ffmpeg's stdin; they are the caller's again once this returns.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
-        switch PipeWriting.writeAll(input.fileHandleForWriting.fileDescriptor, bytes.baseAddress!, count: bytes.count,
-                                    timeoutSeconds: stallTimeoutSeconds) {
+        switch PipeWriting.spliceAll(input.fileHandleForWriting.fileDescriptor, bytes.baseAddress!, count: bytes.count,
+                                     copiedTail: copiedTail, timeoutSeconds: stallTimeoutSeconds) {
         case .written:
             return
         case .stalled:

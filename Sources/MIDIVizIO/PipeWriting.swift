@@ -1,8 +1,9 @@
+import CPipe
 import Foundation
 
 /// Writing to a pipe whose reader may stop reading: the descriptor is non-blocking and each
-/// wait for room lasts at most `timeoutSeconds`. The corresponding C functions are `poll` and
-/// `write`.
+/// wait for room lasts at most `timeoutSeconds`. The corresponding C functions are `poll`,
+/// `write` and `vmsplice`.
 enum PipeWriting {
     enum Outcome {
         case written
@@ -12,13 +13,39 @@ enum PipeWriting {
         case failed(errno: Int32)
     }
 
+    /// Writes `count` bytes, handing all but the last `copiedTail` to the pipe by reference
+    /// (`vmsplice`) and copying that tail (`write`). When `copiedTail` is at least the pipe's
+    /// capacity, the tail fills the whole pipe before this returns, so the reader has read every
+    /// spliced byte by then: the caller may change `bytes` as soon as this returns. Splicing
+    /// spares the copy into the pipe and the pipe's fresh pages (zeroed by the kernel).
+    static func spliceAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, copiedTail: Int,
+                          timeoutSeconds: Double) -> Outcome {
+        let spliced = max(0, count - copiedTail)
+        var offset = 0
+        while offset < spliced {
+            guard waitForRoom(descriptor, timeoutSeconds: timeoutSeconds) else { return .stalled }
+            let taken = midiviz_vmsplice(descriptor, bytes + offset, spliced - offset)
+            if taken < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                if errno == EINVAL || errno == ENOSYS { break }  // not a pipe: write it all
+                return .failed(errno: errno)
+            }
+            offset += taken
+        }
+        return writeAll(descriptor, bytes + offset, count: count - offset, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Whether the pipe has room within `timeoutSeconds` (or a signal came).
+    private static func waitForRoom(_ descriptor: Int32, timeoutSeconds: Double) -> Bool {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        let polled = poll(&ready, 1, Int32(min(timeoutSeconds * 1000, Double(Int32.max))))
+        return polled != 0
+    }
+
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, timeoutSeconds: Double) -> Outcome {
         var offset = 0
         while offset < count {
-            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let polled = poll(&ready, 1, Int32(min(timeoutSeconds * 1000, Double(Int32.max))))
-            if polled < 0 && errno == EINTR { continue }
-            if polled == 0 { return .stalled }
+            guard waitForRoom(descriptor, timeoutSeconds: timeoutSeconds) else { return .stalled }
             let written = write(descriptor, bytes + offset, count - offset)
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

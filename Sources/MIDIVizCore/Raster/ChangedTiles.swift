@@ -46,6 +46,19 @@ public struct ChangedTiles: Sendable {
         }
     }
 
+    /// Whether `region` (clipped to the canvas) touches a marked tile.
+    public func touches(_ region: Rect) -> Bool {
+        if isEverything { return true }
+        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
+        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return false }
+        let column0 = x0 / Self.tileWidth, column1 = (x1 - 1) / Self.tileWidth
+        for row in (y0 / Self.tileHeight)...((y1 - 1) / Self.tileHeight) {
+            for column in column0...column1 where marks[row * columns + column] { return true }
+        }
+        return false
+    }
+
     /// The changed area as rectangles `x0..<x1, y0..<y1` clipped to the canvas: per band of tiles,
     /// each run of marked tiles as one; the whole canvas as one when everything changed.
     public func forEachRectangle(_ body: (_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Void) {

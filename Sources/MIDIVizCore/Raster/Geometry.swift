@@ -1,12 +1,12 @@
 /// A point in canvas pixels.
-public struct Point: Sendable, Equatable {
+public struct Point: Sendable, Hashable {
     public var x: Float
     public var y: Float
     public init(_ x: Float, _ y: Float) { self.x = x; self.y = y }
 }
 
 /// An axis-aligned rectangle in canvas pixels.
-public struct Rect: Sendable, Equatable {
+public struct Rect: Sendable, Hashable {
     public var minX: Float
     public var minY: Float
     public var width: Float

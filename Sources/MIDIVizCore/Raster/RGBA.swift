@@ -1,5 +1,5 @@
 /// A straight (not premultiplied) colour with components in 0...1.
-public struct RGBA: Sendable, Equatable {
+public struct RGBA: Sendable, Hashable {
     public var r: Float
     public var g: Float
     public var b: Float

@@ -36,11 +36,17 @@ public struct FrameRenderer: Sendable {
     /// Draws the scene at any time, e.g. a poster frame. `workspace.changed` then holds what
     /// differs from the workspace's previous frame.
     public func render(at seconds: Double, in workspace: inout FrameWorkspace) {
-        // Put the backdrop back where the previous frame drew, not over the whole canvas. A
-        // note's shapes follow its glow and lie inside it: one copy covers them all.
+        scene.makeShapes(at: seconds, into: &workspace.nextShapes)
+        workspace.nextRegions.removeAll(keepingCapacity: true)
+        for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
+        workspace.unchanged.find(previous: workspace.shapes, previousRegions: workspace.drawnRegions,
+                                 new: workspace.nextShapes, newRegions: workspace.nextRegions)
+        // Put the backdrop back where the previous frame drew, not over the whole canvas, and
+        // not under what stays. A note's shapes follow its glow and lie inside it: one copy
+        // covers them all.
         workspace.changed.removeAll()
         var restored: Rect? = nil
-        for region in workspace.drawnRegions {
+        for (index, region) in workspace.drawnRegions.enumerated() where !workspace.unchanged.keptPrevious[index] {
             guard let region else {
                 backdrop.restoreAll(in: &workspace.canvas)
                 workspace.changed.markEverything()
@@ -51,14 +57,12 @@ public struct FrameRenderer: Sendable {
             backdrop.restore(region, in: &workspace.canvas)
             restored = region
         }
-        scene.makeShapes(at: seconds, into: &workspace.shapes)
-        workspace.drawnRegions.removeAll(keepingCapacity: true)
-        for shape in workspace.shapes {
-            let region = shape.bounds(fonts: fonts)
-            workspace.drawnRegions.append(region)
-            if let region { workspace.changed.mark(region) } else { workspace.changed.markEverything() }
+        for (index, shape) in workspace.nextShapes.enumerated() where !workspace.unchanged.keptNew[index] {
+            if let region = workspace.nextRegions[index] { workspace.changed.mark(region) } else { workspace.changed.markEverything() }
+            workspace.canvas.draw(shape, fonts: fonts)
         }
-        workspace.canvas.draw(workspace.shapes, fonts: fonts)
+        swap(&workspace.shapes, &workspace.nextShapes)
+        swap(&workspace.drawnRegions, &workspace.nextRegions)
     }
 }
 
@@ -69,6 +73,11 @@ public struct FrameWorkspace: Sendable {
     var shapes: [Shape] = []
     /// Where each of `shapes` drew (nil: anywhere), for the next frame to put the backdrop back.
     var drawnRegions: [Rect?] = []
+    /// The next frame's shapes and regions while it is drawn, then swapped with the two above.
+    var nextShapes: [Shape] = []
+    var nextRegions: [Rect?] = []
+    /// Which shapes the next frame can leave as they are.
+    var unchanged: UnchangedShapes
     /// The tiles the last frame changed from the frame before it in this workspace.
     public internal(set) var changed: ChangedTiles
 
@@ -78,7 +87,10 @@ public struct FrameWorkspace: Sendable {
     init(canvas: Canvas) {
         self.canvas = canvas
         changed = ChangedTiles(width: canvas.width, height: canvas.height)
+        unchanged = UnchangedShapes(width: canvas.width, height: canvas.height)
         shapes.reserveCapacity(1024)
         drawnRegions.reserveCapacity(1024)
+        nextShapes.reserveCapacity(1024)
+        nextRegions.reserveCapacity(1024)
     }
 }

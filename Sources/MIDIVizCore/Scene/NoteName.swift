@@ -18,7 +18,7 @@ public enum NoteName {
 
 /// How `--labels` names a note: letters (C#4, Eb5) or fixed-do solfège (Do#, Mib), with
 /// accidentals spelled by the key signature as chord names are, with or without the octave.
-public struct NoteNaming: Sendable, Equatable {
+public struct NoteNaming: Sendable, Hashable {
     public var solfege: Bool
     public var spelling: ChordName.Spelling
     public var octave: Bool

@@ -1,5 +1,5 @@
 /// One thing to draw: the model's output for a frame, in drawing order.
-public enum Shape: Sendable, Equatable {
+public enum Shape: Sendable, Hashable {
     case background(top: RGBA, bottom: RGBA)
     case rect(Rect, RGBA)
     case roundedRect(Rect, radius: Float, top: RGBA, bottom: RGBA)
@@ -17,7 +17,7 @@ public enum Shape: Sendable, Equatable {
 
 /// A line of lyrics as code points: the first `sungEnd` characters in `sung`, then up to
 /// `lightingEnd` in `lighting` (the syllable lighting up now), the rest in `unsung`.
-public struct LyricLine: Sendable, Equatable {
+public struct LyricLine: Sendable, Hashable {
     public var characters: [UInt32]
     public var sungEnd: Int
     public var lightingEnd: Int
@@ -82,7 +82,7 @@ extension GlyphSet {
 }
 
 /// Text a shape can show, referred to by value so that no `String` is built per frame.
-public enum TextLabel: Sendable, Equatable {
+public enum TextLabel: Sendable, Hashable {
     /// `C#4`
     case noteName(UInt8)
     /// `C#`
@@ -117,7 +117,7 @@ public enum TextLabel: Sendable, Equatable {
 }
 
 /// Where text sits relative to its anchor's x.
-public enum TextAlignment: Sendable, Equatable {
+public enum TextAlignment: Sendable, Hashable {
     case left, center, right
 
     /// The x where text `width` wide starts when anchored at `x`.
