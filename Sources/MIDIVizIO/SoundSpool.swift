@@ -55,19 +55,29 @@ public final class SoundSpool: SoundSink {
                                          resultLUFS: integrated + gain, resultTruePeakDBTP: peak + gain)
         guard peak + gain > target.truePeakCeilingDBTP else { return result }
         // Sample peaks held a little under the ceiling: peaks between samples rise above them.
-        // The gain is corrected on the integrated loudness alone (the true peak is most of the
-        // meter's cost), then one pass measures both.
+        // A round's first pass measures the loudness and the true peak; on target at once (the
+        // usual case), it is the last. Otherwise the gain is corrected on the loudness alone
+        // (the true peak is most of the meter's cost), then one more pass measures both.
         var threshold = target.truePeakCeilingDBTP - 0.5
         for round in 0..<3 {
-            for _ in 0..<6 {
-                let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate, truePeak: false))
+            var measured: MeteredSound? = nil
+            for attempt in 0..<6 {
+                let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate, truePeak: attempt == 0))
                 try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
                 let short = target.integratedLUFS - meter.meter.integratedLUFS
-                if abs(short) <= 0.05 { break }
+                if abs(short) <= 0.05 {
+                    if attempt == 0 { measured = meter }
+                    break
+                }
                 gain += short
             }
-            let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
-            try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
+            let meter: MeteredSound
+            if let measured {
+                meter = measured
+            } else {
+                meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
+                try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
+            }
             result = LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
                                          resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
             let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP

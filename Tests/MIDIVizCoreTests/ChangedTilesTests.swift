@@ -37,7 +37,8 @@ import Testing
     }
 
     /// A frame changes where the previous frame drew and where it draws: moving one note's
-    /// shapes marks both places, and a frame identical to the one before marks only its shapes.
+    /// shapes marks both places, and a frame identical to the one before marks nothing (its shapes
+    /// stay as drawn).
     @Test func aFrameMarksWhereTheLastOneDrewAndWhereItDraws() {
         let notes = [Note(startSeconds: 0.5, endSeconds: 3, pitch: 60, velocity: 100, channel: 0, track: 0)]
         let song = Song(format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4,
@@ -64,5 +65,9 @@ import Testing
         }
         #expect(differing > 0, "the note moved")
         #expect(workspace.changed.changedFraction < 0.5)
+        let second = workspace.canvas
+        renderer.render(frame: 20, in: &workspace)
+        #expect(workspace.shapeCount > 0 && workspace.changed.changedFraction == 0)
+        #expect(workspace.canvas.pixels == second.pixels)
     }
 }

@@ -182,7 +182,11 @@ extension Canvas {
         let ink = Ink(color)
         let inverseSquared = 1 / (radius * radius)
         let scale = Float(ink.weight)
-        forEachRow(ofDiscAt: center, radius: radius, margin: 0) { row, dySquared, columns in
+        // A pixel whose weight, (1 − d²/r²)² · scale, is under 1 is left as it is: go only as
+        // far as the weight reaches 1 (and a pixel more).
+        guard scale >= 1 else { return }
+        let reach = min(radius, radius * (1 - 1 / scale.squareRoot()).squareRoot() + 1)
+        forEachRow(ofDiscAt: center, radius: reach, margin: 0) { row, dySquared, columns in
             let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
             let rowTerm = 1 - dySquared * inverseSquared
             func blendRun(_ start: Int, _ end: Int) {
