@@ -20,39 +20,31 @@ enum PipeWriting {
     /// spares the copy into the pipe and the pipe's fresh pages (zeroed by the kernel).
     static func spliceAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, copiedTail: Int,
                           timeoutSeconds: Double) -> Outcome {
-        let spliced = max(0, count - copiedTail)
+        var spliced = max(0, count - copiedTail)
         var offset = 0
-        while offset < spliced {
-            guard waitForRoom(descriptor, timeoutSeconds: timeoutSeconds) else { return .stalled }
-            let taken = midiviz_vmsplice(descriptor, bytes + offset, spliced - offset)
+        while offset < count {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let polled = poll(&ready, 1, Int32(min(timeoutSeconds * 1000, Double(Int32.max))))
+            if polled < 0 && errno == EINTR { continue }
+            if polled == 0 { return .stalled }
+            let splicing = offset < spliced
+            let taken = splicing ? midiviz_vmsplice(descriptor, bytes + offset, spliced - offset)
+                                 : write(descriptor, bytes + offset, count - offset)
             if taken < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                if errno == EINVAL || errno == ENOSYS { break }  // not a pipe: write it all
+                if splicing && (errno == EINVAL || errno == ENOSYS) {  // not a pipe: write the rest
+                    spliced = offset
+                    continue
+                }
                 return .failed(errno: errno)
             }
             offset += taken
         }
-        return writeAll(descriptor, bytes + offset, count: count - offset, timeoutSeconds: timeoutSeconds)
-    }
-
-    /// Whether the pipe has room within `timeoutSeconds` (or a signal came).
-    private static func waitForRoom(_ descriptor: Int32, timeoutSeconds: Double) -> Bool {
-        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        let polled = poll(&ready, 1, Int32(min(timeoutSeconds * 1000, Double(Int32.max))))
-        return polled != 0
-    }
-
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, timeoutSeconds: Double) -> Outcome {
-        var offset = 0
-        while offset < count {
-            guard waitForRoom(descriptor, timeoutSeconds: timeoutSeconds) else { return .stalled }
-            let written = write(descriptor, bytes + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return .failed(errno: errno)
-            }
-            offset += written
-        }
         return .written
+    }
+
+    /// Writes `count` bytes, all copied.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, timeoutSeconds: Double) -> Outcome {
+        spliceAll(descriptor, bytes, count: count, copiedTail: count, timeoutSeconds: timeoutSeconds)
     }
 }

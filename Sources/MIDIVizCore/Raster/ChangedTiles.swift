@@ -33,15 +33,12 @@ public struct ChangedTiles: Sendable {
 
     /// Marks the tiles `region` touches (clipped to the canvas).
     public mutating func mark(_ region: Rect) {
-        guard !isEverything else { return }
-        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
-        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return }
-        let column0 = x0 / Self.tileWidth, column1 = (x1 - 1) / Self.tileWidth
-        let row0 = y0 / Self.tileHeight, row1 = (y1 - 1) / Self.tileHeight
+        guard !isEverything, let touched = tiles(touchedBy: region) else { return }
+        let columns = self.columns
         marks.withUnsafeMutableBufferPointer { marks in
-            for row in row0...row1 {
-                marks.baseAddress!.advanced(by: row * columns + column0).update(repeating: true, count: column1 - column0 + 1)
+            for row in touched.rows {
+                marks.baseAddress!.advanced(by: row * columns + touched.columns.lowerBound)
+                    .update(repeating: true, count: touched.columns.count)
             }
         }
     }
@@ -49,14 +46,19 @@ public struct ChangedTiles: Sendable {
     /// Whether `region` (clipped to the canvas) touches a marked tile.
     public func touches(_ region: Rect) -> Bool {
         if isEverything { return true }
-        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
-        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return false }
-        let column0 = x0 / Self.tileWidth, column1 = (x1 - 1) / Self.tileWidth
-        for row in (y0 / Self.tileHeight)...((y1 - 1) / Self.tileHeight) {
-            for column in column0...column1 where marks[row * columns + column] { return true }
+        guard let touched = tiles(touchedBy: region) else { return false }
+        for row in touched.rows {
+            for column in touched.columns where marks[row * columns + column] { return true }
         }
         return false
+    }
+
+    /// The columns and rows of tiles `region` touches, clipped to the canvas; nil for none.
+    private func tiles(touchedBy region: Rect) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
+        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
+        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return ((x0 / Self.tileWidth)...((x1 - 1) / Self.tileWidth), (y0 / Self.tileHeight)...((y1 - 1) / Self.tileHeight))
     }
 
     /// The changed area as rectangles `x0..<x1, y0..<y1` clipped to the canvas: per band of tiles,

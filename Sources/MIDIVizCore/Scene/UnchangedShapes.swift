@@ -48,13 +48,11 @@ struct UnchangedShapes: Sendable {
             settled = true
             for pair in pairs where keptNew[pair.new] {
                 let region = newRegions[pair.new]
-                guard let region, !moving.touches(region) else {
-                    keptNew[pair.new] = false
-                    keptPrevious[pair.previous] = false
-                    mark(region)
-                    settled = false
-                    continue
-                }
+                if let region, !moving.touches(region) { continue }
+                keptNew[pair.new] = false
+                keptPrevious[pair.previous] = false
+                mark(region)
+                settled = false
             }
         }
     }
