@@ -34,11 +34,14 @@ var targets: [Target] = [
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
     .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
+    // Prints the command line's option groups from the declarations (scripts/generate-options).
+    .executableTarget(name: "midiviz-generate-options", dependencies: ["MIDIVizEngine"]),
     .executableTarget(name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO"], path: "Benchmarks/FrameLoop"),
     .testTarget(name: "MIDIVizCoreTests", dependencies: ["MIDIVizCore"]),
     .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore", propertyBased], exclude: ["Goldens"]),
     .testTarget(name: "MIDIVizEngineTests", dependencies: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore", propertyBased]),
-    .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "MIDIVizCore"]),
+    .testTarget(name: "MIDIVizCLITests", dependencies: ["MIDIVizCLI", "MIDIVizEngine", propertyBased]),
+    .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "midiviz-generate-options", "MIDIVizCore", "MIDIVizEngine"]),
 ]
 
 // The libFuzzer targets link libFuzzer's own main, so they exist only when

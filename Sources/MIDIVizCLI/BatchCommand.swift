@@ -39,48 +39,54 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Render songs even when their outputs are up to date.")
     var force = false
 
-    @OptionGroup var outputs: OutputOptions
-    @OptionGroup var look: LookOptions
-    @OptionGroup var sound: AudioOptions
+    @Option(name: .shortAndLong, help: "With --merge-reports: the merged JSON report to write.")
+    var output: String?
+
+    @OptionGroup var reporting: ReportingOptions
+    @OptionGroup var config: ConfigArguments
+    @OptionGroup var look: LookArguments
+    @OptionGroup var sound: SoundArguments
+    @OptionGroup var render: RenderArguments
+    @OptionGroup var limits: LimitsArguments
 
     var outputDirectory: String { outputDirectoryOption ?? "" }
 
     func validate() throws {
         if mergeReports {
-            guard outputs.output != nil || junit != nil else { throw ValidationError("--merge-reports writes to -o FILE.json (and/or --junit FILE.xml)") }
+            guard output != nil || junit != nil else { throw ValidationError("--merge-reports writes to -o FILE.json (and/or --junit FILE.xml)") }
             guard outputDirectoryOption == nil else { throw ValidationError("--merge-reports renders nothing: --output-dir does not apply") }
             return
         }
-        guard outputDirectoryOption != nil else { throw ValidationError("batch needs --output-dir DIR for the videos") }
-        if outputs.segment != nil { throw ValidationError("--segment splits one song: use it with render") }
-        if outputs.output != nil || outputs.framesDirectory != nil || outputs.noVideo || outputs.rawVideoOut != nil || sound.audio != nil {
-            throw ValidationError("batch names each song's video itself under --output-dir: -o, --frames-dir, --no-video and --audio do not apply")
+        guard outputDirectoryOption != nil || config.printConfig else { throw ValidationError("batch needs --output-dir DIR for the videos") }
+        if output != nil {
+            throw ValidationError("batch names each song's video itself under --output-dir: -o is for --merge-reports")
         }
     }
 
-    /// Songs at once: `--jobs` (default 1); each renders its frames on the cores left to it.
-    var songsAtOnce: Int { max(1, outputs.jobsOption ?? 1) }
+    /// The render options: config files, then the command line's.
+    func renderOptions() throws -> RenderOptions { try config.options([look, sound, render, limits]) }
 
     func run() throws {
-        if outputs.printConfig {
-            print(ConfigFile.toml(look: look, sound: sound, outputs: outputs), terminator: "")
+        let options = try renderOptions()
+        if config.printConfig {
+            print(ConfigFile.toml(options), terminator: "")
             return
         }
         if mergeReports {
             do {
-                try OutputChecks.check(files: [outputs.output, junit].compactMap { $0 }, inputs: inputs.map { ($0, "report") })
+                try OutputChecks.check(files: [output, junit].compactMap { $0 }, inputs: inputs.map { ($0, "report") })
             } catch {
                 throw error.reported
             }
             let merged: BatchReport.Merged
             do { merged = try BatchReport.merge(inputs) } catch { throw fail(error.message, code: 65) }
             do {
-                if let path = outputs.output { try BatchReport.write(merged.json.text + "\n", to: path) }
+                if let path = output { try BatchReport.write(merged.json.text + "\n", to: path) }
                 if let junit { try BatchReport.write(merged.junit, to: junit) }
             } catch {
                 throw fail(error.message, code: 73)
             }
-            if !outputs.quiet {
+            if !reporting.quiet {
                 FileHandle.standardError.write(Data("midiviz batch: \(inputs.count) reports, \(merged.songs.count) songs, \(merged.failed) failed\n".utf8))
             }
             if merged.failed > 0 { throw ExitCode(1) }
@@ -96,7 +102,7 @@ struct BatchCommand: ParsableCommand {
                 throw BatchError.usage("--output-dir \(outputDirectory) is not a folder")
             }
             var all = try BatchInputs.songs(inputs, outputDirectory: outputDirectory,
-                                            base: BatchManifest.Options(look: look, sound: sound, outputs: outputs))
+                                            base: options)
             guard !all.isEmpty else { throw BatchError.usage("no songs (.mid, .midi, .kar, .rmi) in \(inputs.joined(separator: ", "))") }
             // The reports replace no song, manifest or other output.
             let reads = all.map { ($0.input, "input song") } + inputs.filter(BatchManifest.isManifest).map { ($0, "manifest") }
@@ -115,7 +121,7 @@ struct BatchCommand: ParsableCommand {
         } catch {
             throw fail(error.message, code: 64)
         }
-        let runner = BatchRunner(command: self, songs: songs)
+        let runner = BatchRunner(songs: songs, options: options, songsAtOnce: max(1, options.jobs ?? 1), force: force, reporting: reporting)
         // A batch stopped between songs is still interrupted: the rest were not made.
         let interruption = Interruption { runner.stop(signal: $0); return false }
         defer { interruption.cancel() }
@@ -128,19 +134,12 @@ struct BatchCommand: ParsableCommand {
         } catch {
             throw fail(error.message, code: 73)
         }
-        if !outputs.quiet {
+        if !reporting.quiet {
             FileHandle.standardError.write(Data(String(format: "midiviz batch: %d songs: %d rendered, %d up to date, %d failed, in %.1f s\n",
                                                        results.count, summary.count(.rendered), summary.count(.skipped),
                                                        summary.count(.failed), summary.wallSeconds).utf8))
         }
         if summary.count(.failed) > 0 { throw ExitCode(1) }
-    }
-
-    /// Everything that shapes a song's output besides its bytes, for the up-to-date record.
-    func optionsKey(_ request: RenderRequest) -> String {
-        let sound = request.sound.map { "\($0.bouncer) soundfont=\($0.soundFontPath ?? "default") loudness=\($0.loudness.map { "\($0)" } ?? "off")" } ?? "silent"
-        let video = request.outputs.map { "\($0)".replacingOccurrences(of: $0.path, with: "") }.joined(separator: ",")
-        return "\(request.settings) font=\(request.fontPath) \(sound) from=\(request.startSeconds) to=\(request.endSeconds.map { "\($0)" } ?? "end") preroll=\(request.prerollSeconds.map { "\($0)" } ?? "default") postroll=\(request.postrollSeconds) \(video)"
     }
 }
 
@@ -154,8 +153,12 @@ extension BatchError {
 
 /// Renders a batch's songs, several at once, and stops them all on a signal.
 final class BatchRunner: @unchecked Sendable {
-    private let command: BatchCommand
     private let songs: [BatchSong]
+    /// The command line's options, for songs without their own.
+    private let options: RenderOptions
+    private let songsAtOnce: Int
+    private let force: Bool
+    private let reporting: ReportingOptions
     private let lock = NSLock()
     private var next = 0
     private var stopped = false
@@ -163,14 +166,17 @@ final class BatchRunner: @unchecked Sendable {
     private var results: [BatchResult?]
     private var finished = 0
 
-    init(command: BatchCommand, songs: [BatchSong]) {
-        self.command = command
+    init(songs: [BatchSong], options: RenderOptions, songsAtOnce: Int, force: Bool, reporting: ReportingOptions) {
         self.songs = songs
+        self.options = options
+        self.songsAtOnce = songsAtOnce
+        self.force = force
+        self.reporting = reporting
         results = Array(repeating: nil, count: songs.count)
     }
 
     func run() -> [BatchResult] {
-        let workers = min(command.songsAtOnce, max(1, songs.count))
+        let workers = min(songsAtOnce, max(1, songs.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = claim() {
                 let result = render(index, workers: workers)
@@ -218,17 +224,19 @@ final class BatchRunner: @unchecked Sendable {
         } catch {
             return failed(error.exitCode, error.description)
         }
-        let options = song.options ?? BatchManifest.Options(look: command.look, sound: command.sound, outputs: command.outputs)
-        var outputs = options.outputs
-        outputs.jobsOption = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
-        outputs.quiet = true
-        let run = RenderRun(song: loaded, songPath: song.input, songName: song.input, videoPath: song.output,
-                            look: options.look, sound: options.sound, output: outputs)
+        var options = song.options ?? self.options
+        // `--jobs` is songs at once: each song renders on the cores left to it.
+        options.jobs = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         let request: RenderRequest
-        do { request = try run.request(settings: options.look.settings(for: loaded)) } catch { return failed(error.exitCode, error.description) }
-        var record = BatchRecord(inputBytes: bytes.count, inputHash: BatchRecord.hash(bytes), options: command.optionsKey(request),
-                                 version: MIDIVizVersion.current, outputBytes: 0)
-        if !command.force, record.isUpToDate(output: song.output) {
+        do {
+            request = try RenderRequest(song: loaded, songPath: song.input, songName: song.input, options: options,
+                                        outputs: [.video(path: song.output, container: .mp4, crf: options.crf, preset: options.preset)],
+                                        defaultJobs: 1)
+        } catch {
+            return failed(error.exitCode, error.message)
+        }
+        var record = BatchRecord(input: bytes, options: options)
+        if !force, record.isUpToDate(output: song.output) {
             return BatchResult(song: song, status: .skipped, exitCode: 0, message: "up to date", durationSeconds: loaded.durationSeconds,
                                frames: 0, wallSeconds: Date().timeIntervalSince(started))
         }
@@ -239,14 +247,14 @@ final class BatchRunner: @unchecked Sendable {
             return failed(73, "cannot create \(folder): \(error.localizedDescription)")
         }
         let job: RenderJob
-        do { job = try RenderJob(request) } catch { return failed(error.exitCode, error.description) }
+        do { job = try RenderJob(request) } catch { return failed(error.exitCode, error.message) }
         let mayStart = lock.withLock {
             if !stopped { active[index] = job }
             return !stopped
         }
         guard mayStart else { return failed(130, "interrupted") }
         let summary: RenderSummary
-        do { summary = try job.run() } catch { return failed(error.exitCode, error.description) }
+        do { summary = try job.run() } catch { return failed(error.exitCode, error.message) }
         record.outputBytes = ((try? FileManager.default.attributesOfItem(atPath: song.output))?[.size] as? Int) ?? 0
         // Under the lock, and not once stopped: a signal never cuts a record short (a video
         // without its record is only rendered again).
@@ -263,8 +271,8 @@ final class BatchRunner: @unchecked Sendable {
 
     /// One line a song: on stderr, or a JSON line on stdout with `--progress json`.
     private func announce(_ result: BatchResult, number: Int) {
-        guard !command.outputs.quiet else { return }
-        if command.outputs.progress == .json {
+        guard !reporting.quiet else { return }
+        if reporting.progress == .json {
             print(result.json.text)
             fflush(stdout)
         } else {

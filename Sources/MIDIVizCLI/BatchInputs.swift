@@ -1,4 +1,5 @@
 import Foundation
+import MIDIVizEngine
 
 /// One song of a batch: its file, and its output under `--output-dir`, named from the file's
 /// path relative to the folder it was found in (a file given by itself: its name).
@@ -8,7 +9,7 @@ struct BatchSong {
     var relativePath: String
     var output: String
     /// A manifest line's options; nil for the command line's.
-    var options: BatchManifest.Options? = nil
+    var options: RenderOptions? = nil
 }
 
 enum BatchInputs {
@@ -16,18 +17,14 @@ enum BatchInputs {
 
     /// The songs of `inputs` (files, folders searched recursively, manifests), in a stable order,
     /// each with its output; refused before any work when an input is missing or two map to one output.
-    static func songs(_ inputs: [String], outputDirectory: String, base: BatchManifest.Options) throws(BatchError) -> [BatchSong] {
+    static func songs(_ inputs: [String], outputDirectory: String, base: RenderOptions) throws(BatchError) -> [BatchSong] {
         var songs: [BatchSong] = []
         let files = FileManager.default
         for input in inputs {
             var isFolder: ObjCBool = false
             guard files.fileExists(atPath: input, isDirectory: &isFolder) else { throw .usage("\(input): no such file or folder") }
             if !isFolder.boolValue && BatchManifest.isManifest(input) {
-                for (song, options) in try BatchManifest.songs(input, outputDirectory: outputDirectory, base: base) {
-                    var song = song
-                    song.options = options
-                    songs.append(song)
-                }
+                songs += try BatchManifest.songs(input, outputDirectory: outputDirectory, base: base).map(\.0)
             } else if isFolder.boolValue {
                 let root = URL(fileURLWithPath: input).standardizedFileURL.path
                 guard let walker = files.enumerator(atPath: root) else { throw .usage("\(input): cannot read the folder") }

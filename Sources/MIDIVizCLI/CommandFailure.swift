@@ -10,5 +10,11 @@ func fail(_ message: String, code: Int32) -> ExitCode {
 
 extension RenderError {
     /// The one place an engine error becomes what the user sees: one line and its exit code.
-    var reported: ExitCode { fail(description, code: exitCode) }
+    var reported: ExitCode { fail(message, code: exitCode) }
+
+    /// The line the user reads: options named as flags.
+    var message: String {
+        if case .option(let error) = self { return error.message(prefix: "--") }
+        return description
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDIVizCore
+import MIDIVizEngine
 import MIDIVizIO
 
 /// `midiviz demo [-o demo.mp4]`: the original app's built-in C-major arpeggio, no input file.
@@ -9,14 +10,22 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo", abstract: "Render the built-in C-major arpeggio demo to demo.mp4.")
 
     @OptionGroup var outputs: OutputOptions
-    @OptionGroup var look: LookOptions
-    @OptionGroup var sound: AudioOptions
+    @OptionGroup var config: ConfigArguments
+    @OptionGroup var look: LookArguments
+    @OptionGroup var sound: SoundArguments
+    @OptionGroup var render: RenderArguments
+    @OptionGroup var limits: LimitsArguments
+
+    /// The render options: config files, then the command line's.
+    func renderOptions() throws -> RenderOptions { try config.options([look, sound, render, limits]) }
 
     func run() throws {
-        if outputs.printConfig {
-            print(ConfigFile.toml(look: look, sound: sound, outputs: outputs), terminator: "")
+        let options = try renderOptions()
+        if config.printConfig {
+            print(ConfigFile.toml(options), terminator: "")
             return
         }
+        try outputs.check(options)
         let song: Song
         do {
             song = try SongLoader.load(bytes: DemoSong.midiBytes, name: DemoSong.name)
@@ -24,6 +33,6 @@ struct DemoCommand: ParsableCommand {
             throw fail(error.description, code: error.exitCode)
         }
         let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil : outputs.output ?? "demo.mp4"
-        try RenderRun(song: song, songPath: nil, songName: DemoSong.name, videoPath: video, look: look, sound: sound, output: outputs).run()
+        try RenderRun(song: song, songPath: nil, songName: DemoSong.name, videoPath: video, options: options, outputs: outputs).run()
     }
 }

@@ -7,13 +7,14 @@ import MIDIVizIO
 /// `midiviz frame SONG.mid --at TIME -o poster.png`
 struct FrameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "frame", abstract: "Render one frame of a song as a PNG (a poster).")
+        commandName: "frame", abstract: "Render one frame of a song as a PNG (a poster).",
+        discussion: "A config file may hold any render option (one file serves render and frame); a frame uses the look options.")
 
     @Argument(help: "The Standard MIDI File.")
     var song: String
 
     @Option(help: "The time to show: seconds (12.5) or mm:ss.fff.")
-    var at: SongTime
+    var at: AtTime
 
     @Option(name: .shortAndLong, help: "The PNG to write.")
     var output: String
@@ -21,20 +22,26 @@ struct FrameCommand: ParsableCommand {
     @Option(name: .customLong("png-level"), help: "zlib compression level 0-9.")
     var pngLevel: Int = 6
 
-    @OptionGroup var look: LookOptions
-
-    @OptionGroup var limits: SongLimitOptions
+    @OptionGroup var config: ConfigArguments
+    @OptionGroup var look: LookArguments
+    @OptionGroup var limits: LimitsArguments
 
     func validate() throws {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9") }
     }
 
+    /// The render options: config files, then the command line's.
+    func renderOptions() throws -> RenderOptions { try config.options([look, limits]) }
+
     func run() throws {
+        let options = try renderOptions()
+        if config.printConfig {
+            print(ConfigFile.toml(options), terminator: "")
+            return
+        }
         let loaded = try loadSongOrExit(song)
         do {
-            try PosterRender.render(song: loaded, songPath: song, settings: look.settings(for: loaded), fontPath: look.font,
-                                    atSeconds: at.seconds, to: output, pngLevel: pngLevel, maximumSongSeconds: limits.maxDuration,
-                                    backgroundImagePath: look.backgroundImage)
+            try PosterRender.render(song: loaded, songPath: song, options: options, atSeconds: at.seconds, to: output, pngLevel: pngLevel)
         } catch {
             throw error.reported
         }

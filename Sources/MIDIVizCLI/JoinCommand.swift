@@ -30,24 +30,26 @@ struct JoinCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The segments' --postroll.", valueName: "seconds"))
     var postroll: Double = 0
 
-    @OptionGroup var look: LookOptions
-    @OptionGroup var sound: AudioOptions
+    @OptionGroup var config: ConfigArguments
+    @OptionGroup var look: LookArguments
+    @OptionGroup var sound: SoundArguments
 
-    func validate() throws {
-        if sound.audio != nil { throw ValidationError("join writes one MP4: --audio does not apply") }
-    }
+    /// The render options: config files, then the command line's.
+    func renderOptions() throws -> RenderOptions { try config.options([look, sound]) }
 
     func run() throws {
+        let options = try renderOptions()
+        if config.printConfig {
+            print(ConfigFile.toml(options), terminator: "")
+            return
+        }
         signal(SIGPIPE, SIG_IGN)
         let started = Date()
         let loaded = try loadSongOrExit(song)
         var request: JoinRequest
         do {
-            let settings = try look.settings(for: loaded)
-            let heard = sound.muteHidden ? loaded.muting(hiddenBy: settings.trackLook) : loaded
-            request = JoinRequest(parts: parts, song: heard, songPath: song, songName: song, settings: settings,
-                                  sound: SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont, loudness: sound.loudnessTarget),
-                                  output: output)
+            request = JoinRequest(parts: parts, song: options.heard(loaded), songPath: song, songName: song,
+                                  settings: try options.settings(for: loaded), sound: options.soundSettings, output: output)
         } catch {
             throw error.reported
         }

@@ -12,13 +12,8 @@ public struct MIDIVizCommand: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line, `--config` files read first (and a bare `--labels` completed).
-    public static func mainExpandingConfig() {
-        do {
-            main(BareOptions.expand(try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))))
-        } catch {
-            FileHandle.standardError.write(Data("midiviz: \(error.description)\n".utf8))
-            Foundation.exit(error.exitCode)
-        }
+    /// Runs the command line, a bare `--labels` completed first.
+    public static func mainExpandingBareOptions() {
+        main(BareOptions.expand(Array(CommandLine.arguments.dropFirst())))
     }
 }

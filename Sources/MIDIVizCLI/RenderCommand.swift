@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDIVizCore
+import MIDIVizEngine
 import MIDIVizIO
 
 /// `midiviz render SONG.mid [-o OUT.mp4]`: the song as a video with its sound.
@@ -14,25 +15,25 @@ struct RenderCommand: ParsableCommand {
     var song: String
 
     @OptionGroup var outputs: OutputOptions
-    @OptionGroup var look: LookOptions
-    @OptionGroup var sound: AudioOptions
+    @OptionGroup var config: ConfigArguments
+    @OptionGroup var look: LookArguments
+    @OptionGroup var sound: SoundArguments
+    @OptionGroup var render: RenderArguments
+    @OptionGroup var limits: LimitsArguments
 
-    func validate() throws {
-        if outputs.noVideo && outputs.framesDirectory == nil && sound.audio == nil {
-            throw ValidationError("--no-video leaves nothing to write: add --frames-dir DIR and/or --audio FILE.wav")
-        }
-        if outputs.noAudio && sound.audio != nil { throw ValidationError("--no-audio and --audio contradict each other") }
-        if outputs.segment != nil && sound.audio != nil { throw ValidationError("a segment is silent: `midiviz join` adds the whole song's sound") }
-    }
+    /// The render options: config files, then the command line's.
+    func renderOptions() throws -> RenderOptions { try config.options([look, sound, render, limits]) }
 
     func run() throws {
-        if outputs.printConfig {
-            print(ConfigFile.toml(look: look, sound: sound, outputs: outputs), terminator: "")
+        let options = try renderOptions()
+        if config.printConfig {
+            print(ConfigFile.toml(options), terminator: "")
             return
         }
+        try outputs.check(options)
         let loaded = try loadSongOrExit(song)
         let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil
             : outputs.output ?? URL(fileURLWithPath: song).deletingPathExtension().appendingPathExtension("mp4").path
-        try RenderRun(song: loaded, songPath: song, songName: song, videoPath: video, look: look, sound: sound, output: outputs).run()
+        try RenderRun(song: loaded, songPath: song, songName: song, videoPath: video, options: options, outputs: outputs).run()
     }
 }

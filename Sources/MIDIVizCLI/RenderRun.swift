@@ -12,18 +12,17 @@ struct RenderRun {
     let songPath: String?
     let songName: String
     let videoPath: String?
-    let look: LookOptions
-    let sound: AudioOptions
-    let output: OutputOptions
+    let options: RenderOptions
+    let outputs: OutputOptions
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         let started = Date()
         let job: RenderJob
-        do { job = try makeJob() } catch { throw error.reported }
+        do { job = try RenderJob(request()) } catch { throw error.reported }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }
-        let reporter = ProgressReporter(style: output.quiet ? nil : output.progress)
+        let reporter = ProgressReporter(style: outputs.reporting.quiet ? nil : outputs.reporting.progress)
         let summary: RenderSummary
         do {
             summary = try job.run { reporter.update(done: $0.framesDone, of: $0.frames) }
@@ -36,58 +35,31 @@ struct RenderRun {
         report(summary, started: started)
     }
 
-    /// The engine's job for these options, checked before any work.
-    func makeJob() throws(RenderError) -> RenderJob {
-        try RenderJob(request(settings: look.settings(for: song)))
-    }
-
-    func request(settings: RenderSettings) throws(RenderError) -> RenderRequest {
-        var outputs: [RenderOutput] = []
-        var container: VideoContainer?
+    /// The engine's request: the outputs these options name, and the render options.
+    func request() throws(RenderError) -> RenderRequest {
+        var list: [RenderOutput] = []
         if let videoPath {
             guard let known = VideoContainer(outputPath: videoPath) else {
                 // Whatever else is wrong with it is said first (the input named as the output).
-                try OutputChecks.check(files: [videoPath] + (sound.audio.map { [$0] } ?? []),
+                try OutputChecks.check(files: [videoPath] + (outputs.audio.map { [$0] } ?? []),
                                        inputs: songPath.map { [($0, "input song")] } ?? [])
                 throw .usage("cannot write \(videoPath): midiviz writes \(VideoContainer.names) (by the extension)")
             }
-            container = known
-            outputs.append(.video(path: videoPath, container: known, crf: output.crf, preset: output.preset))
+            list.append(.video(path: videoPath, container: known, crf: options.crf, preset: options.preset))
         }
-        if let raw = output.rawVideoOut { outputs.append(.rawYUV(path: raw)) }
-        if let directory = output.framesDirectory { outputs.append(.pngFrames(directory: directory, level: output.pngLevel)) }
-        if let audio = sound.audio { outputs.append(.wav(path: audio)) }
-        let wantsSound = sound.audio != nil || (container?.hasSound == true && !output.noAudio)
-        let soundSettings = SoundSettings(bouncer: sound.bouncer, soundFontPath: sound.soundfont, loudness: sound.loudnessTarget)
-        let heard = sound.muteHidden ? song.muting(hiddenBy: settings.trackLook) : song
-        var request = RenderRequest(song: heard, songPath: songPath, songName: songName, settings: settings, fontPath: look.font,
-                                    sound: wantsSound ? soundSettings : nil, outputs: outputs, jobs: output.jobs)
-        request.startSeconds = try seconds(output.from, name: "--from") ?? 0
-        request.endSeconds = try seconds(output.to, name: "--to")
-        request.maximumSongSeconds = output.maxDuration
-        request.stallTimeoutSeconds = output.stallTimeout
-        request.backgroundImagePath = look.backgroundImage
-        request.segment = output.segment?.segment
-        // A range starts where asked unless --preroll is given.
-        request.prerollSeconds = output.preroll ?? (output.from != nil ? 0 : nil)
-        request.postrollSeconds = output.postroll
-        return request
-    }
-
-    private func seconds(_ spec: TimeSpec?, name: String) throws(RenderError) -> Double? {
-        guard let spec else { return nil }
-        guard let seconds = spec.seconds(in: song) else {
-            throw .usage("\(name) \(spec): \(songName) has no bars to count (SMPTE time division)")
-        }
-        return seconds
+        if let raw = outputs.rawVideoOut { list.append(.rawYUV(path: raw)) }
+        if let directory = outputs.framesDirectory { list.append(.pngFrames(directory: directory, level: outputs.pngLevel)) }
+        if let audio = outputs.audio { list.append(.wav(path: audio)) }
+        return try RenderRequest(song: song, songPath: songPath, songName: songName, options: options, outputs: list,
+                                 segment: outputs.segment?.segment, defaultJobs: ProcessInfo.processInfo.activeProcessorCount)
     }
 
     private func report(_ summary: RenderSummary, started: Date) {
-        guard !output.quiet else { return }
+        guard !outputs.reporting.quiet else { return }
         let wall = Date().timeIntervalSince(started)
         let seconds = summary.durationSeconds
         func rounded(_ value: Double) -> JSONValue { value.isFinite ? .double((value * 100).rounded() / 100) : .null }
-        if output.progress == .json {
+        if outputs.reporting.progress == .json {
             var fields: [(String, JSONValue)] = [("done", .bool(true)), ("outputs", .array(summary.outputs.map(JSONValue.string))),
                                                  ("duration_s", .double(seconds)), ("frames", .int(summary.frames)),
                                                  ("wall_s", .double((wall * 1000).rounded() / 1000)),
@@ -108,7 +80,7 @@ struct RenderRun {
             }
             FileHandle.standardError.write(Data(String(format: "midiviz: %@: %@, %d frames at %d fps, in %.1f s (%.2fx real time)%@\n",
                                                        summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames,
-                                                       look.fps, wall, seconds / max(wall, 1e-9), loudness).utf8))
+                                                       options.fps, wall, seconds / max(wall, 1e-9), loudness).utf8))
         }
     }
 }

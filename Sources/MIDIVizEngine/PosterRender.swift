@@ -8,6 +8,8 @@ public enum PosterRender {
                               atSeconds seconds: Double, to path: String, pngLevel: Int,
                               maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds,
                               backgroundImagePath: String? = nil) throws(RenderError) {
+        try settings.check()
+        guard (0...9).contains(pngLevel) else { throw .option(.outOfRange(option: "png-level", value: String(pngLevel), allowed: "between 0 and 9")) }
         try RenderJob.checkLength(of: song, named: songPath ?? "the song", maximum: maximumSongSeconds)
         let end = song.durationSeconds + settings.tailSeconds
         guard seconds.isFinite, seconds >= 0, seconds <= end else {

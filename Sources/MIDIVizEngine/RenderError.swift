@@ -15,6 +15,8 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
     case cannotCreate(String)
     /// ffmpeg or the synthesizer failed (1).
     case failed(String)
+    /// An option's value, or options together, refused (64).
+    case option(OptionError)
     /// The run was stopped by `RenderJob.stop()` (a signal): 128 + the signal when known.
     case interrupted(signal: Int32?)
 
@@ -23,6 +25,8 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
         case .usage(let message), .badInput(let message), .missingInput(let message),
              .unavailable(let message), .cannotCreate(let message), .failed(let message):
             return message
+        case .option(let error):
+            return error.message(prefix: "")
         case .interrupted(let signal):
             return signal.map { "interrupted by signal \($0)" } ?? "interrupted"
         }
@@ -30,7 +34,7 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var exitCode: Int32 {
         switch self {
-        case .usage: return 64
+        case .usage, .option: return 64
         case .badInput: return 65
         case .missingInput: return 66
         case .unavailable: return 69

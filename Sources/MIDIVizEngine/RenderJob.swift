@@ -21,6 +21,8 @@ public final class RenderJob: @unchecked Sendable {
     public init(_ request: RenderRequest) throws(RenderError) {
         self.request = request
         guard !request.outputs.isEmpty else { throw .usage("nothing to write: no output") }
+        try request.settings.check()
+        guard request.jobs >= 1 else { throw .option(.outOfRange(option: "jobs", value: String(request.jobs), allowed: "at least 1")) }
         try Self.checkLength(of: request.song, named: request.songName, maximum: request.maximumSongSeconds)
         if request.sound == nil, request.outputs.contains(where: { if case .wav = $0 { return true } else { return false } }) {
             throw .usage("a WAV output needs sound settings")

@@ -3,6 +3,6 @@ import MIDIVizCLI
 @main
 enum Entrypoint {
     static func main() {
-        MIDIVizCommand.mainExpandingConfig()
+        MIDIVizCommand.mainExpandingBareOptions()
     }
 }

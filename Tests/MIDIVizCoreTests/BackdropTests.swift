@@ -1,7 +1,7 @@
 import Testing
 @testable import MIDIVizCore
 
-@Suite struct BackdropTests {
+@Suite(.timeLimit(.minutes(5))) struct BackdropTests {
     /// Rows of one colour right of x = 20, and a different pixel at every place left of it.
     func picture() -> Canvas {
         var canvas = Canvas(width: 120, height: 30)

@@ -1,7 +1,7 @@
 import Testing
 @testable import MIDIVizCore
 
-@Suite struct ChangedTilesTests {
+@Suite(.timeLimit(.minutes(5))) struct ChangedTilesTests {
     /// The rectangles handed out, as tuples.
     func rectangles(_ tiles: ChangedTiles) -> [[Int]] {
         var result: [[Int]] = []

@@ -1,7 +1,7 @@
 import Testing
 @testable import MIDIVizCore
 
-@Suite struct EffectsTests {
+@Suite(.timeLimit(.minutes(5))) struct EffectsTests {
     /// A chord of three notes at 1 s and one note at 3 s, each half a second long.
     func song() -> Song {
         let notes = [60, 64, 67].map { Note(startSeconds: 1, endSeconds: 1.5, pitch: UInt8($0), velocity: 110, channel: 0, track: 0) }

@@ -1,7 +1,7 @@
 import Testing
 @testable import MIDIVizCore
 
-@Suite struct LyricsTests {
+@Suite(.timeLimit(.minutes(5))) struct LyricsTests {
     /// A song holding only `texts` (seconds, track, kind, text as bytes).
     func song(_ texts: [(Double, Int, TextEvent.Kind, [UInt8])], trackNames: [String?] = [nil, nil]) -> Song {
         Song(format: 1, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: 30,

@@ -1,7 +1,7 @@
 import Testing
 @testable import MIDIVizCore
 
-@Suite struct NoteIndexTests {
+@Suite(.timeLimit(.minutes(5))) struct NoteIndexTests {
     /// A deterministic generator, so a failure can be replayed.
     struct Generator: RandomNumberGenerator {
         var state: UInt64

@@ -1,7 +1,7 @@
 import Testing
 @testable import MIDIVizCore
 
-@Suite struct PianoKeysTests {
+@Suite(.timeLimit(.minutes(5))) struct PianoKeysTests {
     @Test func eightyEightKeysAreFiftyTwoWhiteAndThirtySixBlack() {
         let keys = PianoKeys.eightyEight
         #expect(keys.count == 88)

@@ -2,7 +2,7 @@ import Testing
 @testable import MIDIVizCore
 
 /// The roll and keyboard styles: where notes are at their start, and where the grid lies.
-@Suite struct ScrollingStylesTests {
+@Suite(.timeLimit(.minutes(5))) struct ScrollingStylesTests {
     /// C4 from 1 s to 2 s and E4 from 1.5 s to 1.75 s, at 120 bpm 4/4 until tick 768 (4 s),
     /// then 3/4 at 90 bpm: bars at 0, 2, 4 and 6 s, as in fixtures/tempo-map.mid.
     func song() -> Song {
@@ -102,7 +102,7 @@ import Testing
         #expect(sounding.contains { if case .rect(_, lit) = $0 { return true } else { return false } })
     }
 
-    @Test func keyboardNoteTouchesTheKeysAtItsStartFrame() {
+    @Test func keyboardNoteTouchesTheKeysAtItsStartFrame() throws {
         for keys in RenderSettings.KeyRange.allCases {
             var settings = settings(.keyboard)
             settings.keys = keys
@@ -112,9 +112,9 @@ import Testing
             func c4(_ frame: Int) -> Rect? {
                 roundedRects(scene, frame: frame).first { $0.minX > span.left && $0.maxX < span.right && $0.maxY <= layout.keysTop + 0.5 }
             }
-            let atStart = try! #require(c4(30))
+            let atStart = try #require(c4(30))
             #expect(abs(atStart.maxY - layout.keysTop) <= 1, "bottom edge on the keys at 1 s (\(keys))")
-            let before = try! #require(c4(29))
+            let before = try #require(c4(29))
             #expect(layout.keysTop - before.maxY > 1, "still falling a frame earlier")
             #expect(abs(layout.keysTop - before.maxY - layout.pixelsPerSecond / 30) < 0.01)
             // Its top edge reaches the keys when it ends (less the gap that parts repeated notes).

@@ -1,7 +1,7 @@
 import Testing
 @testable import MIDIVizCore
 
-@Suite struct SongBuilderTests {
+@Suite(.timeLimit(.minutes(5))) struct SongBuilderTests {
     /// Builds a song at 96 ticks per quarter (120 bpm: a tick is 1/192 s) from (tick, track, bytes).
     func song(_ events: [(Int, Int, [UInt8])], trackCount: Int = 2, endTick: Int? = nil) -> Song {
         SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: trackCount,
@@ -71,7 +71,7 @@ import Testing
     }
 }
 
-@Suite struct TempoMapTests {
+@Suite(.timeLimit(.minutes(5))) struct TempoMapTests {
     @Test func secondsFollowEachTempoSegment() {
         let map = TempoMap(division: .ticksPerQuarter(480), changes: [(960, 1_000_000), (0, 250_000), (1920, 1_000_000)])
         #expect(map.seconds(atTick: 480) == 0.25)
@@ -86,7 +86,7 @@ import Testing
     }
 }
 
-@Suite struct BarTests {
+@Suite(.timeLimit(.minutes(5))) struct BarTests {
     /// 4/4 at 120 bpm for two bars, then 3/4 at 90 bpm (as fixtures/tempo-map.mid).
     let song = SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: 1, events: [
         MIDIEvent(tick: 0, track: 0, bytes: [0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20]),

@@ -4,7 +4,8 @@ import Testing
 /// `midiviz info --json --notes` against an independent reference, `scripts/reference_notes.py`
 /// (mido reads the file, pretty_midi maps ticks to seconds), on every corpus file.
 @Suite(.enabled(if: TestEnvironment.oracleIsAvailable,
-                "python3 with mido and pretty_midi is missing: pip install -r scripts/requirements-reference.txt (scripts/setup does)"))
+                "python3 with mido and pretty_midi is missing: pip install -r scripts/requirements-reference.txt (scripts/setup does)"),
+       .timeLimit(.minutes(10)))
 struct OracleAgreementTests {
     /// What we do with each file the oracle rejects, and why.
     enum Expected {

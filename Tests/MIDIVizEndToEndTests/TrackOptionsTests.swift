@@ -3,7 +3,8 @@ import Testing
 
 /// `--track-color`, `--channel-color`, `--hide-track`, `--hide-channel`, `--only-track` and
 /// `--mute-hidden` through the binary.
-@Suite(.enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"))
+@Suite(.enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"),
+       .timeLimit(.minutes(10)))
 struct TrackOptionsTests {
     static let groove = TestEnvironment.packageRoot.appendingPathComponent("fixtures/demo-groove.mid").path
 

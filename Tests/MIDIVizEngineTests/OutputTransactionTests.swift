@@ -6,7 +6,7 @@ import Testing
 
 /// The engine in-process: what it refuses before any work, and that all outputs of a run appear
 /// together or not at all.
-@Suite struct OutputTransactionTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputTransactionTests {
     typealias Support = EngineTestSupport
 
     @Test func anOutputNamingTheInputIsRefusedAndTheSongKept() throws {
@@ -238,7 +238,7 @@ final class Results: @unchecked Sendable {
     }
 }
 
-@Suite struct PathPartsTests {
+@Suite(.timeLimit(.minutes(5))) struct PathPartsTests {
     @Test(arguments: [("a", ".", "a"), ("./a", ".", "a"), ("dir/a.mp4", "dir", "a.mp4"), ("/a", "/", "a"),
                       ("dir/frames/", "dir", "frames"), ("a//b", "a", "b"), ("/x/y//", "/x", "y"), ("/", "/", "/")])
     func splitsAsDirnameAndBasename(path: String, folder: String, name: String) {
@@ -249,7 +249,7 @@ final class Results: @unchecked Sendable {
 
 /// A stop (a signal) that comes when the outputs are already committed interrupts nothing: the
 /// outputs stay, complete, and the job says so, so that the command ends as a success.
-@Suite struct StopAfterCommitTests {
+@Suite(.timeLimit(.minutes(5))) struct StopAfterCommitTests {
     @Test func aStopAfterTheCommitKeepsTheOutputsAndSaysSo() throws {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

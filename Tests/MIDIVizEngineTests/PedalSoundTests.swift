@@ -5,7 +5,8 @@ import Testing
 
 /// The picture follows what the synthesizer hears: under the sustain pedal, an organ's C4
 /// released at 0.5 s sounds until the pedal lifts at 2 s, and stops then.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"))
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
+       .timeLimit(.minutes(5)))
 struct PedalSoundTests {
     func bounce(pedal: Bool) throws -> [Float] {
         var events = [TimedMessage(seconds: 0, bytes: [0xC0, 19]), TimedMessage(seconds: 0, bytes: [0x90, 60, 100]),

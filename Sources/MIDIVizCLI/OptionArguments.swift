@@ -1,0 +1,57 @@
+import ArgumentParser
+import MIDIVizEngine
+
+/// A group of declared options as the command line gave them (`OptionArguments+Generated.swift`).
+protocol GivenOptions {
+    var given: [(name: String, texts: [String])] { get }
+}
+
+extension ArgumentHelp {
+    /// A declared option's help, with its default as typed.
+    static func declared(_ name: String) -> ArgumentHelp {
+        guard let declaration = RenderOptions.declaration(name) else { return ArgumentHelp() }
+        let text = declaration.defaultText.map { declaration.help + " (default: \($0))" } ?? declaration.help
+        return ArgumentHelp(text, valueName: declaration.valueName)
+    }
+}
+
+extension CompletionKind {
+    /// What shells complete for a declared option: files, its choices, or anything.
+    static func declared(_ name: String) -> CompletionKind {
+        guard let declaration = RenderOptions.declaration(name) else { return .default }
+        if declaration.isPath { return .file() }
+        return declaration.choices.isEmpty ? .default : .list(declaration.choices)
+    }
+}
+
+/// `--config` and `--print-config`, taken by every command that takes render options.
+struct ConfigArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("Read options from this TOML file (their long names as keys, e.g. style = \"keyboard\"; relative paths from the file's folder); repeatable, later files win; the command line wins over all.", valueName: "file"))
+    var config: [String] = []
+
+    @Flag(name: .customLong("print-config"), help: "Print the options in effect as TOML for --config, and render nothing.")
+    var printConfig = false
+
+    /// The render options: the defaults, then each config file, then the command line's
+    /// options; all checked. Prints the error and exits 64 (66 for an unreadable file).
+    func options(_ groups: [any GivenOptions]) throws -> RenderOptions {
+        var options = RenderOptions()
+        do {
+            for file in config { try ConfigFile.apply(file, to: &options) }
+        } catch {
+            throw fail(error.description, code: error.exitCode)
+        }
+        do throws(OptionError) {
+            for group in groups {
+                for (name, texts) in group.given {
+                    guard let declaration = RenderOptions.declaration(name) else { throw .unknown(name) }
+                    try declaration.set(texts, in: &options)
+                }
+            }
+            try options.validate()
+        } catch {
+            throw fail(error.message(prefix: "--"), code: 64)
+        }
+        return options
+    }
+}

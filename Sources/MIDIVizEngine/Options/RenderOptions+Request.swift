@@ -1,0 +1,137 @@
+import MIDIVizCore
+import MIDIVizIO
+
+extension RenderOptions {
+    /// The longest side of a frame.
+    public static let maximumSide = 7680
+
+    /// Checks each option's value and what options say together; throws the first problem.
+    public func validate() throws(OptionError) {
+        for declaration in Self.declarations {
+            if let problem = declaration.problem(in: self) { throw problem }
+        }
+        guard size.width > 0, size.height > 0 else { throw .outOfRange(option: "size", value: size.optionText, allowed: "at least 1x1") }
+        guard size.width <= Self.maximumSide, size.height <= Self.maximumSide else {
+            throw .outOfRange(option: "size", value: size.optionText, allowed: "at most \(Self.maximumSide) pixels a side")
+        }
+        guard size.width % 2 == 0, size.height % 2 == 0 else {
+            throw .outOfRange(option: "size", value: size.optionText, allowed: "even in width and height (video encoders require it)")
+        }
+        if backgroundImage != nil && background == .transparent { throw .contradiction("background-image", "background transparent") }
+    }
+
+    /// The colours and visibility per track and channel.
+    public var trackLook: TrackLook {
+        var look = TrackLook()
+        for entry in trackColors { look.trackColors[entry.number] = entry.color }
+        for entry in channelColors { look.channelColors[entry.number] = entry.color }
+        look.hiddenTracks = Set(hiddenTracks)
+        look.hiddenChannels = Set(hiddenChannels)
+        look.onlyTracks = Set(onlyTracks)
+        return look
+    }
+
+    /// The frames' settings for `song` (whose first track's name is the default title), with
+    /// the background image read.
+    public func settings(for song: Song) throws(RenderError) -> RenderSettings {
+        do { try validate() } catch { throw .option(error) }
+        var color: RGBA?
+        if case .color(let chosen) = background { color = chosen }
+        var settings = RenderSettings(width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
+                                      colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: color,
+                                      window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
+        settings.transparent = background == .transparent
+        for track in trackColors.map(\.number) + hiddenTracks + onlyTracks where track >= song.tracks.count {
+            throw .usage("track \(track): the song has \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s") (0 to \(song.tracks.count - 1), as `midiviz info` lists them)")
+        }
+        settings.trackLook = trackLook
+        settings.labels = labels
+        settings.lyrics = lyrics
+        settings.effects = effects
+        if let backgroundImage {
+            settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
+        }
+        return settings
+    }
+
+    /// The synthesizer's settings.
+    public var bouncer: AudioBouncer {
+        var bouncer = AudioBouncer()
+        bouncer.sampleRate = sampleRate
+        bouncer.gain = gain
+        bouncer.reverb = !noReverb
+        bouncer.chorus = !noChorus
+        bouncer.maximumTailSeconds = maximumTailSeconds
+        return bouncer
+    }
+
+    /// The sound's settings: the synthesizer, the SoundFont, the loudness.
+    public var soundSettings: SoundSettings {
+        SoundSettings(bouncer: bouncer, soundFontPath: soundFont, loudness: loudness.target)
+    }
+
+    /// `song` as heard: without the notes hidden tracks and channels play, with `--mute-hidden`.
+    public func heard(_ song: Song) -> Song { muteHidden ? song.muting(hiddenBy: trackLook) : song }
+}
+
+extension RenderSettings {
+    /// Settings a render can use: what `RenderOptions.validate()` asks of the size, the frame
+    /// rate, the speed and the window, for settings made without options.
+    func check() throws(RenderError) {
+        var options = RenderOptions()
+        options.size = FrameSize(width: width, height: height)
+        options.fps = framesPerSecond
+        options.speed = speed
+        options.window = window
+        options.backgroundDim = 0
+        do { try options.validate() } catch { throw .option(error) }
+    }
+}
+
+extension RenderRequest {
+    /// A request to render `song` with `options` into `outputs`: the options checked, the
+    /// frames' settings made (the background image read), the time range resolved against the
+    /// song. The sound is made when an output holds it: a WAV, or a video with sound unless
+    /// `noAudio`.
+    /// - Parameters:
+    ///   - songPath: the song's file (no output may replace it); nil for a built-in song.
+    ///   - songName: the name messages use for the song.
+    ///   - jobs: the cores to render on when `options.jobs` is nil.
+    public init(song: Song, songPath: String?, songName: String, options: RenderOptions, outputs: [RenderOutput],
+                segment: RenderSegment? = nil, defaultJobs: Int) throws(RenderError) {
+        let settings = try options.settings(for: song)
+        let wantsSound = outputs.contains { if case .wav = $0 { return true } else { return false } }
+            || (outputs.contains { $0.container?.hasSound == true } && !options.noAudio)
+        self.init(song: options.heard(song), songPath: songPath, songName: songName, settings: settings, fontPath: options.fontPath,
+                  sound: wantsSound ? options.soundSettings : nil, outputs: outputs, jobs: options.jobs ?? defaultJobs)
+        func seconds(_ spec: TimeSpec?, _ name: String) throws(RenderError) -> Double? {
+            guard let spec else { return nil }
+            guard let seconds = spec.seconds(in: song) else {
+                throw .usage("\(name) \(spec.optionText): \(songName) has no bars to count (SMPTE time division)")
+            }
+            return seconds
+        }
+        startSeconds = try seconds(options.from, "--from") ?? 0
+        endSeconds = try seconds(options.to, "--to")
+        maximumSongSeconds = options.maximumSongSeconds
+        stallTimeoutSeconds = options.stallTimeoutSeconds
+        backgroundImagePath = options.backgroundImage
+        self.segment = segment
+        // A range starts where asked unless a preroll is given.
+        prerollSeconds = options.preroll ?? (options.from != nil ? 0 : nil)
+        postrollSeconds = options.postroll
+    }
+}
+
+extension PosterRender {
+    /// The frame of `song` at `seconds` with `options` (their look), as a PNG at `path`.
+    /// - Parameters:
+    ///   - songPath: the song's file (the PNG may not replace it); nil for a built-in song.
+    ///   - pngLevel: zlib's level, 0 (fastest) to 9 (smallest).
+    public static func render(song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
+                              pngLevel: Int = 6) throws(RenderError) {
+        try render(song: song, songPath: songPath, settings: options.settings(for: song), fontPath: options.fontPath,
+                   atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
+                   backgroundImagePath: options.backgroundImage)
+    }
+}

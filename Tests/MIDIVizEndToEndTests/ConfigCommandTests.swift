@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// The option model through the binary: the command line's groups are generated from the
+/// declarations, and what `--print-config` writes renders the same frame when read back.
+@Suite(.timeLimit(.minutes(10)))
+struct ConfigCommandTests {
+    static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
+
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-config-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// `Sources/MIDIVizCLI/OptionArguments+Generated.swift` is what the generator prints from
+    /// the declarations now (else run `scripts/generate-options`).
+    @Test func theGeneratedOptionGroupsAreCurrent() throws {
+        let generator = TestEnvironment.binary.deletingLastPathComponent().appendingPathComponent("midiviz-generate-options")
+        let printed = try ProcessRunner.run(generator, [])
+        #expect(printed.status == 0)
+        let file = TestEnvironment.packageRoot.appendingPathComponent("Sources/MIDIVizCLI/OptionArguments+Generated.swift")
+        let committed = try String(contentsOf: file, encoding: .utf8)
+        #expect(printed.stdoutText == committed, "stale: run scripts/generate-options")
+    }
+
+    /// A title with a line break, quotes and a backslash, a relative background picture and
+    /// several options: printed by one command, read back by another from another folder,
+    /// the same PNG.
+    @Test func aPrintedConfigRendersTheSameFrame() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/work", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/elsewhere", withIntermediateDirectories: true)
+        // A 2x2 PNG, as a background picture named relative to the working folder.
+        let picture = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--style", "bars", "-o", dir + "/work/sky.png"])
+        #expect(picture.status == 0, "\(picture.stderr)")
+        let options = ["--style", "keyboard", "--size", "160x90", "--title", "Line one\n\"two\" \\ three", "--background-image", "sky.png",
+                       "--background-dim", "0.6", "--track-color", "0=#FF8800", "--labels", "--chords", "--speed", "1.5"]
+        let direct = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1.2", "-o", dir + "/direct.png"] + options,
+                                               currentDirectory: URL(fileURLWithPath: dir + "/work"))
+        #expect(direct.status == 0, "\(direct.stderr)")
+        let printed = try ProcessRunner.midiviz(["render", Self.arpeggio, "--print-config"] + options,
+                                                currentDirectory: URL(fileURLWithPath: dir + "/work"))
+        #expect(printed.status == 0, "\(printed.stderr)")
+        try printed.stdout.write(to: URL(fileURLWithPath: dir + "/saved.toml"))
+        let again = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1.2", "--config", dir + "/saved.toml", "-o", dir + "/again.png"],
+                                              currentDirectory: URL(fileURLWithPath: dir + "/elsewhere"))
+        #expect(again.status == 0, "\(again.stderr)")
+        let first = try Data(contentsOf: URL(fileURLWithPath: dir + "/direct.png"))
+        let second = try Data(contentsOf: URL(fileURLWithPath: dir + "/again.png"))
+        #expect(first.count > 100 && first == second)
+        // Without the config the frame differs: the comparison can fail.
+        let plain = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1.2", "--size", "160x90", "-o", dir + "/plain.png"])
+        let plainBytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.png"))
+        #expect(plain.status == 0 && plainBytes != first)
+    }
+
+    /// A bad value in a config file given to `frame` names the file and line (exit 64); an
+    /// unreadable one exits 66.
+    @Test func frameReadsConfigFilesAsRenderDoes() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "style = \"roll\"\nspeed = 9\n".write(toFile: dir + "/bad.toml", atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "--config", dir + "/bad.toml", "-o", dir + "/x.png"])
+        #expect(bad.status == 64 && bad.stderr.contains("bad.toml:2: speed") && bad.stderr.contains("between 0.5 and 2"), "\(bad.stderr)")
+        let missing = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "--config", dir + "/none.toml", "-o", dir + "/x.png"])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(EndToEndFolder.contents(dir) == ["bad.toml"])
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizEngine
+import MIDIVizIO
+import PropertyBased
+import Testing
+
+/// The public API traps on no input: requests with any size, frame rate, speed, range, roll,
+/// segment, worker count and PNG level are refused with an error or rendered.
+@Suite(.timeLimit(.minutes(5)))
+struct RequestPropertyTests {
+    typealias Support = EngineTestSupport
+
+    @Test func anyRequestIsRefusedOrRenderedNeverATrap() async throws {
+        let song = try Support.song()
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Valid values, then at most one field spoiled (which one: `spoil`, 0 for none).
+        await propertyCheck(count: 60, input: Gen.int(in: 1...35), Gen.int(in: 1...35), Gen.int(in: 1...60), Gen.double(in: 0.5...2),
+                            Gen.double(in: 0...1.5), Gen.int(in: 0...9), Gen.int(in: 0...7), Gen.int(in: -5...0)) {
+            halfWidth, halfHeight, fps, speed, start, level, spoil, bad in
+            var settings = RenderSettings()
+            settings.width = spoil == 1 ? bad : spoil == 2 ? 2 * halfWidth + 1 : 2 * halfWidth
+            settings.height = 2 * halfHeight
+            settings.framesPerSecond = spoil == 3 ? bad : fps
+            settings.speed = spoil == 4 ? Double(bad) : speed
+            // PNG frames, or raw yuv420p (4:2:0 needs even sizes).
+            let outputs: [RenderOutput] = halfHeight % 2 == 0 ? [.rawYUV(path: folder + "/frames.yuv")]
+                : [.pngFrames(directory: folder + "/frames", level: spoil == 5 ? 10 - bad : level)]
+            var request = RenderRequest(song: song, songPath: nil, songName: "song", settings: settings, fontPath: FontRasterizer.defaultFontPath,
+                                        sound: nil, outputs: outputs, jobs: spoil == 6 ? bad : 2)
+            request.startSeconds = start
+            request.endSeconds = start + 0.2
+            request.prerollSeconds = spoil == 7 ? Double(bad) - 0.5 : 0
+            // The PNG level is spoiled only where PNG frames are written.
+            let spoiled = spoil != 0 && !(spoil == 5 && halfHeight % 2 == 0)
+            do {
+                let summary = try RenderJob(request).run()
+                #expect(!spoiled, "rendered a spoiled request (\(spoil))")
+                if halfHeight % 2 == 1 { #expect(summary.frames == Support.contents(folder + "/frames").count) }
+            } catch {
+                #expect(spoiled, "refused a valid request: \(error)")
+            }
+        }
+    }
+}
