@@ -34,9 +34,8 @@ struct Overlay: Sendable {
         panel = (settings.background ?? settings.scheme.background.bottom).scaled(0.6).withAlpha(0.72)
         let margin = height * 0.03
         let text = settings.title.map(Self.trimmed) ?? ""
-        if settings.style == .roll {
-            left = RollLayout.keyboardWidth(canvasWidth: width) + margin
-            legendTop = RollLayout.notesTop(settings: settings, hasTitle: !text.isEmpty) + margin * 0.5
+        if let origin = settings.style.layout.overlayOrigin(settings: settings, hasTitle: !text.isEmpty, margin: margin) {
+            (left, legendTop) = origin
         } else {
             left = margin
             legendTop = height * 0.075

@@ -1,7 +1,6 @@
 /// How frames look and how many there are: everything a frame depends on besides the song and
 /// its index.
 public struct RenderSettings: Sendable, Equatable {
-    public enum Style: String, Sendable, CaseIterable { case circles, bars, roll, keyboard }
     public enum ColorBy: String, Sendable, CaseIterable { case pitch, channel, track }
     public enum BarsLayout: String, Sendable, CaseIterable {
         /// One bar per pitch over the song's range.
@@ -94,7 +93,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// The seconds of music on screen in `roll` (before and after the playhead) and `keyboard`
     /// (above the keys).
     public var windowSeconds: Double {
-        window ?? (style == .keyboard ? 3.0 : 8.0) / speed
+        window ?? style.layout.defaultWindowSeconds / speed
     }
 
     /// The side text sizes follow: the shorter one, so that labels fit a vertical frame too.
@@ -114,12 +113,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// `keyboard` the time a note takes to cross the screen to the playhead or the keys, in
     /// `circles` and `bars` a short beat; whole frames, one more than that.
     public var leadInSeconds: Double {
-        let onScreen: Double
-        switch style {
-        case .keyboard: onScreen = windowSeconds
-        case .roll: onScreen = windowSeconds * (1 - RollLayout.playheadPosition)
-        case .circles, .bars: onScreen = 0.5
-        }
+        let onScreen = style.layout.secondsOnScreenBeforeStart(settings: self)
         let frames = (onScreen * Double(framesPerSecond) - 1e-6).rounded(.up) + 1
         return frames / Double(framesPerSecond)
     }

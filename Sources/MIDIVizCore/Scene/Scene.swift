@@ -43,33 +43,10 @@ public struct Scene: Sendable {
         let notes = song.notes
         /// A note's end, or later under a pedal.
         func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
-        let fade = settings.fadeSeconds, drum = settings.drumSeconds, window = settings.windowSeconds
-        // Sparks outlive a short note.
-        let sparks = settings.effects ? Sparks.lifeSeconds : 0
-        switch settings.style {
-        case .circles, .bars:
-            index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds }) { index in
-                notes[index].channel == Self.drumChannel ? notes[index].startSeconds + drum
-                    : max(sounding(index) + fade, notes[index].startSeconds + sparks)
-            }
-        case .roll:
-            let past = window * RollLayout.playheadPosition, future = window - past
-            let narrowest = RollLayout.narrowestNoteSeconds(settings: settings)
-            index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds - future }) { index in
-                let note = notes[index]
-                return max(max(sounding(index), note.startSeconds + RollLayout.shortestNoteSeconds, note.startSeconds + narrowest) + past,
-                           note.startSeconds + sparks)
-            }
-        case .keyboard:
-            let shortest = KeyboardLayout.shortestNoteFallSeconds(settings: settings)
-            index = NoteIndex(count: notes.count, visibleFrom: { notes[$0].startSeconds - window }) { index in
-                let note = notes[index]
-                return note.channel == Self.drumChannel ? note.startSeconds + drum
-                    : max(sounding(index), note.startSeconds + max(KeyboardLayout.impactSeconds, sparks), note.startSeconds + shortest)
-            }
-        }
-        let scrolls = settings.style == .roll || settings.style == .keyboard
-        beatGrid = scrolls ? BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window) : BeatGrid(lines: [])
+        let span = settings.style.layout.visibleSpan(settings: settings)
+        index = NoteIndex(count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }) { span(notes[$0], sounding($0)).until }
+        let window = settings.windowSeconds
+        beatGrid = settings.style.layout.scrolls ? BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window) : BeatGrid(lines: [])
         if let color = settings.background {
             background = (color, color.scaled(0.35))
         } else {
@@ -120,12 +97,7 @@ public struct Scene: Sendable {
         if !settings.transparent && settings.backgroundImage == nil {
             shapes.append(.background(top: background.top, bottom: background.bottom))
         }
-        switch settings.style {
-        case .circles: CirclesLayout(scene: self).appendBackdrop(to: &shapes)
-        case .bars: BarsLayout(scene: self).appendBackdrop(to: &shapes)
-        case .roll: RollLayout(scene: self).appendBackdrop(to: &shapes)
-        case .keyboard: KeyboardLayout(scene: self).appendBackdrop(to: &shapes)
-        }
+        appendBackdrop(of: settings.style.layout, to: &shapes)
     }
 
     /// Replaces `shapes` with what moves in frame `frameIndex` (0-based), at t = index / fps;
@@ -136,14 +108,18 @@ public struct Scene: Sendable {
 
     public func makeShapes(at seconds: Double, into shapes: inout [Shape]) {
         shapes.removeAll(keepingCapacity: true)
-        switch settings.style {
-        case .circles: CirclesLayout(scene: self).append(at: seconds, to: &shapes)
-        case .bars: BarsLayout(scene: self).append(at: seconds, to: &shapes)
-        case .roll: RollLayout(scene: self).append(at: seconds, to: &shapes)
-        case .keyboard: KeyboardLayout(scene: self).append(at: seconds, to: &shapes)
-        }
+        append(of: settings.style.layout, at: seconds, to: &shapes)
         lyricsOverlay?.append(at: seconds, to: &shapes)
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
+    }
+
+    // Generic over the layout, so that the layout is a plain value, not an existential box.
+    private func appendBackdrop<Layout: StyleLayout>(of layout: Layout.Type, to shapes: inout [Shape]) {
+        Layout(scene: self).appendBackdrop(to: &shapes)
+    }
+
+    private func append<Layout: StyleLayout>(of layout: Layout.Type, at seconds: Double, to shapes: inout [Shape]) {
+        Layout(scene: self).append(at: seconds, to: &shapes)
     }
 
     /// Until when note `index` sounds: its end, or later while a pedal holds it.

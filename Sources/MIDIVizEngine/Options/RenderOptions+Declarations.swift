@@ -12,7 +12,7 @@ extension RenderOptions {
     private static let byName = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
 
     private static let look: [OptionDeclaration] = [
-        .value("style", .look, \.style, help: "Visual style: circles, bars, roll (a scrolling piano roll) or keyboard (notes falling onto a piano)."),
+        .value("style", .look, \.style, help: "Visual style: \(RenderSettings.Style.helpText)."),
         .value("scheme", .look, \.scheme, help: "Colour scheme: rainbow, fire or ocean."),
         .value("color-by", .look, \.colorBy, help: "Colour notes by pitch, channel or track."),
         .value("bars", .look, \.bars, help: "Bars over the song's pitch range (range) or the 12 pitch classes (pitch-class)."),

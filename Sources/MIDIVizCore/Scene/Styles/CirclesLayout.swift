@@ -1,7 +1,15 @@
 /// `circles`: each sounding note is a glowing disc, x by pitch class (C … B across the width),
 /// y by pitch (higher notes higher), radius and brightness from velocity, its name written on it.
 /// A released note grows a little and fades out. Drums go to the drum lane at the bottom.
-struct CirclesLayout {
+struct CirclesLayout: StyleLayout {
+    static let name = "circles"
+    static let helpText = "circles"
+    static let lyricsNearTop = false
+
+    static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
+        stillNoteSpan(settings: settings)
+    }
+
     let scene: Scene
 
     private var width: Float { Float(scene.settings.width) }
@@ -110,4 +118,8 @@ struct CirclesLayout {
                                 scene.settings.scheme.accent.withAlpha(0.35)))
         }
     }
+}
+
+extension RenderSettings.Style {
+    public static let circles = Self(registered: CirclesLayout.self)
 }

@@ -4,7 +4,33 @@
 /// last, brighter while they cross the playhead, dimmed once played. Bar and beat lines come
 /// from the time signatures and the tempo map, with bar numbers in a ruler; drums scroll by in
 /// a strip of six lanes at the bottom.
-struct RollLayout {
+struct RollLayout: StyleLayout {
+    static let name = "roll"
+    static let helpText = "roll (a scrolling piano roll)"
+    static let scrolls = true
+    static let lyricsNearTop = false
+
+    static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double {
+        settings.windowSeconds * (1 - playheadPosition)
+    }
+
+    /// A note comes in at the right edge and leaves at the left, at least as long as its sparks.
+    static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
+        let window = settings.windowSeconds
+        let past = window * playheadPosition, future = window - past
+        let narrowest = narrowestNoteSeconds(settings: settings)
+        let sparks = settings.effects ? Sparks.lifeSeconds : 0
+        return { note, soundingEnd in
+            (note.startSeconds - future,
+             max(max(soundingEnd, note.startSeconds + shortestNoteSeconds, note.startSeconds + narrowest) + past, note.startSeconds + sparks))
+        }
+    }
+
+    /// Right of the keys, under the ruler.
+    static func overlayOrigin(settings: RenderSettings, hasTitle: Bool, margin: Float) -> (left: Float, legendTop: Float)? {
+        (keyboardWidth(canvasWidth: Float(settings.width)) + margin, notesTop(settings: settings, hasTitle: hasTitle) + margin * 0.5)
+    }
+
     let scene: Scene
 
     /// The playhead's place across the notes area: this much of the window is past.
@@ -337,4 +363,8 @@ struct RollLayout {
                                 NoteLabeler.ink(on: KeyShading.colors(black: black, lit: color).face), alignment: .right))
         }
     }
+}
+
+extension RenderSettings.Style {
+    public static let roll = Self(registered: RollLayout.self)
 }

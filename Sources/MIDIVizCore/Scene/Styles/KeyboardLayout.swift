@@ -3,7 +3,27 @@
 /// in its colour and a glow flares where it struck. The piano has 88 keys or the song's range
 /// in whole octaves (`--keys`); faint lines mark each C, and bar lines fall with the notes.
 /// Drums go to the drum lane at the top.
-struct KeyboardLayout {
+struct KeyboardLayout: StyleLayout {
+    static let name = "keyboard"
+    static let helpText = "keyboard (notes falling onto a piano)"
+    static let defaultWindowSeconds = 3.0
+    static let scrolls = true
+    static let lyricsNearTop = true
+
+    static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { settings.windowSeconds }
+
+    /// A note comes in at the top and has gone once it has sunk into the keys and its glow and
+    /// sparks are over; a drum hit briefly.
+    static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
+        let window = settings.windowSeconds, drum = settings.drumSeconds
+        let shortest = shortestNoteFallSeconds(settings: settings)
+        let sparks = settings.effects ? Sparks.lifeSeconds : 0
+        return { note, soundingEnd in
+            (note.startSeconds - window, note.channel == Scene.drumChannel ? note.startSeconds + drum
+                : max(soundingEnd, note.startSeconds + max(impactSeconds, sparks), note.startSeconds + shortest))
+        }
+    }
+
     let scene: Scene
 
     /// How long the glow of a struck key lasts.
@@ -234,4 +254,8 @@ struct KeyboardLayout {
             shapes.append(.text(label, .small, center: Point((span.left + span.right) / 2, y), NoteLabeler.ink(on: face)))
         }
     }
+}
+
+extension RenderSettings.Style {
+    public static let keyboard = Self(registered: KeyboardLayout.self)
 }

@@ -2,7 +2,15 @@
 /// baseline to a height set by the loudest sounding note, and sinking as it fades after release.
 /// Bars are labelled below the baseline (every bar when there is room, else every C). Drums go to
 /// the drum lane at the top.
-struct BarsLayout {
+struct BarsLayout: StyleLayout {
+    static let name = "bars"
+    static let helpText = "bars"
+    static let lyricsNearTop = true
+
+    static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
+        stillNoteSpan(settings: settings)
+    }
+
     let scene: Scene
 
     private var width: Float { Float(scene.settings.width) }
@@ -122,4 +130,8 @@ struct BarsLayout {
                                 pitch % 12 == 0 ? color : color.withAlpha(0.45)))
         }
     }
+}
+
+extension RenderSettings.Style {
+    public static let bars = Self(registered: BarsLayout.self)
 }

@@ -1,0 +1,47 @@
+/// A visual style: how a scene's notes are laid out as shapes. A new style is one type
+/// conforming to this protocol, in a file of its own, plus its line in `StyleRegistry.layouts`.
+protocol StyleLayout {
+    /// Its name on the command line: `--style NAME`.
+    static var name: String { get }
+    /// The name with a few words on what it draws, for `--help`: `roll (a scrolling piano roll)`.
+    static var helpText: String { get }
+    /// Seconds of music on screen at speed 1 when `--window` is not given (scrolling styles).
+    static var defaultWindowSeconds: Double { get }
+    /// Whether notes travel across the frame: bar and beat lines travel with them.
+    static var scrolls: Bool { get }
+    /// Whether the karaoke lines go near the top of the frame (else near the bottom).
+    static var lyricsNearTop: Bool { get }
+    /// How long a note is on screen before it starts sounding: a whole-song video starts this
+    /// long (and a frame) before the song.
+    static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double
+    /// When a note comes into view and when it has gone, from its start and the end of its
+    /// sound (a pedal may hold it past its end); worked out once per scene for every note.
+    static func visibleSpan(settings: RenderSettings) -> (_ note: Note, _ soundingEnd: Double) -> (from: Double, until: Double)
+    /// Where the title and legend start when the style keeps part of the frame for itself
+    /// (the roll's keys and ruler); nil for the frame's margins.
+    static func overlayOrigin(settings: RenderSettings, hasTitle: Bool, margin: Float) -> (left: Float, legendTop: Float)?
+
+    init(scene: Scene)
+    /// The shapes of this style that are the same in every frame (drawn once into the backdrop).
+    func appendBackdrop(to shapes: inout [Shape])
+    /// The shapes of the moment `seconds`.
+    func append(at seconds: Double, to shapes: inout [Shape])
+}
+
+extension StyleLayout {
+    static var defaultWindowSeconds: Double { 8 }
+    static var scrolls: Bool { false }
+    static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
+    static func overlayOrigin(settings: RenderSettings, hasTitle: Bool, margin: Float) -> (left: Float, legendTop: Float)? { nil }
+
+    /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
+    /// fades (and at least while its sparks fly).
+    static func stillNoteSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
+        let fade = settings.fadeSeconds, drum = settings.drumSeconds
+        let sparks = settings.effects ? Sparks.lifeSeconds : 0
+        return { note, soundingEnd in
+            (note.startSeconds, note.channel == Scene.drumChannel ? note.startSeconds + drum
+                : max(soundingEnd + fade, note.startSeconds + sparks))
+        }
+    }
+}
