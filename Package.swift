@@ -18,14 +18,17 @@ var targets: [Target] = [
     // libpng reports errors by longjmp: this C target owns the setjmp (STYLE.md).
     .target(name: "CPNGShim", dependencies: ["CPNG", "CYUV"], linkerSettings: [.linkedLibrary("png16")]),
     // RGBA → yuv420p in C, where the compiler vectorizes it (the Swift loop was 6 ms a 1080p frame).
-    .target(name: "CYUV", cSettings: [.unsafeFlags(["-O3"])]),
+    // No flags of its own: release builds' -O2 vectorizes its loops as -O3 did, and a package
+    // others depend on by version may not use unsafeFlags.
+    .target(name: "CYUV"),
     // vmsplice(2), which Glibc's Swift module leaves out (it needs _GNU_SOURCE).
     .target(name: "CPipe"),
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
     .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CEBUR128"]),
     // The render pipeline as a library: a request in, outputs as one transaction.
-    .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO"]),
+    // swift-crypto: SHA-256 of a batch song's inputs, its up-to-date key.
+    .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO", .product(name: "Crypto", package: "swift-crypto")]),
     .target(
         name: "MIDIVizCLI",
         dependencies: [
@@ -66,8 +69,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // `swift package generate-documentation --target MIDIVizEngine`: the DocC catalog in
+        // Sources/MIDIVizEngine/MIDIVizEngine.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v5]
