@@ -25,7 +25,9 @@ var targets: [Target] = [
     .target(name: "CPipe"),
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
-    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CEBUR128"]),
+    // swift-system: errno as `Errno` (SystemError.swift).
+    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CEBUR128",
+                                             .product(name: "SystemPackage", package: "swift-system")]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     // swift-crypto: SHA-256 of a batch song's inputs, its up-to-date key.
     .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO", .product(name: "Crypto", package: "swift-crypto")]),
@@ -72,6 +74,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation --target MIDIVizEngine`: the DocC catalog in
         // Sources/MIDIVizEngine/MIDIVizEngine.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),

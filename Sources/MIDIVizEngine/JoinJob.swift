@@ -39,7 +39,7 @@ public final class JoinJob: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var soundJob: RenderJob?
-    private var encoder: Process?
+    private var encoder: ChildProcess?
 
     /// Checks the output as `RenderJob` does: not a part, the song or the SoundFont, not a
     /// folder, device or FIFO, in a folder that can be written.
@@ -71,8 +71,7 @@ public final class JoinJob: @unchecked Sendable {
             return (soundJob, encoder)
         }
         job?.stop(signal: signal)
-        if let process, process.isRunning { process.terminate() }
-        process?.waitUntilExit()
+        process?.stop()
         transaction.discard()
         return transaction.isCommitted
     }
@@ -146,38 +145,15 @@ public final class JoinJob: @unchecked Sendable {
 
     /// Runs a tool to its end: its output, or `failure` with the last line it printed.
     private static func run(_ tool: String, _ arguments: [String], failure: (String) -> RenderError,
-                            started: (Process) -> Void = { _ in }) throws(RenderError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw failure("cannot start \(tool)") }
-        started(process)
-        // Read both as the tool writes: a full pipe would stop it.
-        let errors = Latched<Data>()
-        let reader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let message = String(decoding: errors.wait(), as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "exit \(process.terminationStatus)"
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else { throw failure(message) }
-        return String(decoding: output, as: UTF8.self)
-    }
-}
-
-/// A value set once by another thread, waited for.
-private final class Latched<Value>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var value: Value?
-    func set(_ newValue: Value) {
-        value = newValue
-        done.signal()
-    }
-    func wait() -> Value {
-        done.wait()
-        return value!
+                            started: (ChildProcess) -> Void = { _ in }) throws(RenderError) -> String {
+        let child: ChildProcess
+        do { child = try ChildProcess(executable: tool, arguments: arguments, readsOutput: true) } catch { throw failure("cannot start \(tool)") }
+        started(child)
+        let termination = child.waitForExit()
+        guard termination == .exited(0) else {
+            let status = termination.map { "\($0)" } ?? "no exit"
+            throw failure(child.lastErrorLines(1).first ?? status)
+        }
+        return String(decoding: child.standardOutput, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MIDIVizIO
 
 /// What is refused before any work: an output that is the input, two outputs on one path, a
 /// folder where a file goes (or the reverse), anything but a regular file (a device, FIFO or
@@ -71,7 +72,7 @@ public enum OutputChecks {
             throw .cannotCreate("cannot create \(name): no folder \(folder)")
         }
         guard isFolder.boolValue else { throw .cannotCreate("cannot create \(name): \(folder) is not a folder") }
-        guard access(folder, W_OK) == 0 else { throw .cannotCreate("cannot create \(name): \(String(cString: strerror(errno)))") }
+        guard access(folder, W_OK) == 0 else { throw .cannotCreate("cannot create \(name): \(systemError())") }
     }
 
     /// `frame_000001.png` and the like: what a frames folder may hold.

@@ -1,4 +1,5 @@
 import Foundation
+import MIDIVizIO
 
 /// The frames as raw yuv420p, one after another: what an encoder alone can be measured on.
 /// The corresponding C functions are `fopen`, `fwrite`, `fclose`.
@@ -9,7 +10,7 @@ public final class RawYUVSink: FrameSink, @unchecked Sendable {
 
     public init(path: String) throws(RenderError) {
         self.path = path
-        guard let file = fopen(path, "wb") else { throw .cannotCreate("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard let file = fopen(path, "wb") else { throw .cannotCreate("cannot write \(path): \(systemError())") }
         self.file = file
     }
 
@@ -17,13 +18,13 @@ public final class RawYUVSink: FrameSink, @unchecked Sendable {
 
     public func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
         guard fwrite(yuv420p.baseAddress, 1, yuv420p.count, file) == yuv420p.count else {
-            throw .cannotCreate("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw .cannotCreate("cannot write \(path): \(systemError())")
         }
     }
 
     public func finish() throws(RenderError) {
         let status = fclose(file)
         file = nil
-        guard status == 0 else { throw .cannotCreate("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard status == 0 else { throw .cannotCreate("cannot write \(path): \(systemError())") }
     }
 }

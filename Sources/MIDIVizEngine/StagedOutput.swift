@@ -1,4 +1,5 @@
 import Foundation
+import MIDIVizIO
 
 /// One output being made under a unique hidden name beside its final path
 /// (`.NAME.midiviz-PID-XXXXXX`, made by `mkstemp`/`mkdtemp`), moved into place by `commit`.
@@ -37,11 +38,11 @@ final class StagedOutput {
         var template = Array(PathParts.join(folder, ".\(name).midiviz-\(getpid())-XXXXXX").utf8CString)
         let mode = 0o777 & ~Self.umaskValue
         if isFolder {
-            guard mkdtemp(&template) != nil else { throw .cannotCreate("cannot create \(finalPath): \(String(cString: strerror(errno)))") }
+            guard mkdtemp(&template) != nil else { throw .cannotCreate("cannot create \(finalPath): \(systemError())") }
             chmod(template, mode_t(mode))
         } else {
             let descriptor = mkstemp(&template)
-            guard descriptor >= 0 else { throw .cannotCreate("cannot create \(finalPath): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else { throw .cannotCreate("cannot create \(finalPath): \(systemError())") }
             fchmod(descriptor, mode_t(mode & 0o666))
             close(descriptor)
         }
@@ -57,12 +58,12 @@ final class StagedOutput {
             // A file is kept by a hard link (the old one stays in place until the rename); where
             // links are not supported, it is moved aside like a folder.
             guard (!isFolder && link(finalPath, backup) == 0) || rename(finalPath, backup) == 0 else {
-                throw .cannotCreate("cannot replace \(finalPath): \(String(cString: strerror(errno)))")
+                throw .cannotCreate("cannot replace \(finalPath): \(systemError())")
             }
             backupPath = backup
         }
         guard rename(temporaryPath, finalPath) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = systemError()
             rollBack()
             throw .cannotCreate("cannot write \(finalPath): \(reason)")
         }
@@ -121,15 +122,19 @@ final class StagedOutput {
         }
     }
 
+    /// The process's file mode mask, read from `/proc/self/status` (Linux 4.7 and later)
+    /// rather than set and put back, which would change it for every thread meanwhile; 022
+    /// where it cannot be read.
     private static let umaskValue: Int = {
-        let mask = umask(0o022)
-        umask(mask)
-        return Int(mask)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let mask = Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+        return mask
     }()
 
     private static func reason(_ error: Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(code))) }
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return systemError(Int32(code)) }
         return (error as NSError).localizedDescription
     }
 }

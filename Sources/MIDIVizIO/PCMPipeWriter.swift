@@ -19,7 +19,7 @@ public final class PCMPipeWriter: SoundSink {
         while true {
             descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             if descriptor >= 0 { break }
-            guard errno == ENXIO || errno == EINTR else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            guard errno == ENXIO || errno == EINTR else { throw .cannotWrite(path: path, reason: systemError()) }
             if shouldStop() { throw .stopped }
             guard Date() < deadline else { throw .encoderStalled(seconds: stallTimeoutSeconds) }
             usleep(2_000)
@@ -38,7 +38,7 @@ public final class PCMPipeWriter: SoundSink {
         case .written: framesWritten += count
         case .stalled: throw .encoderStalled(seconds: stallTimeoutSeconds)
         case .failed(let code) where code == EPIPE: throw .encoderGone
-        case .failed(let code): throw .cannotWrite(path: path, reason: String(cString: strerror(code)))
+        case .failed(let code): throw .cannotWrite(path: path, reason: systemError(code))
         }
     }
 

@@ -7,7 +7,7 @@ public enum RegularFile {
     /// Why `path` cannot be read as a regular file, or nil when it can be.
     public static func problem(at path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : String(cString: strerror(errno)) }
+        guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : systemError() }
         if info.st_mode & S_IFMT == S_IFDIR { return "it is a folder" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "not a regular file (a device, FIFO or socket)" }
         return nil

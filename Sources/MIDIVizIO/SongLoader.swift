@@ -45,12 +45,12 @@ public enum SongLoader {
     public static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .unreadable(path: path, reason: systemError())
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .unreadable(path: path, reason: systemError())
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw .unreadable(path: path, reason: "not a regular file")
@@ -67,7 +67,7 @@ public enum SongLoader {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                throw .unreadable(path: path, reason: systemError())
             }
             if count == 0 { break }
             filled += count

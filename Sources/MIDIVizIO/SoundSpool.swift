@@ -17,7 +17,7 @@ public final class SoundSpool: SoundSink {
         self.path = path
         meter = try LoudnessMeter(sampleRate: sampleRate)
         self.sampleRate = sampleRate
-        guard let file = fopen(path, "w+b") else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard let file = fopen(path, "w+b") else { throw .cannotWrite(path: path, reason: systemError()) }
         self.file = file
     }
 
@@ -33,12 +33,12 @@ public final class SoundSpool: SoundSink {
             meter.add(interleaved: samples.baseAddress!, count: count)
             return fwrite(samples.baseAddress, 8, count, file)
         }
-        guard written == count else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard written == count else { throw .cannotWrite(path: path, reason: systemError()) }
         framesWritten += count
     }
 
     public func finish() throws(AudioError) {
-        guard fflush(file) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fflush(file) == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
     }
 
     /// The gain (and, if the gain alone would pass the true-peak ceiling, the limiting) that
@@ -101,7 +101,7 @@ public final class SoundSpool: SoundSink {
     /// dBFS, if given), and finishes the sink.
     public func replay(gainDB: Double, limiterThresholdDB: Double? = nil, into sink: some SoundSink,
                        shouldStop: () -> Bool = { false }) throws(AudioError) {
-        guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
         let factor = Float(pow(10, gainDB / 20))
         var limiter = limiterThresholdDB.map { PeakLimiter(threshold: Float(pow(10, $0 / 20)), sampleRate: sampleRate) }
         let block = 4096

@@ -14,7 +14,7 @@ public final class WAVWriter: SoundSink {
     public init(path: String, sampleRate: Int) throws(AudioError) {
         self.path = path
         self.sampleRate = sampleRate
-        guard let file = fopen(path, "wb") else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard let file = fopen(path, "wb") else { throw .cannotWrite(path: path, reason: systemError()) }
         self.file = file
         try writeHeader(dataBytes: 0)
     }
@@ -29,7 +29,7 @@ public final class WAVWriter: SoundSink {
         }
         Self.interleave(left: left, right: right, count: count, into: &buffer)
         let written = buffer.withUnsafeBufferPointer { fwrite($0.baseAddress, 4, count, file) * 4 }
-        guard written == count * 4 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard written == count * 4 else { throw .cannotWrite(path: path, reason: systemError()) }
         framesWritten += count
     }
 
@@ -53,11 +53,11 @@ public final class WAVWriter: SoundSink {
     }
 
     public func finish() throws(AudioError) {
-        guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
         try writeHeader(dataBytes: framesWritten * 4)
         let status = fclose(file)
         file = nil
-        guard status == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard status == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
     }
 
     private func writeHeader(dataBytes: Int) throws(AudioError) {
@@ -68,6 +68,6 @@ public final class WAVWriter: SoundSink {
         append32(16); append16(1); append16(2); append32(sampleRate); append32(sampleRate * 4); append16(4); append16(16)
         header += Array("data".utf8); append32(dataBytes)
         let written = header.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard written == header.count else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard written == header.count else { throw .cannotWrite(path: path, reason: systemError()) }
     }
 }

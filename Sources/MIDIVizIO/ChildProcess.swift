@@ -1,0 +1,125 @@
+import Foundation
+
+/// One child process (ffmpeg, ffprobe, any tool), started with an argument array, never a shell.
+/// Its stdin is a pipe we write to or nothing; its stdout is read whole or discarded; the tail of
+/// its stderr is kept by a reader thread. Its end is waited for, never polled: `waitForExit`
+/// returns when the child has exited and both readers have reached the end of their pipes.
+///
+/// `@unchecked Sendable`: `Foundation.Process` is not Sendable; every access to it and to the
+/// readers' buffers is under `lock` or after `exited` has been signalled.
+public final class ChildProcess: @unchecked Sendable {
+    /// How a child ended.
+    public enum Termination: Sendable, Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    private let process = Process()
+    private let input: Pipe?
+    private let lock = NSLock()
+    private var errorTail = Data()
+    private var output = Data()
+    /// Signalled once: the child has exited and both readers are done.
+    private let exited = DispatchGroup()
+    /// How much of stderr is kept: the last `errorTailBytes` (at least half that).
+    private static let errorTailBytes = 16_384
+
+    /// The path of `tool`: `$VARIABLE` when set (it must be executable), else the first on PATH.
+    public static func locate(_ tool: String, variable: String,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let path = environment[variable], !path.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+        }
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Starts `executable` with `arguments`.
+    /// - Parameters:
+    ///   - writesInput: give it a pipe on stdin (`inputDescriptor`), else /dev/null.
+    ///   - readsOutput: keep what it writes on stdout (`standardOutput`), else discard it.
+    /// - Throws: when it cannot be started; the error says why.
+    public init(executable: String, arguments: [String], writesInput: Bool = false, readsOutput: Bool = false) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        input = writesInput ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
+        let errors = Pipe()
+        let out = readsOutput ? Pipe() : nil
+        process.standardOutput = out ?? FileHandle.nullDevice
+        process.standardError = errors
+        exited.enter()
+        process.terminationHandler = { [exited] _ in exited.leave() }
+        do {
+            try process.run()
+        } catch {
+            exited.leave()
+            throw error
+        }
+        // Both pipes are read as the child writes: a full pipe would stop it.
+        let errorReader = errors.fileHandleForReading
+        exited.enter()
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = errorReader.availableData
+                if chunk.isEmpty { break }
+                lock.withLock {
+                    errorTail.append(chunk)
+                    if errorTail.count > Self.errorTailBytes { errorTail.removeFirst(errorTail.count - Self.errorTailBytes / 2) }
+                }
+            }
+            exited.leave()
+        }
+        if let out {
+            let outputReader = out.fileHandleForReading
+            exited.enter()
+            Thread.detachNewThread { [self] in
+                let data = outputReader.readDataToEndOfFile()
+                lock.withLock { output = data }
+                exited.leave()
+            }
+        }
+    }
+
+    /// The write end of its stdin; nil when it reads nothing.
+    public var inputDescriptor: Int32? { input?.fileHandleForWriting.fileDescriptor }
+
+    /// Closes its stdin: the end of its input.
+    public func closeInput() { try? input?.fileHandleForWriting.close() }
+
+    /// Whether it is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Waits until it has exited and its output has been read, at most `timeoutSeconds`
+    /// (nil: as long as it takes). Nil when it is still running then.
+    public func waitForExit(timeoutSeconds: Double? = nil) -> Termination? {
+        if let timeoutSeconds {
+            guard exited.wait(timeout: .now() + timeoutSeconds) == .success else { return nil }
+        } else {
+            exited.wait()
+        }
+        return process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
+    }
+
+    /// Stops it (SIGTERM, then SIGKILL after a second) and waits for its end. Safe from any thread.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        if waitForExit(timeoutSeconds: 1) == nil {
+            kill(process.processIdentifier, SIGKILL)
+            _ = waitForExit()
+        }
+    }
+
+    /// What it wrote on stdout (complete once it has exited).
+    public var standardOutput: Data { lock.withLock { output } }
+
+    /// The last `count` lines it wrote on stderr.
+    public func lastErrorLines(_ count: Int) -> [String] {
+        let text = lock.withLock { String(decoding: errorTail, as: UTF8.self) }
+        return text.split(separator: "\n").suffix(count).map(String.init)
+    }
+}
