@@ -58,9 +58,7 @@ enum ConfigFile {
     }
 
     /// A path as written in a file in `folder`: relative ones are from that folder.
-    static func resolve(_ path: String, from folder: String) -> String {
-        path.isEmpty || path.hasPrefix("/") ? path : URL(fileURLWithPath: folder).appendingPathComponent(path).path
-    }
+    static func resolve(_ path: String, from folder: String) -> String { RenderOptions.resolvePath(path, from: folder) }
 
     /// A TOML value as the option's texts.
     private static func texts(of value: TOMLValueConvertible, for declaration: OptionDeclaration) throws(OptionError) -> [String] {

@@ -18,8 +18,6 @@ public enum SongLoader {
         } catch {
             throw .invalid(path: name, reason: error.description)
         }
-        GLibLogCapture.install()
-        _ = GLibLogCapture.drain()
         let (events, endTick, libraryWarnings) = try Self.parse(validated, name: name)
         return SongBuilder.build(format: validated.format, division: validated.division,
                                  trackCount: validated.trackCount, events: events,
@@ -29,11 +27,11 @@ public enum SongLoader {
     /// libsmf's reading of the canonical bytes, a track at a time: the merged events, the last
     /// tick and its warnings.
     private static func parse(_ validated: ValidatedSMF, name: String) throws(LoadError) -> (MergedEvents, Int, [String]) {
-        guard let (tracks, length) = StandardMIDIFile.readTracks(of: validated) else {
-            let detail = GLibLogCapture.drain().last ?? "libsmf gave no reason"
-            throw .invalid(path: name, reason: "libsmf could not load it (\(detail))")
+        let (read, length, lines) = StandardMIDIFile.readTracks(of: validated)
+        guard let tracks = read else {
+            throw .invalid(path: name, reason: "libsmf could not load it (\(lines.last ?? "libsmf gave no reason"))")
         }
-        let libraryWarnings = GLibLogCapture.drain().map { $0.hasPrefix("libsmf: ") ? $0 : "libsmf: \($0)" }
+        let libraryWarnings = lines.map { $0.hasPrefix("libsmf: ") ? $0 : "libsmf: \($0)" }
         guard tracks.count == validated.trackCount else {
             throw .invalid(path: name, reason: "libsmf read \(tracks.count) of \(validated.trackCount) tracks")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import CSMF
 import MIDIVizCore
 
@@ -58,49 +59,59 @@ final class StandardMIDIFile {
 
     /// Every track of a validated file, each loaded by libsmf on its own (`trackFiles`) and freed
     /// before the next: libsmf never holds more than a track's events per worker (a million-note
-    /// file is about 200 MB of libsmf events). Two workers read alternate tracks. Nil when libsmf
-    /// refuses a track.
-    static func readTracks(of validated: ValidatedSMF) -> (tracks: [[TrackEvent]], lengthInTicks: Int)? {
+    /// file is about 200 MB of libsmf events). Two workers read alternate tracks. `tracks` is nil
+    /// when libsmf refuses a track; `libraryLines` is what libsmf logged meanwhile (each worker
+    /// drains its own thread's lines).
+    static func readTracks(of validated: ValidatedSMF) -> (tracks: [[TrackEvent]]?, lengthInTicks: Int, libraryLines: [String]) {
         let files = validated.trackFiles
         let workers = files.count > 1 ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
         let results = WorkerResults(count: workers)
+        GLibLogCapture.install()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            _ = GLibLogCapture.drain()
             var tracks: [[TrackEvent]] = []
             var length = 0
             for index in stride(from: worker, to: files.count, by: workers) {
                 guard let file = StandardMIDIFile(canonicalBytes: files[index]), file.trackCount == 1 else {
-                    results.store((nil, 0), at: worker)
+                    results.store(.init(tracks: nil, length: 0, lines: GLibLogCapture.drain()), at: worker)
                     return
                 }
                 tracks.append(file.events(ofTrack: 1))
                 length = max(length, file.lengthInTicks)
             }
-            results.store((tracks, length), at: worker)
+            results.store(.init(tracks: tracks, length: length, lines: GLibLogCapture.drain()), at: worker)
         }
         var found: [[[TrackEvent]]] = []
         var length = 0
-        for (tracks, workerLength) in results.values {
-            guard let tracks else { return nil }
+        let values = results.values
+        let lines = values.flatMap(\.lines)
+        for value in values {
+            guard let tracks = value.tracks else { return (nil, 0, lines) }
             found.append(tracks)
-            length = max(length, workerLength)
+            length = max(length, value.length)
         }
         let tracks = files.indices.map { found[$0 % workers][$0 / workers] }
-        return (tracks, length)
+        return (tracks, length, lines)
     }
 }
 
 /// What each worker of `readTracks` found, stored under a lock.
-private final class WorkerResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [(tracks: [[TrackEvent]]?, length: Int)]
-
-    init(count: Int) { stored = Array(repeating: (nil, 0), count: count) }
-
-    func store(_ result: (tracks: [[TrackEvent]]?, length: Int), at index: Int) {
-        lock.withLock { stored[index] = result }
+private final class WorkerResults: Sendable {
+    struct Found: Sendable {
+        var tracks: [[TrackEvent]]?
+        var length: Int
+        var lines: [String]
     }
 
-    var values: [(tracks: [[TrackEvent]]?, length: Int)] { lock.withLock { stored } }
+    private let stored: Mutex<[Found]>
+
+    init(count: Int) { stored = Mutex(Array(repeating: Found(tracks: nil, length: 0, lines: []), count: count)) }
+
+    func store(_ result: Found, at index: Int) {
+        stored.withLock { $0[index] = result }
+    }
+
+    var values: [Found] { stored.withLock { $0 } }
 }
 
 @available(*, unavailable)

@@ -60,11 +60,11 @@ struct OptionModelTests {
         let manifest = folder + "/songs.jsonl"
         try "{\"input\": \"song.mid\", \"\(name)\": \(Self.jsonValue(declaration, text))}\n".write(toFile: manifest, atomically: true, encoding: .utf8)
         if declaration.perSong {
-            let songs = try BatchManifest.songs(manifest, outputDirectory: folder + "/out", base: RenderOptions())
-            #expect(songs.count == 1 && songs.first?.1 == expected, "by manifest line")
+            let songs = try BatchPlan.make(inputs: [manifest], outputDirectory: folder + "/out", options: RenderOptions()).songs
+            #expect(songs.count == 1 && songs.first?.options == expected, "by manifest line")
         } else {
             #expect(throws: BatchError.usage("\(manifest):1: --\(name) applies to the whole run, not to one song")) {
-                try BatchManifest.songs(manifest, outputDirectory: folder + "/out", base: RenderOptions())
+                try BatchPlan.make(inputs: [manifest], outputDirectory: folder + "/out", options: RenderOptions())
             }
         }
     }
@@ -135,10 +135,10 @@ struct OptionModelTests {
         #expect(options.font == folder + "/looks/../fonts/a.ttf")
         try "{\"input\": \"a.mid\", \"background-image\": \"sky.png\", \"soundfont\": \"/abs/gm.sf2\"}\n"
             .write(toFile: folder + "/looks/songs.jsonl", atomically: true, encoding: .utf8)
-        let songs = try BatchManifest.songs(folder + "/looks/songs.jsonl", outputDirectory: folder + "/out", base: RenderOptions())
-        #expect(songs.first?.1.backgroundImage == folder + "/looks/sky.png")
-        #expect(songs.first?.1.soundFont == "/abs/gm.sf2")
-        #expect(songs.first?.0.input == folder + "/looks/a.mid")
+        let songs = try BatchPlan.make(inputs: [folder + "/looks/songs.jsonl"], outputDirectory: folder + "/out", options: RenderOptions()).songs
+        #expect(songs.first?.options.backgroundImage == folder + "/looks/sky.png")
+        #expect(songs.first?.options.soundFont == "/abs/gm.sf2")
+        #expect(songs.first?.input == folder + "/looks/a.mid")
 
         var relative = RenderOptions()
         relative.backgroundImage = "sky.png"

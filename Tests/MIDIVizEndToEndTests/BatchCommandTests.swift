@@ -156,6 +156,45 @@ struct BatchCommandTests {
         #expect(!FileManager.default.fileExists(atPath: root + "/other"))
     }
 
+    /// A font or background image changed in place (the same path, other bytes) makes a song
+    /// out of date, as a changed song does; the report says how each song was made.
+    @Test(.enabled(if: ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/" + $0) }))
+    func aChangedFontOrBackgroundImageRendersTheSongAgain() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let font = root + "/font.ttf", picture = root + "/picture.png"
+        func useFont(_ name: String) throws {
+            try? FileManager.default.removeItem(atPath: font)
+            try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/" + name, toPath: font)
+        }
+        func paint(_ color: String) throws {
+            let made = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffmpeg!),
+                                             ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=160x90", "-frames:v", "1", picture])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        try useFont("DejaVuSans.ttf")
+        try paint("0x336699")
+        let arguments = ["batch", root + "/in/arpeggio.mid", "--output-dir", root + "/out", "--report", root + "/report.json",
+                         "--font", font, "--background-image", picture, "--title", "Title"] + Self.small
+        func status() throws -> String? {
+            let result = try ProcessRunner.midiviz(arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            return statuses(try json(root + "/report.json"))["arpeggio.mid"]
+        }
+        #expect(try status() == "rendered")
+        let song = try #require((try json(root + "/report.json")["songs"] as? [[String: Any]])?.first)
+        let options = try #require(song["options"] as? [String: [String]])
+        #expect(options["font"] == [font] && options["background-image"] == [picture] && options["title"] == ["Title"], "\(options)")
+        #expect(options["size"] == ["160x90"] && options["style"] == nil, "only what differs from the defaults: \(options)")
+        #expect(try status() == "skipped")
+        try useFont("DejaVuSans-Bold.ttf")
+        #expect(try status() == "rendered", "another font at the same path")
+        #expect(try status() == "skipped")
+        try paint("0x993366")
+        #expect(try status() == "rendered", "another picture at the same path")
+        #expect(try status() == "skipped")
+    }
+
     @Test func twoSongsForOneOutputAreRefusedBeforeAnyWork() throws {
         let root = try songFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -200,7 +239,8 @@ struct BatchCommandTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let firstLine = out.fileHandleForReading.availableData  // the first song is done
-        #expect(String(decoding: firstLine, as: UTF8.self).contains("\"status\": \"rendered\""))
+        let line = try JSONSerialization.jsonObject(with: firstLine.split(separator: UInt8(ascii: "\n")).first ?? Data()) as? [String: Any]
+        #expect(line?["status"] as? String == "rendered", "\(String(decoding: firstLine, as: UTF8.self))")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 143)

@@ -1,10 +1,9 @@
 import Foundation
-import MIDIVizEngine
 
 /// A batch manifest: a `.jsonl` file given as an input, one song per line as a JSON object:
 /// `{"input": "a.mid", "output": "a-bars.mp4", "style": "bars", "hide-track": [2]}`. `input` and
-/// options naming files are relative to the manifest's folder; `output` (optional) to
-/// `--output-dir`; every other key is a render option by its long name, over the command line's
+/// options naming files are relative to the manifest's folder; `output` (optional) to the
+/// output folder; every other key is a render option by its long name, over the batch's
 /// (`"chords": true` for a flag), read through `RenderOptions.declarations`.
 enum BatchManifest {
     static func isManifest(_ path: String) -> Bool { path.lowercased().hasSuffix(".jsonl") }
@@ -32,10 +31,10 @@ enum BatchManifest {
     }
 
     /// The songs of a manifest, each with its options; any bad line refuses the whole batch.
-    static func songs(_ path: String, outputDirectory: String, base: RenderOptions) throws(BatchError) -> [(BatchSong, RenderOptions)] {
+    static func songs(_ path: String, outputDirectory: String, base: RenderOptions) throws(BatchError) -> [BatchSong] {
         guard let data = FileManager.default.contents(atPath: path) else { throw .usage("\(path): cannot read the manifest") }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var songs: [(BatchSong, RenderOptions)] = []
+        var songs: [BatchSong] = []
         for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let place = "\(path):\(index + 1)"
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
@@ -43,7 +42,7 @@ enum BatchManifest {
                 throw .usage("\(place): not a JSON object of strings, numbers, true/false and lists")
             }
             guard case .text(let input)? = object["input"], !input.isEmpty else { throw .usage("\(place): no \"input\"") }
-            let inputPath = ConfigFile.resolve(input, from: folder)
+            let inputPath = RenderOptions.resolvePath(input, from: folder)
             var relative = input
             if let output = object["output"] {
                 guard case .text(let name) = output, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
@@ -57,7 +56,7 @@ enum BatchManifest {
                     guard let declaration = RenderOptions.declaration(key) else { throw .unknown(key) }
                     guard declaration.perSong else { throw .notPerSong(key) }
                     let texts = try Self.texts(of: value, for: declaration)
-                    try declaration.set(texts.map { declaration.isPath ? ConfigFile.resolve($0, from: folder) : $0 }, in: &options)
+                    try declaration.set(texts.map { declaration.isPath ? RenderOptions.resolvePath($0, from: folder) : $0 }, in: &options)
                 } catch .unknown(let key) {
                     throw .usage("\(place): unknown key \"\(key)\" (keys are render options by their long names, and input, output)")
                 } catch {
@@ -69,9 +68,9 @@ enum BatchManifest {
             } catch {
                 throw .usage("\(place): \(error.message(prefix: "--"))")
             }
-            let output = relative == input ? BatchInputs.outputPath(for: input, in: outputDirectory)
+            let output = relative == input ? BatchPlan.outputPath(for: input, in: outputDirectory)
                 : (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + relative
-            songs.append((BatchSong(input: inputPath, relativePath: input, output: output, options: options), options))
+            songs.append(BatchSong(input: inputPath, relativePath: input, output: output, options: options))
         }
         return songs
     }

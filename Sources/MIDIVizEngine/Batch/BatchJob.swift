@@ -1,0 +1,147 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizIO
+
+/// A batch's render: the plan's songs, several at once (the options' `jobs` songs at once, each
+/// on the cores left to it), past songs that fail, skipping those whose output and record are
+/// up to date; `stop` (from any thread, a signal handler) ends it, leaving finished songs with
+/// their records and no partial output.
+public final class BatchJob: @unchecked Sendable {
+    public let plan: BatchPlan
+    /// Render songs even when their outputs are up to date.
+    public let force: Bool
+    private let songsAtOnce: Int
+    private let processorCount: Int
+    private let lock = NSLock()
+    private var next = 0
+    private var stopped = false
+    private var active: [Int: RenderJob] = [:]
+    private var results: [BatchResult?]
+    private var finished = 0
+    private var digests: [String: String?] = [:]
+
+    /// - Parameters:
+    ///   - force: render songs even when their outputs are up to date.
+    ///   - processorCount: the cores the songs share.
+    public init(plan: BatchPlan, force: Bool = false, processorCount: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.plan = plan
+        self.force = force
+        songsAtOnce = max(1, plan.options.jobs ?? 1)
+        self.processorCount = max(1, processorCount)
+        results = Array(repeating: nil, count: plan.songs.count)
+    }
+
+    /// Renders the songs; returns the report of those that were rendered, skipped or failed
+    /// (all of them unless stopped).
+    /// - Parameter progress: called as each song ends, with its result and how many have
+    ///   ended, from the thread that rendered it.
+    public func run(progress: @escaping @Sendable (BatchResult, Int) -> Void = { _, _ in }) -> BatchReport {
+        let started = Date()
+        let workers = min(songsAtOnce, max(1, plan.songs.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = claim() {
+                let result = render(index, workers: workers)
+                let number = lock.withLock {
+                    results[index] = result
+                    active[index] = nil
+                    finished += 1
+                    return finished
+                }
+                progress(result, number)
+            }
+        }
+        let done = lock.withLock { results.compactMap { $0 } }
+        return BatchReport(songs: done, wallSeconds: Date().timeIntervalSince(started), shard: plan.shard)
+    }
+
+    /// Stops every song being rendered (each removes its temporaries) and starts no more.
+    public func stop(signal: Int32? = nil) {
+        let jobs = lock.withLock {
+            stopped = true
+            return Array(active.values)
+        }
+        for job in jobs { job.stop(signal: signal) }
+    }
+
+    private func claim() -> Int? {
+        lock.withLock {
+            guard !stopped, next < plan.songs.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    /// The SHA-256 of a file the songs read, once a run.
+    private func digest(_ path: String) -> String? {
+        if let known = lock.withLock({ digests[path] }) { return known }
+        let digest = FileDigest.sha256(ofFile: path)
+        lock.withLock { digests[path] = digest }
+        return digest
+    }
+
+    private func render(_ index: Int, workers: Int) -> BatchResult {
+        let song = plan.songs[index]
+        let started = Date()
+        func result(_ status: BatchResult.Status, code: Int32 = 0, _ message: String = "", duration: Double = 0, frames: Int = 0) -> BatchResult {
+            BatchResult(song: song, status: status, exitCode: code, message: message, durationSeconds: duration, frames: frames,
+                        wallSeconds: Date().timeIntervalSince(started))
+        }
+        func failed(_ error: RenderError) -> BatchResult {
+            // Options named as flags, as the command line names them.
+            if case .option(let problem) = error { return result(.failed, code: error.exitCode, problem.message(prefix: "--")) }
+            return result(.failed, code: error.exitCode, error.description)
+        }
+        let bytes: [UInt8]
+        let loaded: Song
+        do throws(LoadError) {
+            bytes = try SongLoader.readFile(song.input)
+            loaded = try SongLoader.load(bytes: bytes, name: song.input)
+        } catch {
+            return result(.failed, code: error.exitCode, error.description)
+        }
+        var options = song.options
+        // `jobs` is songs at once: each song renders on the cores left to it.
+        options.jobs = max(1, processorCount / workers)
+        let request: RenderRequest
+        do {
+            request = try RenderRequest(song: loaded, songPath: song.input, songName: song.input, options: options,
+                                        outputs: [.video(path: song.output, container: .mp4, crf: options.crf, preset: options.preset)],
+                                        defaultJobs: 1)
+        } catch {
+            return failed(error)
+        }
+        // The SoundFont the render will play with, found as it finds it.
+        var soundFont: String?
+        if let sound = request.sound {
+            do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { return failed(RenderError(error)) }
+        }
+        var record = BatchRecord(input: bytes, options: options, soundFont: soundFont, digest: digest)
+        if !force, record.isUpToDate(output: song.output) {
+            return result(.skipped, "up to date", duration: loaded.durationSeconds)
+        }
+        let folder = URL(fileURLWithPath: song.output).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return result(.failed, code: 73, "cannot create \(folder): \(error.localizedDescription)")
+        }
+        let job: RenderJob
+        do { job = try RenderJob(request) } catch { return failed(error) }
+        let mayStart = lock.withLock {
+            if !stopped { active[index] = job }
+            return !stopped
+        }
+        guard mayStart else { return result(.failed, code: 130, "interrupted") }
+        let summary: RenderSummary
+        do { summary = try job.run() } catch { return failed(error) }
+        record.outputBytes = ((try? FileManager.default.attributesOfItem(atPath: song.output))?[.size] as? Int) ?? 0
+        // Under the lock, and not once stopped: a signal never cuts a record short (a video
+        // without its record is only rendered again).
+        let written: Result<Void, BatchError> = lock.withLock {
+            guard !stopped else { return .success(()) }
+            return Result { () throws(BatchError) in try record.write(for: song.output) }
+        }
+        if case .failure(let error) = written { return result(.failed, code: error.exitCode, error.message) }
+        return result(.rendered, duration: summary.durationSeconds, frames: summary.frames)
+    }
+}

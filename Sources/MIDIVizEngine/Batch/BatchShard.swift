@@ -1,0 +1,83 @@
+import Foundation
+
+/// Share K of N of a batch's songs (K from 1), for N machines rendering one batch: each takes
+/// its share, balanced by the songs' lengths, and the shares together are every song once.
+public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    /// Nil unless `1 <= index <= count`.
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// `K/N`, as `render --segment` takes it.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    /// `K/N`.
+    public var description: String { "\(index)/\(count)" }
+
+    /// As `K/N`, the report's `shard`.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let shard = BatchShard(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is not K/N"))
+        }
+        self = shard
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// K and N from the CI engine's own variables: GitLab's `parallel:` (CI_NODE_INDEX from 1,
+    /// CI_NODE_TOTAL), a Slurm job array (SLURM_ARRAY_TASK_ID from SLURM_ARRAY_TASK_MIN,
+    /// SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX from 0, with the
+    /// Job's completions passed as MIDIVIZ_SHARD_COUNT); `MIDIVIZ_SHARD=K/N` wins over all of them.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(BatchError) -> BatchShard {
+        func number(_ name: String) -> Int? { environment[name].flatMap { Int($0) } }
+        var found: (Int, Int)?
+        if let given = environment["MIDIVIZ_SHARD"] {
+            guard let shard = BatchShard(given) else { throw .usage("MIDIVIZ_SHARD=\(given) is not K/N") }
+            found = (shard.index, shard.count)
+        } else if let index = number("CI_NODE_INDEX"), let count = number("CI_NODE_TOTAL") {
+            found = (index, count)
+        } else if let task = number("SLURM_ARRAY_TASK_ID"), let count = number("SLURM_ARRAY_TASK_COUNT") {
+            found = (task - (number("SLURM_ARRAY_TASK_MIN") ?? 0) + 1, count)
+        } else if let index = number("JOB_COMPLETION_INDEX") {
+            guard let count = number("MIDIVIZ_SHARD_COUNT") else {
+                throw .usage("--shard auto in a Kubernetes Indexed Job needs MIDIVIZ_SHARD_COUNT (the Job's completions)")
+            }
+            found = (index + 1, count)
+        }
+        guard let (index, count) = found else {
+            throw .usage("--shard auto found no shard: set MIDIVIZ_SHARD=K/N, or run under GitLab parallel:, a Slurm job array or a Kubernetes Indexed Job")
+        }
+        guard let shard = BatchShard(index: index, count: count) else { throw .usage("--shard auto found shard \(index) of \(count)") }
+        return shard
+    }
+
+    /// The items of this share: longest first, each to the share with the least music so far
+    /// (ties: the lower share), so shares are balanced by duration. The same on every machine:
+    /// it depends only on the items' order, names and durations.
+    public func share<Item>(_ items: [Item], durations: [Double], name: (Item) -> String) -> [Item] {
+        let order = items.indices.sorted {
+            durations[$0] != durations[$1] ? durations[$0] > durations[$1] : name(items[$0]) < name(items[$1])
+        }
+        var loads = [Double](repeating: 0, count: count)
+        var mine: [Int] = []
+        for item in order {
+            let least = loads.indices.min { loads[$0] != loads[$1] ? loads[$0] < loads[$1] : $0 < $1 }!
+            loads[least] += max(durations[item], 0) + 1  // a second for each song's own overhead
+            if least == index - 1 { mine.append(item) }
+        }
+        return mine.sorted().map { items[$0] }
+    }
+}
