@@ -129,7 +129,7 @@ struct BatchCommand: ParsableCommand {
         guard !reporting.quiet else { return }
         if reporting.progress == .json {
             print(result.jsonLine)
-            fflush(stdout)
+            fflush(nil)  // all streams: `stdout` is a C global Swift 6 will not read
         } else {
             let what = result.status == .failed ? "FAILED: \(result.message)" : result.status == .skipped ? "up to date" : result.outputs.joined(separator: ", ")
             FileHandle.standardError.write(Data(String(format: "[%d/%d] %@: %@ (%.1f s)\n", number, total,

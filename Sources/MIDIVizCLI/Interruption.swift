@@ -6,6 +6,8 @@ import Foundation
 /// came too late to interrupt anything, and the command ends as it would have. The work it
 /// interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe): such a failure must
 /// call `yieldIfInterrupted()`, so that the exit status is the signal's and the cleanup finishes.
+// @unchecked Sendable: Dispatch's signal sources are not Sendable; `received` is under `lock`,
+// `sources` is set before any handler runs and cleared by `cancel` on the main thread.
 final class Interruption: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let lock = NSLock()

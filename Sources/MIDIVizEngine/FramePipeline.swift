@@ -95,6 +95,7 @@ struct FramePipeline: Sendable {
 
 /// A worker's yuv420p planes, shared with whichever thread writes them to the encoders: the
 /// worker changes them only after `waitUntilWritten` for the frame they last held.
+/// `@unchecked Sendable`: frame buffers handed between threads by that protocol, without a copy.
 private final class WorkerPlanes: @unchecked Sendable {
     var yuv = YUV420Planes()
     /// The frame as straight RGBA, for the sinks that take it.
@@ -102,7 +103,8 @@ private final class WorkerPlanes: @unchecked Sendable {
 }
 
 /// The shared state of the pipeline: the next frame to claim, the frames ready to be written in
-/// order, and the first error.
+/// order, and the first error. `@unchecked Sendable`: every field is under `condition`, an
+/// NSCondition (workers wait on it; `Mutex` has no waiting).
 private final class PipelineState: @unchecked Sendable {
     private let condition = NSCondition()
     private let window: Int

@@ -1,6 +1,7 @@
 import Foundation
 import MIDIVizCore
 import MIDIVizIO
+import Synchronization
 
 /// An animated GIF that loops, with one palette made for the whole clip (ffmpeg's palettegen
 /// and paletteuse). The palette needs every frame before the first can be written, so the
@@ -8,16 +9,15 @@ import MIDIVizIO
 /// palette, then for the GIF. Memory stays bounded whatever the clip's length. A transparent
 /// background keeps one palette entry transparent. GIF delays are in hundredths of a second
 /// and browsers slow anything faster than 50 fps: above that, every n-th frame is kept.
-public final class GIFSink: FrameSink, @unchecked Sendable {
+public final class GIFSink: FrameSink {
     public var order: FrameOrder { .inOrderRGBA }
     private let intermediate: FFmpegProcess
     private let path: String, scratch: String, palette: String
     private let executable: String
     private let settings: RenderSettings
     private let stallTimeoutSeconds: Double
-    private let lock = NSLock()
-    private var current: FFmpegProcess?
-    private var stopped = false
+    /// The ffmpeg running now, and whether `stop` was called.
+    private let running = Mutex<(current: FFmpegProcess?, stopped: Bool)>((nil, false))
 
     /// - Parameters:
     ///   - scratch, palette: temporary files (`.mkv`, `.png`) the caller removes.
@@ -38,7 +38,7 @@ public final class GIFSink: FrameSink, @unchecked Sendable {
         } catch {
             throw RenderError(error)
         }
-        current = intermediate
+        running.withLock { $0.current = intermediate }
     }
 
     public func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
@@ -65,9 +65,9 @@ public final class GIFSink: FrameSink, @unchecked Sendable {
         } catch {
             throw RenderError(error)
         }
-        let proceed = lock.withLock { () -> Bool in
-            current = process
-            return !stopped
+        let proceed = running.withLock { running in
+            running.current = process
+            return !running.stopped
         }
         guard proceed else {
             process.stop()
@@ -77,9 +77,9 @@ public final class GIFSink: FrameSink, @unchecked Sendable {
     }
 
     public func stop() {
-        let process = lock.withLock { () -> FFmpegProcess? in
-            stopped = true
-            return current
+        let process = running.withLock { running in
+            running.stopped = true
+            return running.current
         }
         intermediate.stop()
         process?.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MIDIVizCore
 import MIDIVizIO
 
@@ -33,13 +34,16 @@ public struct JoinRequest: Sendable {
     }
 }
 
-public final class JoinJob: @unchecked Sendable {
+public final class JoinJob: Sendable {
     public let request: JoinRequest
     private let transaction = OutputTransaction()
-    private let lock = NSLock()
-    private var stopped = false
-    private var soundJob: RenderJob?
-    private var encoder: ChildProcess?
+    /// What `stop` shares with the run: whether it was called, and what to stop.
+    private struct State {
+        var stopped = false
+        var soundJob: RenderJob?
+        var encoder: ChildProcess?
+    }
+    private let state = Mutex(State())
 
     /// Checks the output as `RenderJob` does: not a part, the song or the SoundFont, not a
     /// folder, device or FIFO, in a folder that can be written.
@@ -58,7 +62,7 @@ public final class JoinJob: @unchecked Sendable {
             return try perform()
         } catch {
             transaction.discard()
-            throw lock.withLock { stopped } ? RenderError.interrupted(signal: nil) : error
+            throw state.withLock { $0.stopped } ? RenderError.interrupted(signal: nil) : error
         }
     }
 
@@ -66,9 +70,9 @@ public final class JoinJob: @unchecked Sendable {
     /// - Returns: whether the join had already committed its video (then it stays, complete).
     @discardableResult
     public func stop(signal: Int32) -> Bool {
-        let (job, process) = lock.withLock {
-            stopped = true
-            return (soundJob, encoder)
+        let (job, process) = state.withLock { state in
+            state.stopped = true
+            return (state.soundJob, state.encoder)
         }
         job?.stop(signal: signal)
         process?.stop()
@@ -112,9 +116,9 @@ public final class JoinJob: @unchecked Sendable {
         soundRequest.sound?.loudness?.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB
         soundRequest.postrollSeconds = request.postrollSeconds
         let job = try RenderJob(soundRequest)
-        guard lock.withLock({ () -> Bool in
-            soundJob = job
-            return !stopped
+        guard state.withLock({ state in
+            state.soundJob = job
+            return !state.stopped
         }) else { throw .interrupted(signal: nil) }
         let sound = try job.run()
         let expected = Int((sound.durationSeconds * Double(fps)).rounded())
@@ -137,7 +141,7 @@ public final class JoinJob: @unchecked Sendable {
                                   "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
                                   "-movflags", "+faststart", "-f", "mp4", video],
                          failure: { .failed("ffmpeg could not join the parts: \($0)") }, started: { process in
-                             lock.withLock { encoder = process }
+                             state.withLock { $0.encoder = process }
                          })
         try transaction.commit()
         return RenderSummary(outputs: [request.output], frames: frames, durationSeconds: Double(frames) / Double(fps))

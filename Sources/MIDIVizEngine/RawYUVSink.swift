@@ -2,7 +2,8 @@ import Foundation
 import MIDIVizIO
 
 /// The frames as raw yuv420p, one after another: what an encoder alone can be measured on.
-/// The corresponding C functions are `fopen`, `fwrite`, `fclose`.
+/// The corresponding C functions are `fopen`, `fwrite`, `fclose`. `@unchecked Sendable`: owns a
+/// FILE handle, written by one thread at a time (the pipeline's in-order writer).
 public final class RawYUVSink: FrameSink, @unchecked Sendable {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MIDIVizCore
 import MIDIVizIO
 
@@ -6,15 +7,18 @@ import MIDIVizIO
 /// them (its length can extend the video's), then all outputs moved into place at once. `init` refuses what
 /// cannot work before anything is written; `stop` (from any thread) ends a run, leaving no
 /// temporary and no ffmpeg. Every state belongs to the job: several can run in one process.
-public final class RenderJob: @unchecked Sendable {
+public final class RenderJob: Sendable {
     public let request: RenderRequest
     private let transaction = OutputTransaction()
-    private let lock = NSLock()
-    private var sinks: [any FrameSink] = []
-    private var isStopped = false
-    private var stopSignal: Int32?
+    /// What `stop` and `cancel` share with the run.
+    private struct State {
+        var sinks: [any FrameSink] = []
+        var isStopped = false
+        var stopSignal: Int32?
+        var isRunning = false
+    }
+    private let state = Mutex(State())
     private let runEnded = DispatchSemaphore(value: 0)
-    private var isRunning = false
 
     /// Checks the request: the song's length, the outputs (none may be the input, share a path,
     /// be a folder where a file goes, a device, FIFO or socket, or lie in a folder we cannot write).
@@ -47,13 +51,9 @@ public final class RenderJob: @unchecked Sendable {
     /// - Parameter progress: called after each frame, from the thread that finished it.
     public func run(progress: @escaping @Sendable (RenderProgress) -> Void = { _ in }) throws(RenderError) -> RenderSummary {
         signal(SIGPIPE, SIG_IGN)  // a reader gone is an error from write, not a signal
-        lock.lock()
-        isRunning = true
-        lock.unlock()
+        state.withLock { $0.isRunning = true }
         defer {
-            lock.lock()
-            isRunning = false
-            lock.unlock()
+            state.withLock { $0.isRunning = false }
             runEnded.signal()
         }
         do {
@@ -61,9 +61,8 @@ public final class RenderJob: @unchecked Sendable {
         } catch {
             for sink in currentSinks() { sink.stop() }
             transaction.discard()
-            lock.lock()
-            defer { lock.unlock() }
-            if isStopped { throw .interrupted(signal: stopSignal) }
+            let (stopped, signal) = state.withLock { ($0.isStopped, $0.stopSignal) }
+            if stopped { throw .interrupted(signal: signal) }
             throw error
         }
     }
@@ -80,9 +79,7 @@ public final class RenderJob: @unchecked Sendable {
     /// (which runs with the frame pipeline's lock held) calls to cancel. `run` then throws
     /// `.interrupted` and, as on any failure, leaves no new output and no temporary.
     public func cancel() {
-        lock.lock()
-        isStopped = true
-        lock.unlock()
+        state.withLock { $0.isStopped = true }
     }
 
     /// Ends a run from another thread (a signal handler): stops ffmpeg and the workers, waits
@@ -92,29 +89,20 @@ public final class RenderJob: @unchecked Sendable {
     ///   and the run counts as a success).
     @discardableResult
     public func stop(signal: Int32? = nil) -> Bool {
-        lock.lock()
-        isStopped = true
-        stopSignal = signal
-        let running = isRunning
-        let sinks = self.sinks
-        lock.unlock()
+        let (running, sinks) = state.withLock { state in
+            state.isStopped = true
+            state.stopSignal = signal
+            return (state.isRunning, state.sinks)
+        }
         for sink in sinks { sink.stop() }
         if running { _ = runEnded.wait(timeout: .now() + 10) }
         transaction.discard()
         return transaction.isCommitted
     }
 
-    private var shouldStop: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return isStopped
-    }
+    private var shouldStop: Bool { state.withLock { $0.isStopped } }
 
-    private func currentSinks() -> [any FrameSink] {
-        lock.lock()
-        defer { lock.unlock() }
-        return sinks
-    }
+    private func currentSinks() -> [any FrameSink] { state.withLock { $0.sinks } }
 
     private func perform(progress: @escaping @Sendable (RenderProgress) -> Void) throws(RenderError) -> RenderSummary {
         let song = request.song, settings = request.settings
@@ -288,9 +276,7 @@ public final class RenderJob: @unchecked Sendable {
                 case .wav:
                     break
                 }
-                lock.lock()
-                sinks = made
-                lock.unlock()
+                state.withLock { $0.sinks = made }
                 if shouldStop { throw .interrupted(signal: nil) }
             }
             let soundDecidesLength = soundFont != nil && end == nil && !soundIsDone && kept == nil
@@ -384,19 +370,17 @@ public final class RenderJob: @unchecked Sendable {
     }
 
     /// A value set once, read from any thread.
-    private final class Box<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Value?
-        var value: Value? { lock.lock(); defer { lock.unlock() }; return stored }
-        func set(_ newValue: Value) { lock.lock(); stored = newValue; lock.unlock() }
+    private final class Box<Value: Sendable>: Sendable {
+        private let stored = Mutex<Value?>(nil)
+        var value: Value? { stored.withLock { $0 } }
+        func set(_ newValue: Value) { stored.withLock { $0 = newValue } }
     }
 
     /// A flag set once, read from any thread.
-    private final class Latch: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-        func set() { lock.lock(); value = true; lock.unlock() }
+    private final class Latch: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
     }
 
     /// The frames of the whole song rendered with this request's settings: the visual end and its

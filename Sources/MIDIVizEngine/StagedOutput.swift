@@ -1,19 +1,31 @@
 import Foundation
+import Synchronization
 import MIDIVizIO
 
 /// One output being made under a unique hidden name beside its final path
 /// (`.NAME.midiviz-PID-XXXXXX`, made by `mkstemp`/`mkdtemp`), moved into place by `commit`.
 /// The PID in the name lets a later run remove the temporaries of runs that have died.
-final class StagedOutput {
+final class StagedOutput: Sendable {
     let finalPath: String
     let temporaryPath: String
     let isFolder: Bool
-    /// The previous output, kept under a hidden name while the transaction commits.
-    private var backupPath: String?
-    private var didCommit = false
     /// The folders this run created to hold a frames folder, deepest first: removed again, if
     /// still empty, when the output is discarded.
-    private var createdFolders: [String] = []
+    private let createdFolders: [String]
+    private struct Progress {
+        /// The previous output, kept under a hidden name while the transaction commits.
+        var backupPath: String?
+        var didCommit = false
+    }
+    private let progress = Mutex(Progress())
+    private var backupPath: String? {
+        get { progress.withLock { $0.backupPath } }
+        set { progress.withLock { $0.backupPath = newValue } }
+    }
+    private var didCommit: Bool {
+        get { progress.withLock { $0.didCommit } }
+        set { progress.withLock { $0.didCommit = newValue } }
+    }
 
     /// Creates the temporary (and a frames folder's missing parents), after removing the
     /// temporaries that dead runs left for this output.
@@ -22,10 +34,11 @@ final class StagedOutput {
         self.isFolder = isFolder
         let parts = PathParts(finalPath)
         let folder = parts.folder, name = parts.name
+        var created: [String] = []
         if isFolder {
             var missing = folder
             while missing != "." && missing != "/" && !FileManager.default.fileExists(atPath: missing) {
-                createdFolders.append(missing)
+                created.append(missing)
                 missing = PathParts(missing).folder
             }
             do {
@@ -34,6 +47,7 @@ final class StagedOutput {
                 throw .cannotCreate("cannot create \(finalPath): \(Self.reason(error))")
             }
         }
+        createdFolders = created
         Self.removeStaleTemporaries(in: folder, of: name)
         var template = Array(PathParts.join(folder, ".\(name).midiviz-\(getpid())-XXXXXX").utf8CString)
         let mode = 0o777 & ~Self.umaskValue
@@ -46,7 +60,7 @@ final class StagedOutput {
             fchmod(descriptor, mode_t(mode & 0o666))
             close(descriptor)
         }
-        temporaryPath = String(cString: template)
+        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Moves the temporary into place, keeping what was there under a hidden name until

@@ -1,5 +1,5 @@
 /// Where a bounce's samples go, as they come: a WAV file, or an encoder's audio input.
-public protocol SoundSink: AnyObject {
+public protocol SoundSink: AnyObject, SendableMetatype {
     /// Stereo frames taken so far.
     var framesWritten: Int { get }
     /// Takes `count` stereo frames of float samples (-1...1).

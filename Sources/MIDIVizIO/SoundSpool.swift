@@ -4,7 +4,9 @@ import Foundation
 /// gain: the whole sound must be measured before any of it can be normalized. The samples go
 /// to a scratch file as interleaved 32-bit floats (a long song would not fit in memory).
 /// The corresponding C functions are `fopen`, `fwrite`, `fread` and `fclose`.
-public final class SoundSpool: SoundSink {
+// @unchecked Sendable: owns a FILE handle, used by one thread at a time (written by the
+// sound's thread, then read back by the render once that thread has ended).
+public final class SoundSpool: SoundSink, @unchecked Sendable {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?
     private let meter: LoudnessMeter

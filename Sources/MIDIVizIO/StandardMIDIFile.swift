@@ -63,15 +63,16 @@ final class StandardMIDIFile {
     /// when libsmf refuses a track; `libraryLines` is what libsmf logged meanwhile (each worker
     /// drains its own thread's lines).
     static func readTracks(of validated: ValidatedSMF) -> (tracks: [[TrackEvent]]?, lengthInTicks: Int, libraryLines: [String]) {
-        let files = validated.trackFiles
-        let workers = files.count > 1 ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let count = validated.trackFiles.count
+        let workers = count > 1 ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
         let results = WorkerResults(count: workers)
         GLibLogCapture.install()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let files = validated.trackFiles
             _ = GLibLogCapture.drain()
             var tracks: [[TrackEvent]] = []
             var length = 0
-            for index in stride(from: worker, to: files.count, by: workers) {
+            for index in stride(from: worker, to: count, by: workers) {
                 guard let file = StandardMIDIFile(canonicalBytes: files[index]), file.trackCount == 1 else {
                     results.store(.init(tracks: nil, length: 0, lines: GLibLogCapture.drain()), at: worker)
                     return
@@ -90,7 +91,7 @@ final class StandardMIDIFile {
             found.append(tracks)
             length = max(length, value.length)
         }
-        let tracks = files.indices.map { found[$0 % workers][$0 / workers] }
+        let tracks = (0..<count).map { found[$0 % workers][$0 / workers] }
         return (tracks, length, lines)
     }
 }

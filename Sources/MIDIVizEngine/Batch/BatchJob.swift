@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MIDIVizCore
 import MIDIVizIO
 
@@ -6,19 +7,22 @@ import MIDIVizIO
 /// on the cores left to it), past songs that fail, skipping those whose output and record are
 /// up to date; `stop` (from any thread, a signal handler) ends it, leaving finished songs with
 /// their records and no partial output.
-public final class BatchJob: @unchecked Sendable {
+public final class BatchJob: Sendable {
     public let plan: BatchPlan
     /// Render songs even when their outputs are up to date.
     public let force: Bool
     private let songsAtOnce: Int
     private let processorCount: Int
-    private let lock = NSLock()
-    private var next = 0
-    private var stopped = false
-    private var active: [Int: RenderJob] = [:]
-    private var results: [BatchResult?]
-    private var finished = 0
-    private var digests: [String: String?] = [:]
+    /// What the workers and `stop` share.
+    private struct State {
+        var next = 0
+        var stopped = false
+        var active: [Int: RenderJob] = [:]
+        var results: [BatchResult?]
+        var finished = 0
+        var digests: [String: String?] = [:]
+    }
+    private let state: Mutex<State>
 
     /// - Parameters:
     ///   - force: render songs even when their outputs are up to date.
@@ -28,7 +32,7 @@ public final class BatchJob: @unchecked Sendable {
         self.force = force
         songsAtOnce = max(1, plan.options.jobs ?? 1)
         self.processorCount = max(1, processorCount)
-        results = Array(repeating: nil, count: plan.songs.count)
+        state = Mutex(State(results: Array(repeating: nil, count: plan.songs.count)))
     }
 
     /// Renders the songs; returns the report of those that were rendered, skipped or failed
@@ -41,41 +45,41 @@ public final class BatchJob: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = claim() {
                 let result = render(index, workers: workers)
-                let number = lock.withLock {
-                    results[index] = result
-                    active[index] = nil
-                    finished += 1
-                    return finished
+                let number = state.withLock { state in
+                    state.results[index] = result
+                    state.active[index] = nil
+                    state.finished += 1
+                    return state.finished
                 }
                 progress(result, number)
             }
         }
-        let done = lock.withLock { results.compactMap { $0 } }
+        let done = state.withLock { $0.results.compactMap { $0 } }
         return BatchReport(songs: done, wallSeconds: Date().timeIntervalSince(started), shard: plan.shard)
     }
 
     /// Stops every song being rendered (each removes its temporaries) and starts no more.
     public func stop(signal: Int32? = nil) {
-        let jobs = lock.withLock {
-            stopped = true
-            return Array(active.values)
+        let jobs = state.withLock { state in
+            state.stopped = true
+            return Array(state.active.values)
         }
         for job in jobs { job.stop(signal: signal) }
     }
 
     private func claim() -> Int? {
-        lock.withLock {
-            guard !stopped, next < plan.songs.count else { return nil }
-            defer { next += 1 }
-            return next
+        state.withLock { state in
+            guard !state.stopped, state.next < plan.songs.count else { return nil }
+            defer { state.next += 1 }
+            return state.next
         }
     }
 
     /// The SHA-256 of a file the songs read, once a run.
     private func digest(_ path: String) -> String? {
-        if let known = lock.withLock({ digests[path] }) { return known }
+        if let known = state.withLock({ $0.digests[path] }) { return known }
         let digest = FileDigest.sha256(ofFile: path)
-        lock.withLock { digests[path] = digest }
+        state.withLock { $0.digests[path] = digest }
         return digest
     }
 
@@ -127,9 +131,9 @@ public final class BatchJob: @unchecked Sendable {
         }
         let job: RenderJob
         do { job = try RenderJob(request) } catch { return failed(error) }
-        let mayStart = lock.withLock {
-            if !stopped { active[index] = job }
-            return !stopped
+        let mayStart = state.withLock { state in
+            if !state.stopped { state.active[index] = job }
+            return !state.stopped
         }
         guard mayStart else { return result(.failed, code: 130, "interrupted") }
         let summary: RenderSummary
@@ -137,8 +141,8 @@ public final class BatchJob: @unchecked Sendable {
         record.outputBytes = ((try? FileManager.default.attributesOfItem(atPath: song.output))?[.size] as? Int) ?? 0
         // Under the lock, and not once stopped: a signal never cuts a record short (a video
         // without its record is only rendered again).
-        let written: Result<Void, BatchError> = lock.withLock {
-            guard !stopped else { return .success(()) }
+        let written: Result<Void, BatchError> = state.withLock { state in
+            guard !state.stopped else { return .success(()) }
             return Result { () throws(BatchError) in try record.write(for: song.output) }
         }
         if case .failure(let error) = written { return result(.failed, code: error.exitCode, error.message) }

@@ -1,6 +1,6 @@
 /// A visual style: how a scene's notes are laid out as shapes. A new style is one type
 /// conforming to this protocol, in a file of its own, plus its line in `StyleRegistry.layouts`.
-protocol StyleLayout {
+protocol StyleLayout: SendableMetatype {
     /// Its name on the command line: `--style NAME`.
     static var name: String { get }
     /// The name with a few words on what it draws, for `--help`: `roll (a scrolling piano roll)`.
