@@ -26,8 +26,12 @@ var targets: [Target] = [
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
     // swift-system: errno as `Errno` (SystemError.swift).
-    .target(name: "MIDIVizIO", dependencies: ["MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CEBUR128",
-                                             .product(name: "SystemPackage", package: "swift-system")]),
+    .target(
+        name: "MIDIVizIO",
+        dependencies: [
+            "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CEBUR128",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     // swift-crypto: SHA-256 of a batch song's inputs, its up-to-date key.
     .target(name: "MIDIVizEngine", dependencies: ["MIDIVizCore", "MIDIVizIO", .product(name: "Crypto", package: "swift-crypto")]),

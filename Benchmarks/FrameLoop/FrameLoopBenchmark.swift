@@ -19,7 +19,9 @@ enum FrameLoopBenchmark {
         let sampleCount = arguments.count > 3 ? Int(arguments[3]) ?? 600 : 600
         let song = try SongLoader.load(path: arguments[1])
         let font = try FontRasterizer()
-        print("song: \(arguments[1]) (\(song.notes.count) notes, \(String(format: "%.1f", song.durationSeconds)) s); \(size[0])x\(size[1]), \(sampleCount) frames per style, one core")
+        print(
+            "song: \(arguments[1]) (\(song.notes.count) notes, \(String(format: "%.1f", song.durationSeconds)) s); \(size[0])x\(size[1]), \(sampleCount) frames per style, one core"
+        )
         // BENCH_STYLES="roll keyboard" measures only those styles (the length check is for roll
         // and keyboard); BENCH_STYLES=none only the length check.
         let only = ProcessInfo.processInfo.environment["BENCH_STYLES"].map { Set($0.split(separator: " ").map(String.init)) }
@@ -31,11 +33,15 @@ enum FrameLoopBenchmark {
             for scheme in [ColorScheme.rainbow] {
                 let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
                 let (mean, p95, maximum, shapes) = measure(song: song, settings: settings, font: font, samples: sampleCount)
-                print(String(format: "raster %-8@ mean %.2f ms/frame  p95 %.2f ms  max %.2f ms  (%.0f shapes/frame)",
-                             style.rawValue, mean, p95, maximum, shapes))
+                print(
+                    String(
+                        format: "raster %-8@ mean %.2f ms/frame  p95 %.2f ms  max %.2f ms  (%.0f shapes/frame)",
+                        style.rawValue, mean, p95, maximum, shapes))
                 let conversion = measureConversion(song: song, settings: settings, font: font, frames: sampleCount)
-                print(String(format: "yuv420p  %-8@ whole frame %.2f ms; changed tiles only %.2f ms (%.0f%% of the picture)",
-                             style.rawValue, conversion.whole, conversion.changed, 100 * conversion.fraction))
+                print(
+                    String(
+                        format: "yuv420p  %-8@ whole frame %.2f ms; changed tiles only %.2f ms (%.0f%% of the picture)",
+                        style.rawValue, conversion.whole, conversion.changed, 100 * conversion.fraction))
             }
         }
         // Black MIDI: 10,000 notes sounding at once, in every style.
@@ -50,8 +56,11 @@ enum FrameLoopBenchmark {
         // runs of a second of consecutive frames, as a render reads them (a frame jumping to a
         // random moment of a long song waits on memory the previous frames did not touch).
         let repeated = repeating(song, times: 10)
-        print(String(format: "length check: the song x10 (%d notes, %.0f s), the same %d moments (from 10 s in) taken from its last copy, in 1-s runs taken in turn (medians)",
-                     repeated.notes.count, repeated.durationSeconds, sampleCount))
+        print(
+            String(
+                format:
+                    "length check: the song x10 (%d notes, %.0f s), the same %d moments (from 10 s in) taken from its last copy, in 1-s runs taken in turn (medians)",
+                repeated.notes.count, repeated.durationSeconds, sampleCount))
         for style in [RenderSettings.Style.roll, .keyboard] where only?.contains(style.rawValue) ?? true || only == ["none"] {
             let settings = RenderSettings(width: size[0], height: size[1], style: style, chords: true)
             let shift = Int((9 * song.durationSeconds * Double(settings.framesPerSecond)).rounded())
@@ -67,8 +76,10 @@ enum FrameLoopBenchmark {
                 tenTimes.append(pass.second)
                 shapes = pass.shapes
             }
-            print(String(format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f; %.0f and %.0f shapes/frame)", style.rawValue,
-                         once.min()!, tenTimes.min()!, tenTimes.min()! / once.min()!, shapes.once, shapes.tenTimes))
+            print(
+                String(
+                    format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f; %.0f and %.0f shapes/frame)", style.rawValue,
+                    once.min()!, tenTimes.min()!, tenTimes.min()! / once.min()!, shapes.once, shapes.tenTimes))
         }
     }
 
@@ -85,10 +96,13 @@ enum FrameLoopBenchmark {
             }
         }
         let tracks = song.tracks.indices.filter { song.tracks[$0].noteCount > 0 }
-        print("features: \(song.notes.count) notes, \(Lyrics(song: song).syllables.count) syllables; \(width)x\(height), \(samples) frames per style, one core (medians, the two in turn)")
+        print(
+            "features: \(song.notes.count) notes, \(Lyrics(song: song).syllables.count) syllables; \(width)x\(height), \(samples) frames per style, one core (medians, the two in turn)"
+        )
         for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
-            let plain = RenderSettings(width: width, height: height, style: style, scheme: .fire, chords: true,
-                                       title: song.tracks.first?.name)
+            let plain = RenderSettings(
+                width: width, height: height, style: style, scheme: .fire, chords: true,
+                title: song.tracks.first?.name)
             var full = plain
             // BENCH_FEATURES="labels effects" turns on only those.
             let features = ProcessInfo.processInfo.environment["BENCH_FEATURES"].map { Set($0.split(separator: " ").map(String.init)) }
@@ -104,14 +118,17 @@ enum FrameLoopBenchmark {
             let first = FrameRenderer(scene: Scene(song: song, settings: plain), fonts: fonts)
             let second = FrameRenderer(scene: Scene(song: song, settings: full), fonts: fonts)
             let result = measurePaired(first, second, frameShift: 0, samples: samples, skip: 0, run: 30)
-            print(String(format: "features %-8@ plain %.2f ms/frame, with every feature %.2f ms/frame (+%.2f ms; %.0f and %.0f shapes/frame)",
-                         style.rawValue, result.first, result.second, result.second - result.first, result.shapes.0, result.shapes.1))
+            print(
+                String(
+                    format: "features %-8@ plain %.2f ms/frame, with every feature %.2f ms/frame (+%.2f ms; %.0f and %.0f shapes/frame)",
+                    style.rawValue, result.first, result.second, result.second - result.first, result.shapes.0, result.shapes.1))
         }
     }
 
     /// Renders `samples` frames spread over the song and times each.
     static func measure(song: Song, settings: RenderSettings, font: FontRasterizer, samples: Int)
-        -> (mean: Double, p95: Double, max: Double, shapes: Double) {
+        -> (mean: Double, p95: Double, max: Double, shapes: Double)
+    {
         let scene = Scene(song: song, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
@@ -124,15 +141,18 @@ enum FrameLoopBenchmark {
             shapeCount += workspace.shapeCount
         }
         times.sort()
-        return (times.reduce(0, +) / Double(times.count), times[times.count * 95 / 100], times.last!,
-                Double(shapeCount) / Double(samples))
+        return (
+            times.reduce(0, +) / Double(times.count), times[times.count * 95 / 100], times.last!,
+            Double(shapeCount) / Double(samples)
+        )
     }
 
     /// The yuv420p conversion, per frame: of the whole picture, and of only the tiles the frame
     /// changed, as one of two workers does it (every second frame of `frames`
     /// consecutive ones from the middle of the song). Medians in ms, and the mean changed share.
     static func measureConversion(song: Song, settings: RenderSettings, font: FontRasterizer, frames: Int)
-        -> (whole: Double, changed: Double, fraction: Double) {
+        -> (whole: Double, changed: Double, fraction: Double)
+    {
         let scene = Scene(song: song, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
@@ -162,8 +182,9 @@ enum FrameLoopBenchmark {
         var dense = song
         dense.notes = (0..<count).map { index in
             let spread = Double(index) / Double(count)
-            return Note(startSeconds: 2 + 2 * spread, endSeconds: 6 + 2 * spread, pitch: UInt8(21 + index % 88),
-                        velocity: UInt8(40 + index % 80), channel: UInt8(index % 16 == 9 ? 0 : index % 16), track: 0)
+            return Note(
+                startSeconds: 2 + 2 * spread, endSeconds: 6 + 2 * spread, pitch: UInt8(21 + index % 88),
+                velocity: UInt8(40 + index % 80), channel: UInt8(index % 16 == 9 ? 0 : index % 16), track: 0)
         }.sorted { $0.startSeconds < $1.startSeconds }
         dense.durationSeconds = max(dense.durationSeconds, 10)
         let scene = Scene(song: dense, settings: settings)
@@ -184,7 +205,8 @@ enum FrameLoopBenchmark {
     /// by run in turn, so that a busy moment of the machine falls on both alike: each one's
     /// median time per frame and shapes per frame.
     static func measurePaired(_ first: FrameRenderer, _ second: FrameRenderer, frameShift: Int, samples: Int, skip: Int, run: Int)
-        -> (first: Double, second: Double, shapes: (Double, Double)) {
+        -> (first: Double, second: Double, shapes: (Double, Double))
+    {
         var workspaces = [first.makeWorkspace(), second.makeWorkspace()]
         var times: [[Double]] = [[], []], shapeCounts = [0, 0]
         let runs = max(1, samples / run)

@@ -7,11 +7,11 @@ import PackageDescription
 let package = Package(
     name: "RenderFromSwift",
     dependencies: [
-        .package(url: "https://github.com/midiviz/midiviz", from: "0.3.0"),
+        .package(url: "https://github.com/midiviz/midiviz", from: "0.3.0")
     ],
     targets: [
         .executableTarget(
             name: "render-from-swift",
-            dependencies: [.product(name: "MIDIVizEngine", package: "midiviz")]),
+            dependencies: [.product(name: "MIDIVizEngine", package: "midiviz")])
     ]
 )

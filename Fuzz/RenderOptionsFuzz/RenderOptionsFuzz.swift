@@ -55,12 +55,12 @@ final class Sandbox: @unchecked Sendable {
         fifo = root + "/fifo"
         songBytes = FileManager.default.contents(atPath: "fixtures/c-major-arpeggio.mid")!
         _ = FileManager.default.createFile(atPath: song, contents: songBytes)
-        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        precondition((try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)) != nil)
         _ = FileManager.default.createFile(atPath: folder + "/keep.txt", contents: Data("keep".utf8))
         precondition(mkfifo(fifo, 0o600) == 0)
         setenv("TMPDIR", root + "/tmp", 1)
         precondition(chdir(root) == 0)  // relative outputs land in the sandbox too
-        try! FileManager.default.createDirectory(atPath: root + "/tmp", withIntermediateDirectories: false)
+        precondition((try? FileManager.default.createDirectory(atPath: root + "/tmp", withIntermediateDirectories: false)) != nil)
         // A small SoundFont unless the input names another: the synthesizer is not what is fuzzed.
         setenv("MIDIVIZ_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2", 1)
     }
@@ -68,8 +68,10 @@ final class Sandbox: @unchecked Sendable {
     /// The paths a value may name: the input (also relative), outputs old and new, a folder, a
     /// FIFO, a file in a missing folder. No device: a bug would replace the machine's own.
     var paths: [String] {
-        [song, root + "/out.mp4", root + "/out.wav", root + "/frames", folder, fifo, root + "/missing/deeper/out.mp4",
-         root + "/song.mid.mp4", root + "/out.png", root, "relative.mp4", "song.mid", "folder/"]
+        [
+            song, root + "/out.mp4", root + "/out.wav", root + "/frames", folder, fifo, root + "/missing/deeper/out.mp4",
+            root + "/song.mid.mp4", root + "/out.png", root, "relative.mp4", "song.mid", "folder/",
+        ]
     }
 
     func arguments(from bytes: [UInt8]) -> [String] {
@@ -99,8 +101,9 @@ final class Sandbox: @unchecked Sendable {
         precondition(files.contents(atPath: song) == songBytes, "the input changed: \(arguments)")
         var info = stat()
         precondition(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced: \(arguments)")
-        precondition(files.contents(atPath: folder + "/keep.txt") != nil || arguments.contains(folder),
-                     "a folder no option named lost its files: \(arguments)")
+        precondition(
+            files.contents(atPath: folder + "/keep.txt") != nil || arguments.contains(folder),
+            "a folder no option named lost its files: \(arguments)")
         var isFolder: ObjCBool = false
         precondition(files.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue, "the folder was replaced: \(arguments)")
         for name in (try? files.subpathsOfDirectory(atPath: root)) ?? [] {

@@ -28,8 +28,11 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     settings.lyrics = look[7] & 0x10 != 0
     settings.effects = look[7] & 0x20 != 0
     let scene = Scene(song: song, settings: settings)
-    let renderer = FrameRenderer(scene: scene, fonts: fonts.textFonts(canvasSide: settings.textSide,
-                                                                      extra: Scene.charactersBeyondLatin1(song: song, settings: settings)))
+    let renderer = FrameRenderer(
+        scene: scene,
+        fonts: fonts.textFonts(
+            canvasSide: settings.textSide,
+            extra: Scene.charactersBeyondLatin1(song: song, settings: settings)))
     let duration = max(song.durationSeconds, 1)
     let moments = look[8...11].map { duration * Double($0) / 200 - 0.5 }  // before, in and after the song
 

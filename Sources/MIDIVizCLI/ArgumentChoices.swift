@@ -48,7 +48,8 @@ struct SegmentSpec: ExpressibleByArgument {
     init?(argument: String) {
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
-              let segment = RenderSegment(index: index, count: count) else { return nil }
+            let segment = RenderSegment(index: index, count: count)
+        else { return nil }
         self.segment = segment
     }
 }

@@ -32,7 +32,10 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Also write the report as JUnit XML (test results in GitHub Actions, GitLab and Jenkins).")
     var junit: String?
 
-    @Option(help: ArgumentHelp("Render only share K of N (from 1), balanced by song length; or auto: from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Slurm array's SLURM_ARRAY_TASK_ID/COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with MIDIVIZ_SHARD_COUNT, or MIDIVIZ_SHARD=K/N.", valueName: "K/N|auto"))
+    @Option(
+        help: ArgumentHelp(
+            "Render only share K of N (from 1), balanced by song length; or auto: from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Slurm array's SLURM_ARRAY_TASK_ID/COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with MIDIVIZ_SHARD_COUNT, or MIDIVIZ_SHARD=K/N.",
+            valueName: "K/N|auto"))
     var shard: ShardSpec?
 
     @Flag(help: "Render songs even when their outputs are up to date.")
@@ -84,7 +87,9 @@ struct BatchCommand: ParsableCommand {
         }
         let job = BatchJob(plan: plan, force: force)
         // A batch stopped between songs is still interrupted: the rest were not made.
-        let interruption = Interruption { job.stop(signal: $0); return false }
+        let interruption = Interruption {
+            job.stop(signal: $0); return false
+        }
         defer { interruption.cancel() }
         let total = plan.songs.count
         let summary = job.run { [reporting] result, number in Self.announce(result, number: number, of: total, reporting: reporting) }
@@ -96,9 +101,13 @@ struct BatchCommand: ParsableCommand {
             throw fail(error.message, code: error.exitCode)
         }
         if !reporting.quiet {
-            FileHandle.standardError.write(Data(String(format: "midiviz batch: %d songs: %d rendered, %d up to date, %d failed, in %.1f s\n",
-                                                       summary.songs.count, summary.count(.rendered), summary.count(.skipped),
-                                                       summary.count(.failed), summary.totals.wallSeconds).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "midiviz batch: %d songs: %d rendered, %d up to date, %d failed, in %.1f s\n",
+                        summary.songs.count, summary.count(.rendered), summary.count(.skipped),
+                        summary.count(.failed), summary.totals.wallSeconds
+                    ).utf8))
         }
         if summary.count(.failed) > 0 { throw ExitCode(1) }
     }
@@ -131,9 +140,14 @@ struct BatchCommand: ParsableCommand {
             print(result.jsonLine)
             fflush(nil)  // all streams: `stdout` is a C global Swift 6 will not read
         } else {
-            let what = result.status == .failed ? "FAILED: \(result.message)" : result.status == .skipped ? "up to date" : result.outputs.joined(separator: ", ")
-            FileHandle.standardError.write(Data(String(format: "[%d/%d] %@: %@ (%.1f s)\n", number, total,
-                                                       result.input, what, result.wallSeconds).utf8))
+            let what =
+                result.status == .failed ? "FAILED: \(result.message)" : result.status == .skipped ? "up to date" : result.outputs.joined(separator: ", ")
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "[%d/%d] %@: %@ (%.1f s)\n", number, total,
+                        result.input, what, result.wallSeconds
+                    ).utf8))
         }
     }
 }

@@ -10,7 +10,9 @@ struct JoinCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
         abstract: "Join the segments of a song (render --segment K/N) into one video with its sound.",
-        discussion: "The parts are concatenated without re-encoding, in the order given; the sound is bounced once for the whole song. Give the song, --speed and the sound options the segments were rendered with: the parts must hold exactly the frames of the song rendered whole (exit 65 otherwise).")
+        discussion:
+            "The parts are concatenated without re-encoding, in the order given; the sound is bounced once for the whole song. Give the song, --speed and the sound options the segments were rendered with: the parts must hold exactly the frames of the song rendered whole (exit 65 otherwise)."
+    )
 
     @Argument(help: "The segments' MP4s, in order (part-1.mp4 part-2.mp4 ...).")
     var parts: [String]
@@ -48,8 +50,9 @@ struct JoinCommand: ParsableCommand {
         let loaded = try loadSongOrExit(song)
         var request: JoinRequest
         do {
-            request = JoinRequest(parts: parts, song: options.heard(loaded), songPath: song, songName: song,
-                                  settings: try options.settings(for: loaded), sound: options.soundSettings, output: output)
+            request = JoinRequest(
+                parts: parts, song: options.heard(loaded), songPath: song, songName: song,
+                settings: try options.settings(for: loaded), sound: options.soundSettings, output: output)
         } catch {
             throw error.reported
         }
@@ -67,9 +70,13 @@ struct JoinCommand: ParsableCommand {
             throw error.reported
         }
         if !quiet {
-            FileHandle.standardError.write(Data(String(format: "midiviz: %@: %@ from %d parts, %d frames, in %.1f s\n", output,
-                                                       SongClock.text(summary.durationSeconds), parts.count, summary.frames,
-                                                       Date().timeIntervalSince(started)).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "midiviz: %@: %@ from %d parts, %d frames, in %.1f s\n", output,
+                        SongClock.text(summary.durationSeconds), parts.count, summary.frames,
+                        Date().timeIntervalSince(started)
+                    ).utf8))
         }
     }
 }

@@ -26,7 +26,10 @@ extension CompletionKind {
 
 /// `--config` and `--print-config`, taken by every command that takes render options.
 struct ConfigArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Read options from this TOML file (their long names as keys, e.g. style = \"keyboard\"; relative paths from the file's folder); repeatable, later files win; the command line wins over all.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Read options from this TOML file (their long names as keys, e.g. style = \"keyboard\"; relative paths from the file's folder); repeatable, later files win; the command line wins over all.",
+            valueName: "file"))
     var config: [String] = []
 
     @Flag(name: .customLong("print-config"), help: "Print the options in effect as TOML for --config, and render nothing.")

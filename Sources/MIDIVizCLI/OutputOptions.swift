@@ -5,7 +5,11 @@ import MIDIVizEngine
 /// Where a render's outputs go and how it reports, for `render` and `demo` (not declared
 /// options: a batch names each song's outputs itself).
 struct OutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "The video to write, by its extension: .mp4 (H.264 + AAC), .mov (ProRes + PCM), .webm (VP9 + Opus) or .gif (default: the song's name with .mp4, next to it).")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "The video to write, by its extension: .mp4 (H.264 + AAC), .mov (ProRes + PCM), .webm (VP9 + Opus) or .gif (default: the song's name with .mp4, next to it)."
+    )
     var output: String?
 
     @Flag(name: .customLong("no-video"), help: "Write no video (only --frames-dir and/or --audio).")

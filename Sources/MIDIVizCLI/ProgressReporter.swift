@@ -28,7 +28,8 @@ final class ProgressReporter: Sendable {
         let rate = Double(done) / max(elapsed, 1e-9)
         let eta = rate > 0 ? Double(total - done) / rate : 0
         if json {
-            Swift.print(String(format: "{\"frames_done\": %d, \"frames\": %d, \"fps\": %.1f, \"elapsed_s\": %.1f, \"eta_s\": %.1f}", done, total, rate, elapsed, eta))
+            Swift.print(
+                String(format: "{\"frames_done\": %d, \"frames\": %d, \"fps\": %.1f, \"elapsed_s\": %.1f, \"eta_s\": %.1f}", done, total, rate, elapsed, eta))
             fflush(nil)  // all streams: `stdout` is a C global Swift 6 will not read
             return
         }

@@ -9,7 +9,9 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a song into an MP4 (H.264 + AAC), and/or PNG frames and a WAV.",
-        discussion: "Frame n (numbered from 1) shows the song at from + (n-1)/fps seconds, --from rounded to the nearest frame of the whole song (so a range's frames are the whole song's). Without --to, the video runs on until the last notes have faded and the sound has rung out.")
+        discussion:
+            "Frame n (numbered from 1) shows the song at from + (n-1)/fps seconds, --from rounded to the nearest frame of the whole song (so a range's frames are the whole song's). Without --to, the video runs on until the last notes have faded and the sound has rung out."
+    )
 
     @Argument(help: "The Standard MIDI File.")
     var song: String
@@ -32,7 +34,9 @@ struct RenderCommand: ParsableCommand {
         }
         try outputs.check(options)
         let loaded = try loadSongOrExit(song)
-        let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil
+        let video =
+            outputs.noVideo || outputs.rawVideoOut != nil
+            ? nil
             : outputs.output ?? URL(fileURLWithPath: song).deletingPathExtension().appendingPathExtension("mp4").path
         try RenderRun(song: loaded, songPath: song, songName: song, videoPath: video, options: options, outputs: outputs).run()
     }

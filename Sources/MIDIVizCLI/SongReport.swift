@@ -24,30 +24,49 @@ struct SongReport {
             ("end_tick", .int(song.endTick)),
             ("note_count", .int(song.notes.count)),
             ("tempo_changes", .array(song.tempoChanges.map { .array([.double($0.seconds), .double($0.beatsPerMinute)]) })),
-            ("time_signatures", .array(song.timeSignatures.map {
-                .object([("time_s", .double($0.seconds)), ("numerator", .int($0.numerator)), ("denominator", .int($0.denominator))])
-            })),
-            ("key_signatures", .array(song.keySignatures.map {
-                .object([("time_s", .double($0.seconds)), ("sharps", .int($0.sharps)), ("minor", .bool($0.isMinor)), ("name", .string($0.name))])
-            })),
-            ("tracks", .array(song.tracks.enumerated().map { index, track in
-                .object([
-                    ("index", .int(index)),
-                    ("name", track.name.map(JSONValue.string) ?? .null),
-                    ("note_count", .int(track.noteCount)),
-                    ("channels", .array(track.channels.map { .int(Int($0)) })),
-                    ("programs", .array(track.programs.map { .int(Int($0)) })),
-                ])
-            })),
+            (
+                "time_signatures",
+                .array(
+                    song.timeSignatures.map {
+                        .object([("time_s", .double($0.seconds)), ("numerator", .int($0.numerator)), ("denominator", .int($0.denominator))])
+                    })
+            ),
+            (
+                "key_signatures",
+                .array(
+                    song.keySignatures.map {
+                        .object([("time_s", .double($0.seconds)), ("sharps", .int($0.sharps)), ("minor", .bool($0.isMinor)), ("name", .string($0.name))])
+                    })
+            ),
+            (
+                "tracks",
+                .array(
+                    song.tracks.enumerated().map { index, track in
+                        .object([
+                            ("index", .int(index)),
+                            ("name", track.name.map(JSONValue.string) ?? .null),
+                            ("note_count", .int(track.noteCount)),
+                            ("channels", .array(track.channels.map { .int(Int($0)) })),
+                            ("programs", .array(track.programs.map { .int(Int($0)) })),
+                        ])
+                    })
+            ),
             ("lyrics", .array(lyrics.syllables.map { .array([.double($0.seconds), .string($0.text)]) })),
             ("lyrics_encoding", lyrics.syllables.isEmpty ? .null : .string(lyrics.encoding.rawValue)),
             ("warnings", .array(song.warnings.map(JSONValue.string))),
         ]
         if includingNotes {
-            members.append(("notes", .array(song.notes.map { note in
-                .array([.double(note.startSeconds), .double(note.endSeconds), .int(Int(note.pitch)),
-                        .int(Int(note.velocity)), .int(Int(note.channel)), .int(note.track)])
-            })))
+            members.append(
+                (
+                    "notes",
+                    .array(
+                        song.notes.map { note in
+                            .array([
+                                .double(note.startSeconds), .double(note.endSeconds), .int(Int(note.pitch)),
+                                .int(Int(note.velocity)), .int(Int(note.channel)), .int(note.track),
+                            ])
+                        })
+                ))
         }
         return .object(members)
     }
@@ -86,7 +105,9 @@ struct SongReport {
             case .karaokeTrack(let track): source = ".kar text in track \(track)"
             case .lyricEvents, .none: source = "lyric events"
             }
-            lines.append("  lyrics: \(lyrics.lines.count) line\(lyrics.lines.count == 1 ? "" : "s"), \(lyrics.syllables.count) syllables (\(source), \(lyrics.encoding.rawValue)), from \(SongClock.text(lyrics.lines[0].start))")
+            lines.append(
+                "  lyrics: \(lyrics.lines.count) line\(lyrics.lines.count == 1 ? "" : "s"), \(lyrics.syllables.count) syllables (\(source), \(lyrics.encoding.rawValue)), from \(SongClock.text(lyrics.lines[0].start))"
+            )
             for line in lyrics.lines.prefix(3) { lines.append("    \(SongClock.text(line.start))  \(line.text)") }
             if lyrics.lines.count > 3 { lines.append("    …") }
         }

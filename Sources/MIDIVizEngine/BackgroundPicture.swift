@@ -10,9 +10,11 @@ public enum BackgroundPicture {
         if let problem = RegularFile.problem(at: path) { throw .missingInput("cannot read background image \(path): \(problem)") }
         let ffmpeg: String
         do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
-        let arguments = ["-nostdin", "-loglevel", "error", "-i", path, "-frames:v", "1",
-                         "-vf", "scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
-                         "-f", "rawvideo", "pipe:1"]
+        let arguments = [
+            "-nostdin", "-loglevel", "error", "-i", path, "-frames:v", "1",
+            "-vf", "scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
+            "-f", "rawvideo", "pipe:1",
+        ]
         let child: ChildProcess
         do { child = try ChildProcess(executable: ffmpeg, arguments: arguments, readsOutput: true) } catch { throw .failed("cannot start ffmpeg: \(error)") }
         let termination = child.waitForExit()

@@ -166,8 +166,10 @@ private final class PipelineState: @unchecked Sendable {
 
     /// Hands frame `index` over; whoever holds the next frame to write drains every consecutive
     /// ready frame into the sink, outside the lock.
-    func deliver(_ index: Int, _ planes: WorkerPlanes, progress: (Int, Int) -> Void,
-                 to sink: (WorkerPlanes, Int) throws -> Void) throws {
+    func deliver(
+        _ index: Int, _ planes: WorkerPlanes, progress: (Int, Int) -> Void,
+        to sink: (WorkerPlanes, Int) throws -> Void
+    ) throws {
         condition.lock()
         ready[index] = planes
         guard !isWriting else { condition.unlock(); return }

@@ -21,18 +21,22 @@ public final class GIFSink: FrameSink {
 
     /// - Parameters:
     ///   - scratch, palette: temporary files (`.mkv`, `.png`) the caller removes.
-    public init(path: String, scratch: String, palette: String, ffmpeg executable: String, settings: RenderSettings,
-                stallTimeoutSeconds: Double) throws(RenderError) {
+    public init(
+        path: String, scratch: String, palette: String, ffmpeg executable: String, settings: RenderSettings,
+        stallTimeoutSeconds: Double
+    ) throws(RenderError) {
         self.path = path
         self.scratch = scratch
         self.palette = palette
         self.executable = executable
         self.settings = settings
         self.stallTimeoutSeconds = stallTimeoutSeconds
-        let arguments = ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(settings.width)x\(settings.height)",
-                         "-framerate", String(settings.framesPerSecond), "-i", "pipe:0",
-                         "-c:v", "ffv1", "-pix_fmt", settings.transparent ? "bgra" : "bgr0", "-threads", "2", "-slices", "4",
-                         "-f", "matroska", scratch]
+        let arguments = [
+            "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(settings.width)x\(settings.height)",
+            "-framerate", String(settings.framesPerSecond), "-i", "pipe:0",
+            "-c:v", "ffv1", "-pix_fmt", settings.transparent ? "bgra" : "bgr0", "-threads", "2", "-slices", "4",
+            "-f", "matroska", scratch,
+        ]
         do {
             intermediate = try FFmpegProcess(executable: executable, arguments: arguments, stallTimeoutSeconds: stallTimeoutSeconds)
         } catch {
@@ -51,11 +55,15 @@ public final class GIFSink: FrameSink {
         let keep = (fps + 49) / 50  // every n-th frame: at most 50 fps
         let rate = keep > 1 ? "fps=\(Double(fps) / Double(keep))," : ""
         let transparent = settings.transparent
-        try run(["-i", scratch, "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),
-                 "-frames:v", "1", "-update", "1", "-c:v", "png", "-f", "image2", palette])
-        try run(["-i", scratch, "-i", palette,
-                 "-lavfi", "[0:v]\(rate)null[v];[v][1:v]paletteuse=dither=sierra2_4a" + (transparent ? ":alpha_threshold=128" : ""),
-                 "-loop", "0", "-f", "gif", path])
+        try run([
+            "-i", scratch, "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),
+            "-frames:v", "1", "-update", "1", "-c:v", "png", "-f", "image2", palette,
+        ])
+        try run([
+            "-i", scratch, "-i", palette,
+            "-lavfi", "[0:v]\(rate)null[v];[v][1:v]paletteuse=dither=sierra2_4a" + (transparent ? ":alpha_threshold=128" : ""),
+            "-loop", "0", "-f", "gif", path,
+        ])
     }
 
     private func run(_ arguments: [String]) throws(RenderError) {

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import MIDIVizCore
 import MIDIVizIO
+import Synchronization
 
 /// Segments of one song (`RenderRequest.segment`), rendered anywhere, joined into the video of
 /// the whole song: their H.264 streams concatenated without re-encoding, with the song's sound
@@ -22,8 +22,10 @@ public struct JoinRequest: Sendable {
     public var prerollSeconds: Double?
     public var postrollSeconds: Double = 0
 
-    public init(parts: [String], song: Song, songPath: String?, songName: String, settings: RenderSettings,
-                sound: SoundSettings, output: String) {
+    public init(
+        parts: [String], song: Song, songPath: String?, songName: String, settings: RenderSettings,
+        sound: SoundSettings, output: String
+    ) {
         self.parts = parts
         self.song = song
         self.songPath = songPath
@@ -91,10 +93,15 @@ public final class JoinJob: Sendable {
         var partFrames: [Int] = []
         var fps = 0
         for part in request.parts {
-            let fields = try Self.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
-                                                "stream=codec_name,width,height,r_frame_rate,nb_read_packets", "-of", "csv=p=0", part],
-                                      failure: { .badInput("\(part): not a video midiviz can join (\($0))") })
-                .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+            let fields = try Self.run(
+                ffprobe,
+                [
+                    "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                    "stream=codec_name,width,height,r_frame_rate,nb_read_packets", "-of", "csv=p=0", part,
+                ],
+                failure: { .badInput("\(part): not a video midiviz can join (\($0))") }
+            )
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
             guard fields.count == 5, fields[0] == "h264", let count = Int(fields[4]), let rate = Int(fields[3].split(separator: "/").first ?? "")
             else { throw .badInput("\(part): not an H.264 segment of midiviz") }
             let partShape = fields[0...3].joined(separator: ",")
@@ -109,21 +116,26 @@ public final class JoinJob: Sendable {
         let wav = try transaction.scratch(beside: request.output, suffix: "wav")
         var settings = request.settings
         settings.framesPerSecond = fps
-        var soundRequest = RenderRequest(song: request.song, songPath: request.songPath, songName: request.songName, settings: settings,
-                                         fontPath: FontRasterizer.defaultFontPath, sound: request.sound, outputs: [.wav(path: wav)], jobs: 1)
+        var soundRequest = RenderRequest(
+            song: request.song, songPath: request.songPath, songName: request.songName, settings: settings,
+            fontPath: FontRasterizer.defaultFontPath, sound: request.sound, outputs: [.wav(path: wav)], jobs: 1)
         soundRequest.prerollSeconds = request.prerollSeconds ?? settings.leadInSeconds
         // The sound goes to AAC, as a render's into an MP4 does.
         soundRequest.sound?.loudness?.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB
         soundRequest.postrollSeconds = request.postrollSeconds
         let job = try RenderJob(soundRequest)
-        guard state.withLock({ state in
-            state.soundJob = job
-            return !state.stopped
-        }) else { throw .interrupted(signal: nil) }
+        guard
+            state.withLock({ state in
+                state.soundJob = job
+                return !state.stopped
+            })
+        else { throw .interrupted(signal: nil) }
         let sound = try job.run()
         let expected = Int((sound.durationSeconds * Double(fps)).rounded())
         guard expected == frames else {
-            throw .badInput("the parts hold \(frames) frames, \(request.songName) makes \(expected) at \(fps) fps: render every segment, and join, with the same song and options")
+            throw .badInput(
+                "the parts hold \(frames) frames, \(request.songName) makes \(expected) at \(fps) fps: render every segment, and join, with the same song and options"
+            )
         }
 
         // The parts one after another, copied, with the sound. Each part's length is given
@@ -137,19 +149,26 @@ public final class JoinJob: Sendable {
             throw .cannotCreate("cannot write \(list)")
         }
         let video = try transaction.stage(.mp4(path: request.output, crf: 0, preset: ""))
-        _ = try Self.run(ffmpeg, ["-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-i", wav,
-                                  "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
-                                  "-movflags", "+faststart", "-f", "mp4", video],
-                         failure: { .failed("ffmpeg could not join the parts: \($0)") }, started: { process in
-                             state.withLock { $0.encoder = process }
-                         })
+        _ = try Self.run(
+            ffmpeg,
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-i", wav,
+                "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
+                "-movflags", "+faststart", "-f", "mp4", video,
+            ],
+            failure: { .failed("ffmpeg could not join the parts: \($0)") },
+            started: { process in
+                state.withLock { $0.encoder = process }
+            })
         try transaction.commit()
         return RenderSummary(outputs: [request.output], frames: frames, durationSeconds: Double(frames) / Double(fps))
     }
 
     /// Runs a tool to its end: its output, or `failure` with the last line it printed.
-    private static func run(_ tool: String, _ arguments: [String], failure: (String) -> RenderError,
-                            started: (ChildProcess) -> Void = { _ in }) throws(RenderError) -> String {
+    private static func run(
+        _ tool: String, _ arguments: [String], failure: (String) -> RenderError,
+        started: (ChildProcess) -> Void = { _ in }
+    ) throws(RenderError) -> String {
         let child: ChildProcess
         do { child = try ChildProcess(executable: tool, arguments: arguments, readsOutput: true) } catch { throw failure("cannot start \(tool)") }
         started(child)

@@ -32,7 +32,8 @@ public enum OutputChecks {
             }
             // A frames folder is swapped whole: nothing else may live inside it.
             if let folder = earlier.first(where: { $0.isFolder && path.hasPrefix($0.path + "/") })?.path
-                ?? (output.isFolder ? earlier.first(where: { $0.path.hasPrefix(path + "/") }).map { _ in path } : nil) {
+                ?? (output.isFolder ? earlier.first(where: { $0.path.hasPrefix(path + "/") }).map { _ in path } : nil)
+            {
                 throw .usage("refusing to write \(output.path): another output lies inside the frames folder \(folder)")
             }
             earlier.append((path, identity, output.isFolder))
@@ -49,8 +50,9 @@ public enum OutputChecks {
             guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
             let others = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !isFrameName($0) }.sorted()
             if let first = others.first {
-                throw .cannotCreate("cannot write frames into \(name): it holds \(others.count) file(s) other than frames (\(first)); "
-                                    + "name a new or empty folder")
+                throw .cannotCreate(
+                    "cannot write frames into \(name): it holds \(others.count) file(s) other than frames (\(first)); "
+                        + "name a new or empty folder")
             }
         } else if kind == S_IFDIR {
             throw .cannotCreate("cannot write \(name): it is a folder")
@@ -81,7 +83,9 @@ public enum OutputChecks {
     }
 
     static func absolute(_ path: String) -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+        let url =
+            path.hasPrefix("/")
+            ? URL(fileURLWithPath: path)
             : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
         return url.standardizedFileURL.path
     }

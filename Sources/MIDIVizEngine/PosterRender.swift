@@ -4,10 +4,12 @@ import MIDIVizIO
 
 /// One frame as a PNG (`midiviz frame`), with a render's checks and its all-or-nothing write.
 public enum PosterRender {
-    public static func render(song: Song, songPath: String?, settings: RenderSettings, fontPath: String,
-                              atSeconds seconds: Double, to path: String, pngLevel: Int,
-                              maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds,
-                              backgroundImagePath: String? = nil) throws(RenderError) {
+    public static func render(
+        song: Song, songPath: String?, settings: RenderSettings, fontPath: String,
+        atSeconds seconds: Double, to path: String, pngLevel: Int,
+        maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds,
+        backgroundImagePath: String? = nil
+    ) throws(RenderError) {
         try settings.check()
         guard (0...9).contains(pngLevel) else { throw .option(.outOfRange(option: "png-level", value: String(pngLevel), allowed: "between 0 and 9")) }
         try RenderJob.checkLength(of: song, named: songPath ?? "the song", maximum: maximumSongSeconds)
@@ -15,10 +17,13 @@ public enum PosterRender {
         guard seconds.isFinite, seconds >= 0, seconds <= end else {
             throw .usage("--at \(seconds) s is outside \(songPath ?? "the song"), which lasts \(String(format: "%.3f", end)) s with its tail")
         }
-        try OutputChecks.check([(path, false)], inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? [])
-                               + (backgroundImagePath.map { [($0, "background image")] } ?? []))
-        let fonts = try RenderJob.loadFonts(fontPath, canvasSide: settings.textSide,
-                                            extra: Scene.charactersBeyondLatin1(song: song, settings: settings))
+        try OutputChecks.check(
+            [(path, false)],
+            inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? [])
+                + (backgroundImagePath.map { [($0, "background image")] } ?? []))
+        let fonts = try RenderJob.loadFonts(
+            fontPath, canvasSide: settings.textSide,
+            extra: Scene.charactersBeyondLatin1(song: song, settings: settings))
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
         var workspace = renderer.makeWorkspace()
         renderer.render(at: seconds, in: &workspace)

@@ -23,7 +23,7 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         switch self {
         case .usage(let message), .badInput(let message), .missingInput(let message),
-             .unavailable(let message), .cannotCreate(let message), .failed(let message):
+            .unavailable(let message), .cannotCreate(let message), .failed(let message):
             return message
         case .option(let error):
             return error.message(prefix: "")

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import MIDIVizCore
 import MIDIVizIO
+import Synchronization
 
 /// One render of a `RenderRequest`: the frames to every frame sink with the sound made beside
 /// them (its length can extend the video's), then all outputs moved into place at once. `init` refuses what
@@ -43,7 +43,9 @@ public final class RenderJob: Sendable {
             throw .usage("--\(name) must be between 0 and \(Int(RenderRequest.rollRange.upperBound)) seconds, not \(seconds)")
         }
         if request.settings.transparent, let opaque = request.outputs.first(where: { $0.container == .mp4 }) {
-            throw .usage("cannot write \(opaque.path) with a transparent background: H.264 in MP4 has no alpha; write .mov (ProRes 4444), .webm (VP9), .gif or --frames-dir")
+            throw .usage(
+                "cannot write \(opaque.path) with a transparent background: H.264 in MP4 has no alpha; write .mov (ProRes 4444), .webm (VP9), .gif or --frames-dir"
+            )
         }
     }
 
@@ -124,7 +126,8 @@ public final class RenderJob: Sendable {
                 throw .usage("segment \(segment.index)/\(segment.count) of a \(SongClock.text(songEnd)) song has no frames: use fewer segments")
             }
         }
-        let firstFrame = share.map { settings.frameIndex(atSeconds: -preroll) + $0.first }
+        let firstFrame =
+            share.map { settings.frameIndex(atSeconds: -preroll) + $0.first }
             ?? settings.frameIndex(atSeconds: request.startSeconds - preroll)
         let segmentFrames = share?.count
         let start = settings.seconds(ofFrame: firstFrame)
@@ -150,9 +153,11 @@ public final class RenderJob: Sendable {
         if request.outputs.contains(where: { $0.container != nil }) {
             do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
         }
-        let fonts = wantsFrames
-            ? try Self.loadFonts(request.fontPath, canvasSide: settings.textSide,
-                                 extra: Scene.charactersBeyondLatin1(song: request.song, settings: settings))
+        let fonts =
+            wantsFrames
+            ? try Self.loadFonts(
+                request.fontPath, canvasSide: settings.textSide,
+                extra: Scene.charactersBeyondLatin1(song: request.song, settings: settings))
             : nil
 
         // Every output under a temporary name.
@@ -171,13 +176,16 @@ public final class RenderJob: Sendable {
         if encoder?.container?.isLossy == true { wantedLoudness?.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB }
         let target = wantedLoudness
         let normalizesBeside = soundFont != nil && target != nil && wantsFrames && encoder != nil
-        let spoolPath = soundFont != nil && target != nil
-            ? try transaction.scratch(beside: request.outputs.first { !$0.isFolder }?.path ?? PathParts(request.outputs[0].path).trimmed,
-                                      suffix: "f32")
+        let spoolPath =
+            soundFont != nil && target != nil
+            ? try transaction.scratch(
+                beside: request.outputs.first { !$0.isFolder }?.path ?? PathParts(request.outputs[0].path).trimmed,
+                suffix: "f32")
             : nil
         /// The sound bounced into the spool and measured: the spool and what normalization does.
         @Sendable func keep(_ sound: SoundSettings, soundFont: String, length: @escaping (Double) -> Double)
-            throws(RenderError) -> (spool: SoundSpool, loudness: LoudnessMeasurement) {
+            throws(RenderError) -> (spool: SoundSpool, loudness: LoudnessMeasurement)
+        {
             let spool: SoundSpool
             do { spool = try SoundSpool(path: spoolPath!, sampleRate: sound.bouncer.sampleRate) } catch { throw RenderError(error) }
             _ = try bounce(sound, soundFont: soundFont, into: spool, from: start, until: end, length: length)
@@ -202,8 +210,9 @@ public final class RenderJob: Sendable {
         /// The kept sound into `sink`, with its gain; its length in seconds.
         @Sendable func play(_ kept: (spool: SoundSpool, loudness: LoudnessMeasurement), into sink: some SoundSink) throws(RenderError) -> Double {
             do {
-                try kept.spool.replay(gainDB: kept.loudness.gainDB, limiterThresholdDB: kept.loudness.limiterThresholdDB, into: sink,
-                                      shouldStop: { self.shouldStop })
+                try kept.spool.replay(
+                    gainDB: kept.loudness.gainDB, limiterThresholdDB: kept.loudness.limiterThresholdDB, into: sink,
+                    shouldStop: { self.shouldStop })
             } catch .stopped {
                 throw .interrupted(signal: nil)
             } catch {
@@ -212,8 +221,10 @@ public final class RenderJob: Sendable {
             return Double(kept.spool.framesWritten) / Double(kept.spool.sampleRate)
         }
         /// The sound into `sink`: played from the kept sound, or bounced now.
-        @Sendable func makeSound(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink,
-                                 length: @escaping (Double) -> Double) throws(RenderError) -> Double {
+        @Sendable func makeSound(
+            _ sound: SoundSettings, soundFont: String, into sink: some SoundSink,
+            length: @escaping (Double) -> Double
+        ) throws(RenderError) -> Double {
             guard let kept = keptSound else { return try bounce(sound, soundFont: soundFont, into: sink, from: start, until: end, length: length) }
             return try play(kept, into: sink)
         }
@@ -261,14 +272,18 @@ public final class RenderJob: Sendable {
             for output in request.outputs {
                 switch output {
                 case .video(let path, .gif, _, _):
-                    made.append(try GIFSink(path: temporary[output]!, scratch: try transaction.scratch(beside: path, suffix: "mkv"),
-                                            palette: try transaction.scratch(beside: path, suffix: "png"), ffmpeg: ffmpeg!,
-                                            settings: settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
+                    made.append(
+                        try GIFSink(
+                            path: temporary[output]!, scratch: try transaction.scratch(beside: path, suffix: "mkv"),
+                            palette: try transaction.scratch(beside: path, suffix: "png"), ffmpeg: ffmpeg!,
+                            settings: settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .video(_, let container, let crf, let preset):
                     let path = output == encoder ? muxing?.video ?? temporary[output]! : temporary[output]!
-                    made.append(try VideoEncoderSink(path: path, container: container, ffmpeg: ffmpeg!, settings: settings,
-                                                     audio: output == encoder ? encoderAudio : nil, crf: crf, preset: preset,
-                                                     stallTimeoutSeconds: request.stallTimeoutSeconds))
+                    made.append(
+                        try VideoEncoderSink(
+                            path: path, container: container, ffmpeg: ffmpeg!, settings: settings,
+                            audio: output == encoder ? encoderAudio : nil, crf: crf, preset: preset,
+                            stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .pngFrames(_, let level):
                     made.append(PNGFolderSink(directory: temporary[output]!, level: level, alpha: settings.transparent))
                 case .rawYUV:
@@ -280,9 +295,10 @@ public final class RenderJob: Sendable {
                 if shouldStop { throw .interrupted(signal: nil) }
             }
             let soundDecidesLength = soundFont != nil && end == nil && !soundIsDone && kept == nil
-            let pipeline = FramePipeline(renderer: FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts),
-                                         jobs: request.jobs, firstFrame: firstFrame, frameCount: frames, isFinal: !soundDecidesLength,
-                                         sinks: made)
+            let pipeline = FramePipeline(
+                renderer: FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts),
+                jobs: request.jobs, firstFrame: firstFrame, frameCount: frames, isFinal: !soundDecidesLength,
+                sinks: made)
             var soundJob: BackgroundBounce?
             if let soundFont, let sound = request.sound, !soundIsDone {
                 let wavPath = wav.map { temporary[$0]! }, stall = request.stallTimeoutSeconds
@@ -332,8 +348,9 @@ public final class RenderJob: Sendable {
             }
             var framesError: Error?
             do {
-                try pipeline.run(progress: { progress(RenderProgress(framesDone: $0, frames: $1)) },
-                                 shouldStop: { self.shouldStop })
+                try pipeline.run(
+                    progress: { progress(RenderProgress(framesDone: $0, frames: $1)) },
+                    shouldStop: { self.shouldStop })
             } catch {
                 framesError = error
             }
@@ -349,16 +366,18 @@ public final class RenderJob: Sendable {
             frames = pipeline.frameCount
             for sink in made { try sink.finish() }
             if let muxing, let encoder, let container = encoder.container {
-                try VideoEncoderSink.addSound(muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container,
-                                              ffmpeg: ffmpeg!, stallTimeoutSeconds: request.stallTimeoutSeconds)
+                try VideoEncoderSink.addSound(
+                    muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container,
+                    ffmpeg: ffmpeg!, stallTimeoutSeconds: request.stallTimeoutSeconds)
             }
         }
 
         // All outputs at once.
         try transaction.commit()
         let seconds = wantsFrames ? Double(frames) / Double(settings.framesPerSecond) : audioSeconds
-        return RenderSummary(outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds,
-                             loudness: kept?.loudness ?? besideLoudness.value)
+        return RenderSummary(
+            outputs: request.outputs.map(\.path), frames: wantsFrames ? frames : 0, durationSeconds: seconds,
+            loudness: kept?.loudness ?? besideLoudness.value)
     }
 
     /// The seconds shown before the start: the request's, or the style's lead-in for a video of
@@ -400,11 +419,15 @@ public final class RenderJob: Sendable {
         return settings.frameCount(seconds: max(natural, visual))
     }
 
-    private func bounce(_ sound: SoundSettings, soundFont: String, into sink: some SoundSink, from start: Double, until end: Double?,
-                        length: (Double) -> Double) throws(RenderError) -> Double {
+    private func bounce(
+        _ sound: SoundSettings, soundFont: String, into sink: some SoundSink, from start: Double, until end: Double?,
+        length: (Double) -> Double
+    ) throws(RenderError) -> Double {
         do {
-            return try sound.bouncer.bounce(request.song, soundFont: soundFont, into: sink, from: start, until: end,
-                                            length: length, shouldStop: { self.shouldStop }).seconds
+            return try sound.bouncer.bounce(
+                request.song, soundFont: soundFont, into: sink, from: start, until: end,
+                length: length, shouldStop: { self.shouldStop }
+            ).seconds
         } catch .stopped {
             throw .interrupted(signal: nil)
         } catch {

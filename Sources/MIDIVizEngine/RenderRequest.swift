@@ -40,8 +40,10 @@ public struct RenderRequest: Sendable {
     /// Only this share of the whole song's frames, as a silent video for `join` (nil: the range).
     public var segment: RenderSegment?
 
-    public init(song: Song, songPath: String?, songName: String, settings: RenderSettings, fontPath: String,
-                sound: SoundSettings?, outputs: [RenderOutput], jobs: Int) {
+    public init(
+        song: Song, songPath: String?, songName: String, settings: RenderSettings, fontPath: String,
+        sound: SoundSettings?, outputs: [RenderOutput], jobs: Int
+    ) {
         self.song = song
         self.songPath = songPath
         self.songName = songName

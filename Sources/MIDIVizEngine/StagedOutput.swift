@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import MIDIVizIO
+import Synchronization
 
 /// One output being made under a unique hidden name beside its final path
 /// (`.NAME.midiviz-PID-XXXXXX`, made by `mkstemp`/`mkdtemp`), moved into place by `commit`.
@@ -125,7 +125,8 @@ final class StagedOutput: Sendable {
             let isBackup = rest.hasPrefix("old-")
             if isBackup { rest = rest.dropFirst(4) }
             guard let pid = Int32(rest.prefix { $0.isNumber }), pid > 0, pid != getpid(),
-                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+                kill(pid, 0) != 0 && errno == ESRCH
+            else { continue }
             let path = PathParts.join(directory, entry)
             let finalPath = PathParts.join(directory, name)
             if isBackup && !FileManager.default.fileExists(atPath: finalPath) {
@@ -141,8 +142,9 @@ final class StagedOutput: Sendable {
     /// where it cannot be read.
     private static let umaskValue: Int = {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-              let mask = Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let mask = Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return 0o022 }
         return mask
     }()
 

@@ -18,14 +18,19 @@ public final class VideoEncoderSink: FrameSink {
     }
 
     /// Starts ffmpeg writing `path` as `container` (not `.gif`: `GIFSink`).
-    public init(path: String, container: VideoContainer, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
-                crf: Int, preset: String, stallTimeoutSeconds: Double) throws(RenderError) {
+    public init(
+        path: String, container: VideoContainer, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
+        crf: Int, preset: String, stallTimeoutSeconds: Double
+    ) throws(RenderError) {
         let alpha = settings.transparent
         let takesRGBA = alpha || container == .mov
         order = takesRGBA ? .inOrderRGBA : .inOrder
         let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
-        var arguments = ["-f", "rawvideo", "-pix_fmt", takesRGBA ? "rgba" : "yuv420p", "-s", "\(settings.width)x\(settings.height)",
-                         "-framerate", String(settings.framesPerSecond)] + (takesRGBA ? [] : tags) + ["-i", "pipe:0"]
+        var arguments =
+            [
+                "-f", "rawvideo", "-pix_fmt", takesRGBA ? "rgba" : "yuv420p", "-s", "\(settings.width)x\(settings.height)",
+                "-framerate", String(settings.framesPerSecond),
+            ] + (takesRGBA ? [] : tags) + ["-i", "pipe:0"]
         switch audio {
         case .wav(let path): arguments += ["-i", path]
         case .pcmFIFO(let path, let rate): arguments += ["-f", "s16le", "-ar", String(rate), "-ac", "2", "-i", path]
@@ -40,14 +45,20 @@ public final class VideoEncoderSink: FrameSink {
             arguments += ["-movflags", "+faststart", "-f", "mp4"]
         case .mov:
             // prores_aw: 4 to 6 times prores_ks's speed at 1080p60 on 2 cores, the same profiles.
-            arguments += ["-c:v", "prores_aw", "-profile:v", alpha ? "4" : "3", "-vendor", "apl0",
-                          "-pix_fmt", alpha ? "yuva444p10le" : "yuv422p10le"] + tags
+            arguments +=
+                [
+                    "-c:v", "prores_aw", "-profile:v", alpha ? "4" : "3", "-vendor", "apl0",
+                    "-pix_fmt", alpha ? "yuva444p10le" : "yuv422p10le",
+                ] + tags
             if audio != nil { arguments += Self.soundArguments(container) }
             arguments += ["-f", "mov"]
         case .webm:
             // Good quality at a constant rate factor; realtime speed settings keep 1080p60 usable.
-            arguments += ["-c:v", "libvpx-vp9", "-crf", String(min(63, crf + 11)), "-b:v", "0", "-deadline", "realtime",
-                          "-cpu-used", "8", "-row-mt", "1", "-pix_fmt", alpha ? "yuva420p" : "yuv420p"] + tags
+            arguments +=
+                [
+                    "-c:v", "libvpx-vp9", "-crf", String(min(63, crf + 11)), "-b:v", "0", "-deadline", "realtime",
+                    "-cpu-used", "8", "-row-mt", "1", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
+                ] + tags
             if alpha { arguments += ["-auto-alt-ref", "0"] }
             if audio != nil { arguments += Self.soundArguments(container) }
             arguments += ["-f", "webm"]
@@ -71,8 +82,10 @@ public final class VideoEncoderSink: FrameSink {
 
     /// Puts a finished video (without sound) and a WAV together into `path`: the video copied,
     /// the sound encoded as `container` carries it. One short ffmpeg run at the end.
-    public static func addSound(_ wav: String, to video: String, into path: String, container: VideoContainer,
-                                ffmpeg executable: String, stallTimeoutSeconds: Double) throws(RenderError) {
+    public static func addSound(
+        _ wav: String, to video: String, into path: String, container: VideoContainer,
+        ffmpeg executable: String, stallTimeoutSeconds: Double
+    ) throws(RenderError) {
         var arguments = ["-i", video, "-i", wav, "-map", "0:v", "-map", "1:a", "-c:v", "copy"] + soundArguments(container)
         switch container {
         case .mp4, .gif: arguments += ["-movflags", "+faststart", "-f", "mp4"]

@@ -34,8 +34,10 @@ public struct AudioBouncer: Sendable {
     ///     the sound rings out after the song's end (the tail).
     ///   - length: given the natural length in seconds, the length to write; silence pads the rest.
     ///   - shouldStop: asked between blocks; when it says yes the bounce throws `.stopped`.
-    public func bounce(_ song: Song, soundFont: String, into sink: some SoundSink, from start: Double = 0, until end: Double? = nil,
-                       length: (Double) -> Double = { $0 }, shouldStop: () -> Bool = { false }) throws(AudioError) -> Result {
+    public func bounce(
+        _ song: Song, soundFont: String, into sink: some SoundSink, from start: Double = 0, until end: Double? = nil,
+        length: (Double) -> Double = { $0 }, shouldStop: () -> Bool = { false }
+    ) throws(AudioError) -> Result {
         let synthesizer = try FluidSynthesizer(soundFont: soundFont, sampleRate: sampleRate, gain: gain, reverb: reverb, chorus: chorus)
         let result = try render(song, with: synthesizer, into: sink, from: start, until: end, length: length, shouldStop: shouldStop)
         try sink.finish()
@@ -46,8 +48,10 @@ public struct AudioBouncer: Sendable {
     /// How much is rendered (and dropped) before a later start, for release tails and reverb.
     public static let prerollSeconds = 2.0
 
-    private func render(_ song: Song, with synthesizer: FluidSynthesizer, into writer: some SoundSink, from start: Double,
-                        until end: Double?, length: (Double) -> Double, shouldStop: () -> Bool) throws(AudioError) -> Result {
+    private func render(
+        _ song: Song, with synthesizer: FluidSynthesizer, into writer: some SoundSink, from start: Double,
+        until end: Double?, length: (Double) -> Double, shouldStop: () -> Bool
+    ) throws(AudioError) -> Result {
         let rate = Double(sampleRate)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)

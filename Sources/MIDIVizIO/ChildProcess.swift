@@ -25,8 +25,10 @@ public final class ChildProcess: @unchecked Sendable {
     private static let errorTailBytes = 16_384
 
     /// The path of `tool`: `$VARIABLE` when set (it must be executable), else the first on PATH.
-    public static func locate(_ tool: String, variable: String,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func locate(
+        _ tool: String, variable: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
         if let path = environment[variable], !path.isEmpty {
             return FileManager.default.isExecutableFile(atPath: path) ? path : nil
         }

@@ -29,8 +29,8 @@ public final class FFmpegProcess: Sendable {
         // A 1 MiB pipe costs far less system time per frame than the default 64 KiB.
         let descriptor = child.inputDescriptor ?? -1
         inputDescriptor = descriptor
-        _ = fcntl(descriptor, 1031 /* F_SETPIPE_SZ */, 1 << 20)
-        let capacity = fcntl(descriptor, 1032 /* F_GETPIPE_SZ */)
+        _ = fcntl(descriptor, PipeWriting.setPipeSize, 1 << 20)
+        let capacity = fcntl(descriptor, PipeWriting.getPipeSize)
         copiedTail = capacity > 0 ? Int(capacity) + Int(sysconf(Int32(_SC_PAGESIZE))) : Int.max
         // Non-blocking, so that a write never waits past the watchdog's poll.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)

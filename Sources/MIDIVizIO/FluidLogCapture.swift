@@ -8,9 +8,11 @@ enum FluidLogCapture {
     /// Installs the handlers once per process (a lazy static runs once, thread-safely).
     private static let installation: Void = {
         for level in [FLUID_PANIC, FLUID_ERR, FLUID_WARN, FLUID_INFO, FLUID_DBG] {
-            _ = fluid_set_log_function(Int32(level.rawValue), { _, message, _ in
-                FluidLogCapture.lines.append(message.map { String(cString: $0) } ?? "")
-            }, nil)
+            _ = fluid_set_log_function(
+                Int32(level.rawValue),
+                { _, message, _ in
+                    FluidLogCapture.lines.append(message.map { String(cString: $0) } ?? "")
+                }, nil)
         }
     }()
 

@@ -1,6 +1,6 @@
 import CFluidSynth
-import MIDIVizCore
 import Foundation
+import MIDIVizCore
 
 /// Owns a FluidSynth `fluid_settings_t` and `fluid_synth_t` with one SoundFont loaded, and no
 /// audio driver: samples are pulled with `render`. Freed in `deinit`.

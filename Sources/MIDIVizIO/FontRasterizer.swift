@@ -47,8 +47,9 @@ public final class FontRasterizer {
         var extraGlyphs: [UInt32: Glyph] = [:]
         for code in extra where code >= 256 && FT_Get_Char_Index(face, FT_ULong(code)) != 0 { extraGlyphs[code] = glyph(code) }
         let metrics = face.pointee.size.pointee.metrics
-        return GlyphSet(pixelSize: pixelSize, ascender: Float(metrics.ascender) / 64,
-                        descender: Float(-metrics.descender) / 64, glyphs: glyphs, extraGlyphs: extraGlyphs)
+        return GlyphSet(
+            pixelSize: pixelSize, ascender: Float(metrics.ascender) / 64,
+            descender: Float(-metrics.descender) / 64, glyphs: glyphs, extraGlyphs: extraGlyphs)
     }
 
     /// One code point's glyph at the face's current size.
@@ -62,17 +63,19 @@ public final class FontRasterizer {
                 for column in 0..<width { coverage[row * width + column] = buffer[row * pitch + column] }
             }
         }
-        return Glyph(width: width, height: height, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
-                     advance: Float(slot.pointee.advance.x) / 64, coverage: coverage)
+        return Glyph(
+            width: width, height: height, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
+            advance: Float(slot.pointee.advance.x) / 64, coverage: coverage)
     }
 
     /// Glyph sets for every `TextSize` on a canvas whose shorter side is `canvasSide` pixels;
     /// those of `Scene.textSizesBeyondLatin1` also hold the `extra` code points beyond Latin-1
     /// where the font has them.
     public func textFonts(canvasSide: Int, extra: Set<UInt32> = []) -> TextFonts {
-        TextFonts(sets: TextSize.allCases.map { size in
-            glyphSet(pixelSize: size.pixelSize(canvasSide: canvasSide), extra: Scene.textSizesBeyondLatin1.contains(size) ? extra : [])
-        })
+        TextFonts(
+            sets: TextSize.allCases.map { size in
+                glyphSet(pixelSize: size.pixelSize(canvasSide: canvasSide), extra: Scene.textSizesBeyondLatin1.contains(size) ? extra : [])
+            })
     }
 }
 

@@ -14,7 +14,6 @@ public struct LoudnessTarget: Sendable, Equatable {
     /// The loudest target accepted: louder than 0 LUFS only clips.
     public static let range = -70.0...0.0
 
-
 }
 
 /// What normalization found and did.

@@ -24,7 +24,7 @@ public final class PCMPipeWriter: SoundSink {
             guard Date() < deadline else { throw .encoderStalled(seconds: stallTimeoutSeconds) }
             usleep(2_000)
         }
-        _ = fcntl(descriptor, 1031 /* F_SETPIPE_SZ */, 1 << 20)
+        _ = fcntl(descriptor, PipeWriting.setPipeSize, 1 << 20)
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }

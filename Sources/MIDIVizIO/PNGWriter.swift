@@ -25,8 +25,9 @@ public struct PNGWriter: Sendable {
         var message = [CChar](repeating: 0, count: 256)
         let status = canvas.withRGBABytes { bytes in
             let write = alpha ? midiviz_png_write_premultiplied_rgba : midiviz_png_write_rgba
-            return write(path, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                         UInt32(canvas.width), UInt32(canvas.height), Int32(level), &message, message.count)
+            return write(
+                path, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                UInt32(canvas.width), UInt32(canvas.height), Int32(level), &message, message.count)
         }
         if status != 0 {
             throw WriteError(path: path, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -16,7 +16,7 @@ struct PeakLimiter {
     private var needed: [Float]
     private var minima: [(index: Int, value: Float)] = []  // monotonic queue over the window
     private var queueStart = 0
-    private var smoothed: [Float]        // released minima, ring of lookAhead
+    private var smoothed: [Float]  // released minima, ring of lookAhead
     private var smoothedSum: Float = 0
     /// In double precision: a float's steps near 1 are coarser than the recovery's.
     private var lastSmoothed: Double = 1
@@ -73,7 +73,8 @@ struct PeakLimiter {
     }
 
     /// A last guard against rounding: no sample past the threshold.
-    private func clamped(_ sample: Float) -> Float { max(-threshold, min(threshold, sample))
+    private func clamped(_ sample: Float) -> Float {
+        max(-threshold, min(threshold, sample))
     }
 
     /// The frames still held back, played out.

@@ -5,6 +5,10 @@ import Foundation
 /// wait for room lasts at most `timeoutSeconds`. The corresponding C functions are `poll`,
 /// `write` and `vmsplice`.
 enum PipeWriting {
+    /// `fcntl`'s `F_SETPIPE_SZ` and `F_GETPIPE_SZ` (Linux), which Glibc's Swift module leaves out.
+    static let setPipeSize: Int32 = 1031
+    static let getPipeSize: Int32 = 1032
+
     enum Outcome {
         case written
         /// No room for `timeoutSeconds`.
@@ -18,8 +22,10 @@ enum PipeWriting {
     /// capacity, the tail fills the whole pipe before this returns, so the reader has read every
     /// spliced byte by then: the caller may change `bytes` as soon as this returns. Splicing
     /// spares the copy into the pipe and the pipe's fresh pages (zeroed by the kernel).
-    static func spliceAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, copiedTail: Int,
-                          timeoutSeconds: Double) -> Outcome {
+    static func spliceAll(
+        _ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, copiedTail: Int,
+        timeoutSeconds: Double
+    ) -> Outcome {
         var spliced = max(0, count - copiedTail)
         var offset = 0
         while offset < count {
@@ -28,8 +34,10 @@ enum PipeWriting {
             if polled < 0 && errno == EINTR { continue }
             if polled == 0 { return .stalled }
             let splicing = offset < spliced
-            let taken = splicing ? midiviz_vmsplice(descriptor, bytes + offset, spliced - offset)
-                                 : write(descriptor, bytes + offset, count - offset)
+            let taken =
+                splicing
+                ? midiviz_vmsplice(descriptor, bytes + offset, spliced - offset)
+                : write(descriptor, bytes + offset, count - offset)
             if taken < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 if splicing && (errno == EINVAL || errno == ENOSYS) {  // not a pipe: write the rest

@@ -19,9 +19,10 @@ public enum SongLoader {
             throw .invalid(path: name, reason: error.description)
         }
         let (events, endTick, libraryWarnings) = try Self.parse(validated, name: name)
-        return SongBuilder.build(format: validated.format, division: validated.division,
-                                 trackCount: validated.trackCount, events: events,
-                                 endTick: endTick, warnings: validated.warnings + libraryWarnings)
+        return SongBuilder.build(
+            format: validated.format, division: validated.division,
+            trackCount: validated.trackCount, events: events,
+            endTick: endTick, warnings: validated.warnings + libraryWarnings)
     }
 
     /// libsmf's reading of the canonical bytes, a track at a time: the merged events, the last
@@ -55,7 +56,9 @@ public enum SongLoader {
         }
         let size = Int(info.st_size)
         guard size <= SMFFrontEnd.maximumFileBytes else {
-            throw .invalid(path: path, reason: "not a Standard MIDI File (\(size) bytes, more than the \(SMFFrontEnd.maximumFileBytes >> 20) MiB a MIDI file can plausibly be)")
+            throw .invalid(
+                path: path,
+                reason: "not a Standard MIDI File (\(size) bytes, more than the \(SMFFrontEnd.maximumFileBytes >> 20) MiB a MIDI file can plausibly be)")
         }
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0

@@ -12,8 +12,10 @@ public enum SoundFontLocator {
         "/usr/share/sounds/sf2/TimGM6mb.sf2",
     ]
 
-    public static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                              defaults: [String] = debianDefaults) throws(AudioError) -> String {
+    public static func locate(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        defaults: [String] = debianDefaults
+    ) throws(AudioError) -> String {
         if let path = explicit ?? environment["MIDIVIZ_SOUNDFONT"].flatMap({ $0.isEmpty ? nil : $0 }) {
             if let problem = RegularFile.problem(at: path) { throw .unreadableSoundFont(path: path, reason: problem) }
             guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadableSoundFont(path: path, reason: "permission denied") }

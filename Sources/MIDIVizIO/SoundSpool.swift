@@ -49,12 +49,14 @@ public final class SoundSpool: SoundSink, @unchecked Sendable {
     public func normalization(for target: LoudnessTarget, shouldStop: () -> Bool = { false }) throws(AudioError) -> LoudnessMeasurement {
         let integrated = meter.integratedLUFS, peak = meter.truePeakDBTP
         guard integrated.isFinite else {
-            return LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: 0, limiterThresholdDB: nil,
-                                       resultLUFS: integrated, resultTruePeakDBTP: peak)
+            return LoudnessMeasurement(
+                measuredLUFS: integrated, truePeakDBTP: peak, gainDB: 0, limiterThresholdDB: nil,
+                resultLUFS: integrated, resultTruePeakDBTP: peak)
         }
         var gain = target.integratedLUFS - integrated
-        var result = LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: nil,
-                                         resultLUFS: integrated + gain, resultTruePeakDBTP: peak + gain)
+        var result = LoudnessMeasurement(
+            measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: nil,
+            resultLUFS: integrated + gain, resultTruePeakDBTP: peak + gain)
         guard peak + gain > target.truePeakCeilingDBTP else { return result }
         // Sample peaks held a little under the ceiling: peaks between samples rise above them.
         // A round's first pass measures the loudness and the true peak; on target at once (the
@@ -80,8 +82,9 @@ public final class SoundSpool: SoundSink, @unchecked Sendable {
                 meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
                 try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
             }
-            result = LoudnessMeasurement(measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
-                                         resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
+            result = LoudnessMeasurement(
+                measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
+                resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
             let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
             if over <= 0 { return result }
             if round < 2 {
@@ -101,8 +104,10 @@ public final class SoundSpool: SoundSink, @unchecked Sendable {
 
     /// Plays the kept sound into `sink` with `gainDB` applied (then limited at `limiterThresholdDB`
     /// dBFS, if given), and finishes the sink.
-    public func replay(gainDB: Double, limiterThresholdDB: Double? = nil, into sink: some SoundSink,
-                       shouldStop: () -> Bool = { false }) throws(AudioError) {
+    public func replay(
+        gainDB: Double, limiterThresholdDB: Double? = nil, into sink: some SoundSink,
+        shouldStop: () -> Bool = { false }
+    ) throws(AudioError) {
         guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
         let factor = Float(pow(10, gainDB / 20))
         var limiter = limiterThresholdDB.map { PeakLimiter(threshold: Float(pow(10, $0 / 20)), sampleRate: sampleRate) }

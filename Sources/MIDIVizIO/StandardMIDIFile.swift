@@ -1,7 +1,7 @@
-import Foundation
-import Synchronization
 import CSMF
+import Foundation
 import MIDIVizCore
+import Synchronization
 
 /// Owns a libsmf `smf_t`, loaded from bytes that `SMFFrontEnd` has made safe; freed in `deinit`.
 final class StandardMIDIFile {
@@ -9,9 +9,11 @@ final class StandardMIDIFile {
 
     /// Loads canonical SMF bytes. The corresponding C function is `smf_load_from_memory`.
     init?(canonicalBytes: [UInt8]) {
-        guard let handle = canonicalBytes.withUnsafeBytes({ buffer in
-            smf_load_from_memory(buffer.baseAddress, Int32(buffer.count))
-        }) else { return nil }
+        guard
+            let handle = canonicalBytes.withUnsafeBytes({ buffer in
+                smf_load_from_memory(buffer.baseAddress, Int32(buffer.count))
+            })
+        else { return nil }
         self.handle = handle
     }
 
@@ -24,7 +26,8 @@ final class StandardMIDIFile {
     deinit {
         for number in 1...max(1, Int(handle.pointee.number_of_tracks)) {
             guard let track = smf_get_track_by_number(handle, Int32(number)),
-                  let events = track.pointee.events_array else { continue }
+                let events = track.pointee.events_array
+            else { continue }
             for index in 0..<Int(events.pointee.len) {
                 guard let event = events.pointee.pdata[index]?.assumingMemoryBound(to: smf_event_t.self) else { continue }
                 event.pointee.track = nil
@@ -44,15 +47,18 @@ final class StandardMIDIFile {
     /// The events of track `number` (1-based), in file order.
     func events(ofTrack number: Int) -> [TrackEvent] {
         guard let track = smf_get_track_by_number(handle, Int32(number)), let array = track.pointee.events_array,
-              let pdata = array.pointee.pdata else { return [] }
+            let pdata = array.pointee.pdata
+        else { return [] }
         var events: [TrackEvent] = []
         events.reserveCapacity(Int(array.pointee.len))
         for position in 0..<Int(array.pointee.len) {
             guard let event = pdata[position]?.assumingMemoryBound(to: smf_event_t.self) else { continue }
             let length = Int(event.pointee.midi_buffer_length)
             guard length > 0, let buffer = event.pointee.midi_buffer else { continue }
-            events.append(TrackEvent(tick: Int(event.pointee.time_pulses),
-                                     bytes: MessageBytes(UnsafeBufferPointer(start: buffer, count: length))))
+            events.append(
+                TrackEvent(
+                    tick: Int(event.pointee.time_pulses),
+                    bytes: MessageBytes(UnsafeBufferPointer(start: buffer, count: length))))
         }
         return events
     }

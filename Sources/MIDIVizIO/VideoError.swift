@@ -12,7 +12,8 @@ public enum VideoError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .ffmpegMissing:
-            return "ffmpeg not found (install it with 'apt-get install ffmpeg'); PNG frames and the WAV are still available with --frames-dir and --audio and --no-video"
+            return
+                "ffmpeg not found (install it with 'apt-get install ffmpeg'); PNG frames and the WAV are still available with --frames-dir and --audio and --no-video"
         case .ffmpegFailed(let status, let lastLines):
             let message = lastLines.isEmpty ? "no message" : lastLines
             return status < 0 ? "ffmpeg failed: \(message)" : "ffmpeg failed (exit \(status)): \(message)"

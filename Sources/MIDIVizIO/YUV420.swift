@@ -43,8 +43,9 @@ public struct YUV420Planes: Sendable {
         canvas.pixels.withUnsafeBufferPointer { pixels in
             bytes.withUnsafeMutableBufferPointer { out in
                 changed.forEachRectangle { x0, y0, x1, y1 in
-                    midiviz_rgba_to_yuv420_region(pixels.baseAddress!, Int32(canvas.width), Int32(canvas.height),
-                                                  Int32(x0), Int32(y0), Int32(x1), Int32(y1), out.baseAddress!)
+                    midiviz_rgba_to_yuv420_region(
+                        pixels.baseAddress!, Int32(canvas.width), Int32(canvas.height),
+                        Int32(x0), Int32(y0), Int32(x1), Int32(y1), out.baseAddress!)
                 }
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import MIDIVizCLI
 import MIDIVizEngine
 import PropertyBased
 import Testing
+
+@testable import MIDIVizCLI
 
 /// Every declared option, walked from `RenderOptions.declarations` (no hand list): set by a
 /// flag, a config file and a manifest line it gives the same options; `--print-config` reads
@@ -71,8 +72,10 @@ struct OptionModelTests {
 
     /// Commands that take render options take them all the same way: every option of their
     /// groups by flag, and `--config`.
-    @Test(arguments: [["render", "song.mid"], ["demo"], ["batch", "in", "--output-dir", "out"], ["frame", "song.mid", "--at", "1", "-o", "x.png"],
-                      ["join", "p.mp4", "--song", "song.mid", "-o", "x.mp4"]])
+    @Test(arguments: [
+        ["render", "song.mid"], ["demo"], ["batch", "in", "--output-dir", "out"], ["frame", "song.mid", "--at", "1", "-o", "x.png"],
+        ["join", "p.mp4", "--song", "song.mid", "-o", "x.mp4"],
+    ])
     func everyCommandTakesConfigFilesAndItsGroupsOptions(command: [String]) throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -152,8 +155,11 @@ struct OptionModelTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "style = \"keyboard\"\nfps = 30\nhide-track = [1, 2]\n".write(toFile: folder + "/a.toml", atomically: true, encoding: .utf8)
         try "fps = 24\n".write(toFile: folder + "/b.toml", atomically: true, encoding: .utf8)
-        let command = try #require(try MIDIVizCommand.parseAsRoot(["render", "s.mid", "--config", folder + "/a.toml", "--config", folder + "/b.toml",
-                                                                   "--hide-track", "3"]) as? RenderCommand)
+        let command = try #require(
+            try MIDIVizCommand.parseAsRoot([
+                "render", "s.mid", "--config", folder + "/a.toml", "--config", folder + "/b.toml",
+                "--hide-track", "3",
+            ]) as? RenderCommand)
         let options = try command.renderOptions()
         #expect(options.style == .keyboard && options.fps == 24 && options.hiddenTracks == [3])
     }

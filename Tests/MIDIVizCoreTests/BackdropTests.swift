@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct BackdropTests {
@@ -7,8 +8,10 @@ import Testing
         var canvas = Canvas(width: 120, height: 30)
         for y in 0..<30 {
             for x in 0..<120 {
-                canvas.pixels[y * 120 + x] = x < 20 ? UInt32(truncatingIfNeeded: (y * 120 + x) &* 2_654_435_761) | 0xFF00_0000
-                                                    : 0xFF00_0000 | UInt32(y * 7)
+                canvas.pixels[y * 120 + x] =
+                    x < 20
+                    ? UInt32(truncatingIfNeeded: (y * 120 + x) &* 2_654_435_761) | 0xFF00_0000
+                    : 0xFF00_0000 | UInt32(y * 7)
             }
         }
         // A short different stretch inside one row: that row's longest run is the part after it.
@@ -19,8 +22,10 @@ import Testing
     @Test func restoringPutsBackExactlyTheBackdropInTheRegion() {
         let backdrop = Backdrop(picture())
         var target = backdrop.canvas
-        let regions = [Rect(x: 10.5, y: 2.2, width: 30, height: 8), Rect(x: 48, y: 4, width: 5, height: 3),
-                       Rect(x: 100, y: -3, width: 40, height: 50), Rect(x: 60, y: 20, width: 1.5, height: 9)]
+        let regions = [
+            Rect(x: 10.5, y: 2.2, width: 30, height: 8), Rect(x: 48, y: 4, width: 5, height: 3),
+            Rect(x: 100, y: -3, width: 40, height: 50), Rect(x: 60, y: 20, width: 1.5, height: 9),
+        ]
         for region in regions { target.fillRect(region, RGBA(1, 0, 0)) }
         target.fillRect(Rect(x: 70, y: 25, width: 3, height: 3), RGBA(0, 1, 0))  // not restored
         for region in regions { backdrop.restore(region, in: &target) }

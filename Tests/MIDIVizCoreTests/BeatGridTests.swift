@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 /// Bar and beat lines from the tempo map and the time signatures, built by the loader from
@@ -22,10 +23,12 @@ import Testing
 
     @Test func aTempoChangeInsideABarAndAMeterChangeThatShortensTheBar() {
         // 4/4 at 120 bpm; 60 bpm from tick 288 (the fourth beat of bar 1); 3/8 from tick 768.
-        let song = Self.song(division: 96, endTick: 1200, [
-            Self.tempo(0, microseconds: 500_000), Self.meter(0, 4, 2),
-            Self.tempo(288, microseconds: 1_000_000), Self.meter(768, 3, 3),
-        ])
+        let song = Self.song(
+            division: 96, endTick: 1200,
+            [
+                Self.tempo(0, microseconds: 500_000), Self.meter(0, 4, 2),
+                Self.tempo(288, microseconds: 1_000_000), Self.meter(768, 3, 3),
+            ])
         let grid = BeatGrid(song: song, until: 10)
         #expect(close(grid.lines.filter(\.isBarStart).map(\.seconds), [0, 2.5, 6.5, 8, 9.5]))
         #expect(grid.lines.filter(\.isBarStart).map(\.bar) == [1, 2, 3, 4, 5])

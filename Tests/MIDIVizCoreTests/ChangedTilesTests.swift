@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct ChangedTilesTests {
@@ -41,11 +42,12 @@ import Testing
     /// stay as drawn).
     @Test func aFrameMarksWhereTheLastOneDrewAndWhereItDraws() {
         let notes = [Note(startSeconds: 0.5, endSeconds: 3, pitch: 60, velocity: 100, channel: 0, track: 0)]
-        let song = Song(format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4,
-                        tracks: [TrackSummary(name: "piano", noteCount: 1, channels: [0], programs: [])], notes: notes,
-                        tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)],
-                        timeSignatures: [TimeSignature(seconds: 0, tick: 0, numerator: 4, denominator: 4)],
-                        keySignatures: [], synthEvents: [], warnings: [])
+        let song = Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4,
+            tracks: [TrackSummary(name: "piano", noteCount: 1, channels: [0], programs: [])], notes: notes,
+            tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)],
+            timeSignatures: [TimeSignature(seconds: 0, tick: 0, numerator: 4, denominator: 4)],
+            keySignatures: [], synthEvents: [], warnings: [])
         let settings = RenderSettings(width: 320, height: 180, framesPerSecond: 30, style: .keyboard)
         let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: .empty(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()

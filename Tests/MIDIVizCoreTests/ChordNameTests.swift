@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct ChordNameTests {
@@ -93,10 +94,11 @@ import Testing
     // MARK: timeline
 
     func song(_ notes: [Note], keySignatures: [KeySignature] = []) -> Song {
-        Song(format: 0, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: notes.map(\.endSeconds).max() ?? 0,
-             tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
-             notes: notes.sorted { $0.startSeconds < $1.startSeconds }, tempoChanges: [], timeSignatures: [],
-             keySignatures: keySignatures, synthEvents: [], warnings: [])
+        Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: notes.map(\.endSeconds).max() ?? 0,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
+            notes: notes.sorted { $0.startSeconds < $1.startSeconds }, tempoChanges: [], timeSignatures: [],
+            keySignatures: keySignatures, synthEvents: [], warnings: [])
     }
 
     func chord(_ pitches: [Int], from start: Double, to end: Double, channel: UInt8 = 0) -> [Note] {
@@ -129,7 +131,7 @@ import Testing
 
     @Test func timelineSpellsWithTheKeyInForce() {
         let keys = [KeySignature(seconds: 1, tick: 96, sharps: 2, isMinor: false)]
-        let timeline = ChordTimeline(song: song(chord([58, 62, 65], from: 0, to: 0.5) + chord([58, 62, 65], from: 1, to: 1.5) , keySignatures: keys))
+        let timeline = ChordTimeline(song: song(chord([58, 62, 65], from: 0, to: 0.5) + chord([58, 62, 65], from: 1, to: 1.5), keySignatures: keys))
         #expect(timeline.segment(at: 0.2)?.chord.symbol == "Bb")
         #expect(timeline.segment(at: 1.2)?.chord.symbol == "A#", "in D major, sharps")
     }
@@ -142,7 +144,8 @@ import Testing
     @Test func brokenChordsAreNamedAsTheyAreHeard() {
         // Two bars in the manner of Bach's C major prelude: a held C E, then G C E in turn (C);
         // a held C D, then A D F in turn (Dm7 over C).
-        let notes = chord([60, 64], from: 0, to: 2) + broken([67, 72, 76, 67, 72, 76, 67, 72], from: 0.4, step: 0.2)
+        let notes =
+            chord([60, 64], from: 0, to: 2) + broken([67, 72, 76, 67, 72, 76, 67, 72], from: 0.4, step: 0.2)
             + chord([60, 62], from: 2, to: 4) + broken([69, 74, 77, 69, 74, 77, 69, 74], from: 2.4, step: 0.2)
         let timeline = ChordTimeline(song: song(notes))
         #expect(timeline.segment(at: 0.2) == nil, "C E alone is no chord")

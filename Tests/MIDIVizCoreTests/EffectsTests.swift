@@ -1,14 +1,17 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct EffectsTests {
     /// A chord of three notes at 1 s and one note at 3 s, each half a second long.
     func song() -> Song {
-        let notes = [60, 64, 67].map { Note(startSeconds: 1, endSeconds: 1.5, pitch: UInt8($0), velocity: 110, channel: 0, track: 0) }
+        let notes =
+            [60, 64, 67].map { Note(startSeconds: 1, endSeconds: 1.5, pitch: UInt8($0), velocity: 110, channel: 0, track: 0) }
             + [Note(startSeconds: 3, endSeconds: 3.5, pitch: 72, velocity: 60, channel: 0, track: 0)]
-        return Song(format: 0, division: .ticksPerQuarter(96), endTick: 960, durationSeconds: 5,
-                    tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])], notes: notes, tempoChanges: [],
-                    timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+        return Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 960, durationSeconds: 5,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])], notes: notes, tempoChanges: [],
+            timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
     }
 
     func shapes(_ style: RenderSettings.Style, effects: Bool, at seconds: Double, song: Song? = nil) -> [Shape] {
@@ -77,7 +80,9 @@ import Testing
 
     @Test func aDenseMomentDrawsABoundedNumberOfSparks() {
         var dense = song()
-        dense.notes = (0..<400).map { Note(startSeconds: 1 + Double($0) / 4000, endSeconds: 2, pitch: UInt8(21 + $0 % 88), velocity: 127, channel: 0, track: $0 % 3) }
+        dense.notes = (0..<400).map {
+            Note(startSeconds: 1 + Double($0) / 4000, endSeconds: 2, pitch: UInt8(21 + $0 % 88), velocity: 127, channel: 0, track: $0 % 3)
+        }
         for style in RenderSettings.Style.allCases {
             let count = lines(shapes(style, effects: true, at: 1.2, song: dense)).count
             #expect(count > 0 && count <= Sparks.mostSparksPerFrame + 2 * Sparks.mostNotesPerFrame, "\(style): \(count)")

@@ -1,24 +1,27 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct LyricsTests {
     /// A song holding only `texts` (seconds, track, kind, text as bytes).
     func song(_ texts: [(Double, Int, TextEvent.Kind, [UInt8])], trackNames: [String?] = [nil, nil]) -> Song {
-        Song(format: 1, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: 30,
-             tracks: trackNames.map { TrackSummary(name: $0, noteCount: 0, channels: [], programs: []) },
-             notes: [], tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [],
-             texts: texts.map { TextEvent(seconds: $0.0, track: $0.1, kind: $0.2, bytes: $0.3) })
+        Song(
+            format: 1, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: 30,
+            tracks: trackNames.map { TrackSummary(name: $0, noteCount: 0, channels: [], programs: []) },
+            notes: [], tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [],
+            texts: texts.map { TextEvent(seconds: $0.0, track: $0.1, kind: $0.2, bytes: $0.3) })
     }
 
     func text(_ string: String) -> [UInt8] { Array(string.utf8) }
 
     @Test func karaokeMarksMakeLinesAndHeadersAreNotSung() {
-        let lyrics = Lyrics(song: song([
-            (0, 0, .text, text("a description, not lyrics")),
-            (0, 1, .text, text("@KMIDI KARAOKE FILE")), (0, 1, .text, text("@TTitle")),
-            (1, 1, .text, text("\\Hel")), (1.5, 1, .text, text("lo ")), (2, 1, .text, text("world")),
-            (3, 1, .text, text("/Sec")), (3.5, 1, .text, text("ond ")), (4, 1, .text, text("line")),
-        ]))
+        let lyrics = Lyrics(
+            song: song([
+                (0, 0, .text, text("a description, not lyrics")),
+                (0, 1, .text, text("@KMIDI KARAOKE FILE")), (0, 1, .text, text("@TTitle")),
+                (1, 1, .text, text("\\Hel")), (1.5, 1, .text, text("lo ")), (2, 1, .text, text("world")),
+                (3, 1, .text, text("/Sec")), (3.5, 1, .text, text("ond ")), (4, 1, .text, text("line")),
+            ]))
         #expect(lyrics.source == .karaokeTrack(1))
         #expect(lyrics.syllables.map(\.text) == ["\\Hel", "lo ", "world", "/Sec", "ond ", "line"])
         #expect(lyrics.lines.map(\.text) == ["Hello world", "Second line"])
@@ -29,10 +32,11 @@ import Testing
     }
 
     @Test func lyricEventsComeBeforeTextAndEndLinesWithCarriageReturns() {
-        let lyrics = Lyrics(song: song([
-            (0, 1, .text, text("/not this")),
-            (1, 0, .lyric, text("One ")), (1.5, 0, .lyric, text("two\r")), (2, 0, .lyric, text("three\n")), (2.5, 0, .lyric, text("four")),
-        ]))
+        let lyrics = Lyrics(
+            song: song([
+                (0, 1, .text, text("/not this")),
+                (1, 0, .lyric, text("One ")), (1.5, 0, .lyric, text("two\r")), (2, 0, .lyric, text("three\n")), (2.5, 0, .lyric, text("four")),
+            ]))
         #expect(lyrics.source == .lyricEvents)
         #expect(lyrics.lines.map(\.text) == ["One two", "three", "four"])
     }
@@ -48,8 +52,11 @@ import Testing
 
     @Test func aLoneLineMarkEndsTheLineWithoutStartingTheNext() {
         // RP-026 files often send the CR as an event of its own, at the line's end.
-        let lyrics = Lyrics(song: song([(1, 0, .lyric, text("One ")), (1.5, 0, .lyric, text("two")), (2, 0, .lyric, text("\r")),
-                                        (3, 0, .lyric, text("three")), (3.5, 0, .lyric, text("/")), (4, 0, .lyric, text("four"))]))
+        let lyrics = Lyrics(
+            song: song([
+                (1, 0, .lyric, text("One ")), (1.5, 0, .lyric, text("two")), (2, 0, .lyric, text("\r")),
+                (3, 0, .lyric, text("three")), (3.5, 0, .lyric, text("/")), (4, 0, .lyric, text("four")),
+            ]))
         #expect(lyrics.lines.map(\.text) == ["One two", "three", "four"])
         #expect(lyrics.lines.map(\.start) == [1, 3, 4])
         // "two" is sung until the CR's time, and the line lingers after it.
@@ -74,10 +81,11 @@ import Testing
     }
 
     @Test func theDisplayShowsTheCurrentLineSungUpToNowAndTheNextBelow() throws {
-        let lyrics = Lyrics(song: song([
-            (10, 0, .lyric, text("Hel")), (10.5, 0, .lyric, text("lo\r")), (11, 0, .lyric, text("World")),
-            (20, 0, .lyric, text("Late")),
-        ]))
+        let lyrics = Lyrics(
+            song: song([
+                (10, 0, .lyric, text("Hel")), (10.5, 0, .lyric, text("lo\r")), (11, 0, .lyric, text("World")),
+                (20, 0, .lyric, text("Late")),
+            ]))
         #expect(lyrics.lines.map(\.text) == ["Hello", "World", "Late"])
         // Nothing long before the first line; then the first line unsung, with the next under it.
         #expect(lyrics.display(at: 10 - Lyrics.previewSeconds - 0.01) == nil)

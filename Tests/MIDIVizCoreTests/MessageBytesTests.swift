@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct MessageBytesTests {
@@ -24,10 +25,12 @@ import Testing
     /// Time order; at one tick the lower track first, and within a track file order; twice.
     @Test func mergesByTickThenTrackThenFileOrder() {
         func event(_ tick: Int, _ track: Int, _ tag: UInt8) -> TrackEvent { TrackEvent(tick: tick, bytes: [0xB0, 1, tag]) }
-        let tracks = [[event(0, 0, 1), event(10, 0, 2), event(10, 0, 3)],
-                      [],
-                      [event(5, 2, 4), event(10, 2, 5)],
-                      [event(0, 3, 6), event(20, 3, 7)]]
+        let tracks = [
+            [event(0, 0, 1), event(10, 0, 2), event(10, 0, 3)],
+            [],
+            [event(5, 2, 4), event(10, 2, 5)],
+            [event(0, 3, 6), event(20, 3, 7)],
+        ]
         let merged = MergedEvents(tracks: tracks)
         let tags = merged.map { $0.bytes[2] }
         #expect(tags == [1, 6, 4, 2, 3, 5, 7])

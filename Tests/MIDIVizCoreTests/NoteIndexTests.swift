@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct NoteIndexTests {
@@ -17,8 +18,9 @@ import Testing
             let start = Double.random(in: 0..<120, using: &random)
             // Mostly short notes, some held for minutes, some of no length.
             let length = [0, 0.1, 0.5, 2, 90][Int.random(in: 0..<5, using: &random)] * Double.random(in: 0...1, using: &random)
-            return Note(startSeconds: start, endSeconds: start + length, pitch: UInt8.random(in: 21...108, using: &random),
-                        velocity: 100, channel: 0, track: 0)
+            return Note(
+                startSeconds: start, endSeconds: start + length, pitch: UInt8.random(in: 21...108, using: &random),
+                velocity: 100, channel: 0, track: 0)
         }.sorted { $0.startSeconds < $1.startSeconds }
     }
 
@@ -28,7 +30,7 @@ import Testing
     func findsWhatAScanFinds(count: Int) {
         let notes = notes(count: count, seed: UInt64(count) + 7)
         let lead = 1.5, fade = 0.25
-        let index = NoteIndex(notes: notes, visibleFrom: { $0.startSeconds - lead }) { $0.endSeconds + fade }
+        let index = NoteIndex(notes: notes, visibleFrom: { $0.startSeconds - lead }, visibleUntil: { $0.endSeconds + fade })
         var random = Generator(state: 99)
         var times = (0..<300).map { _ in Double.random(in: -5..<130, using: &random) }
         times += notes.prefix(50).flatMap { [$0.startSeconds - lead, $0.endSeconds + fade] }
@@ -45,8 +47,10 @@ import Testing
     /// Notes out of order (a visibleFrom that is not monotonic) are still found, in the order
     /// they come into view.
     @Test func unsortedSpansAreFound() {
-        let notes = [Note(startSeconds: 5, endSeconds: 6, pitch: 60, velocity: 1, channel: 0, track: 0),
-                     Note(startSeconds: 1, endSeconds: 9, pitch: 62, velocity: 1, channel: 0, track: 0)]
+        let notes = [
+            Note(startSeconds: 5, endSeconds: 6, pitch: 60, velocity: 1, channel: 0, track: 0),
+            Note(startSeconds: 1, endSeconds: 9, pitch: 62, velocity: 1, channel: 0, track: 0),
+        ]
         let index = NoteIndex(notes: notes) { $0.endSeconds }
         var found: [Int] = []
         index.forEachVisible(at: 5.5) { found.append($0) }

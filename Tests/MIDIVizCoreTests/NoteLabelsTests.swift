@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct NoteLabelsTests {
@@ -18,13 +19,19 @@ import Testing
 
     /// Eb major (three flats) from 0 s, D major (two sharps) from 2 s.
     func songInTwoKeys() -> Song {
-        let notes = [Note(startSeconds: 0.5, endSeconds: 1.5, pitch: 63, velocity: 100, channel: 0, track: 0),
-                     Note(startSeconds: 2.5, endSeconds: 3.5, pitch: 63, velocity: 100, channel: 0, track: 0)]
-        return Song(format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4,
-                    tracks: [TrackSummary(name: nil, noteCount: 2, channels: [0], programs: [])], notes: notes, tempoChanges: [],
-                    timeSignatures: [], keySignatures: [KeySignature(seconds: 0, tick: 0, sharps: -3, isMinor: false),
-                                                        KeySignature(seconds: 2, tick: 384, sharps: 2, isMinor: false)],
-                    synthEvents: [], warnings: [])
+        let notes = [
+            Note(startSeconds: 0.5, endSeconds: 1.5, pitch: 63, velocity: 100, channel: 0, track: 0),
+            Note(startSeconds: 2.5, endSeconds: 3.5, pitch: 63, velocity: 100, channel: 0, track: 0),
+        ]
+        return Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4,
+            tracks: [TrackSummary(name: nil, noteCount: 2, channels: [0], programs: [])], notes: notes, tempoChanges: [],
+            timeSignatures: [],
+            keySignatures: [
+                KeySignature(seconds: 0, tick: 0, sharps: -3, isMinor: false),
+                KeySignature(seconds: 2, tick: 384, sharps: 2, isMinor: false),
+            ],
+            synthEvents: [], warnings: [])
     }
 
     /// A labeler whose names are 10 pixels high (`TextSize.small` on a 625-pixel side).
@@ -44,8 +51,9 @@ import Testing
         #expect(labeler.label(63, at: 1, room: 15) == .spelledNote(63, NoteNaming(solfege: false, spelling: .flats, octave: false)))
         #expect(labeler.label(63, at: 1, room: 10) == nil)
         #expect(self.labeler(.off).label(63, at: 1, room: 100) == nil)
-        #expect(self.labeler(.solfege).label(63, at: 1, room: 100)
-            == .spelledNote(63, NoteNaming(solfege: true, spelling: .flats, octave: false)))
+        #expect(
+            self.labeler(.solfege).label(63, at: 1, room: 100)
+                == .spelledNote(63, NoteNaming(solfege: true, spelling: .flats, octave: false)))
     }
 
     /// Labels add text and nothing else: every other shape is as without them, and each name

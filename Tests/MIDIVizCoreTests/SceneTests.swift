@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct SceneTests {
@@ -6,9 +7,10 @@ import Testing
     func song(withDrum: Bool = false) -> Song {
         var notes = [Note(startSeconds: 1, endSeconds: 2, pitch: 60, velocity: 100, channel: 0, track: 0)]
         if withDrum { notes.append(Note(startSeconds: 1, endSeconds: 1.05, pitch: 38, velocity: 120, channel: 9, track: 0)) }
-        return Song(format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
-                    tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
-                    notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+        return Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
     }
 
     func circles(_ scene: Scene, frame: Int) -> [(radius: Float, alpha: Float)] {
@@ -79,7 +81,7 @@ import Testing
     @Test func noteIndexFindsExactlyTheVisibleNotes() {
         var state: UInt64 = 42
         func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
         let notes = (0..<2000).map { _ -> Note in
@@ -101,8 +103,9 @@ import Testing
         var settings = RenderSettings.forTesting
         settings.style = style
         settings.grid = true
-        let renderer = FrameRenderer(scene: Scene(song: song(withDrum: true), settings: settings),
-                                     fonts: .empty(canvasSide: settings.textSide))
+        let renderer = FrameRenderer(
+            scene: Scene(song: song(withDrum: true), settings: settings),
+            fonts: .empty(canvasSide: settings.textSide))
         var reused = renderer.makeWorkspace()
         for frame in [45, 31, 70, 30, 100, 31] {
             renderer.render(frame: frame, in: &reused)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 /// The roll and keyboard styles: where notes are at their start, and where the grid lies.
@@ -6,14 +7,19 @@ import Testing
     /// C4 from 1 s to 2 s and E4 from 1.5 s to 1.75 s, at 120 bpm 4/4 until tick 768 (4 s),
     /// then 3/4 at 90 bpm: bars at 0, 2, 4 and 6 s, as in fixtures/tempo-map.mid.
     func song() -> Song {
-        let notes = [Note(startSeconds: 1, endSeconds: 2, pitch: 60, velocity: 100, channel: 0, track: 0),
-                     Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 64, velocity: 100, channel: 0, track: 0)]
-        return Song(format: 0, division: .ticksPerQuarter(96), endTick: 1344, durationSeconds: 8,
-                    tracks: [TrackSummary(name: "piano", noteCount: 2, channels: [0], programs: [])], notes: notes,
-                    tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120), TempoChange(seconds: 4, tick: 768, beatsPerMinute: 90)],
-                    timeSignatures: [TimeSignature(seconds: 0, tick: 0, numerator: 4, denominator: 4),
-                                     TimeSignature(seconds: 4, tick: 768, numerator: 3, denominator: 4)],
-                    keySignatures: [], synthEvents: [], warnings: [])
+        let notes = [
+            Note(startSeconds: 1, endSeconds: 2, pitch: 60, velocity: 100, channel: 0, track: 0),
+            Note(startSeconds: 1.5, endSeconds: 1.75, pitch: 64, velocity: 100, channel: 0, track: 0),
+        ]
+        return Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 1344, durationSeconds: 8,
+            tracks: [TrackSummary(name: "piano", noteCount: 2, channels: [0], programs: [])], notes: notes,
+            tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120), TempoChange(seconds: 4, tick: 768, beatsPerMinute: 90)],
+            timeSignatures: [
+                TimeSignature(seconds: 0, tick: 0, numerator: 4, denominator: 4),
+                TimeSignature(seconds: 4, tick: 768, numerator: 3, denominator: 4),
+            ],
+            keySignatures: [], synthEvents: [], warnings: [])
     }
 
     /// `song()` with G4 beside E4: C major from 1.5 s to 1.75 s.
@@ -167,7 +173,9 @@ import Testing
         song.notes = (0..<30).map { Note(startSeconds: 1, endSeconds: 2, pitch: UInt8(40 + $0), velocity: 90, channel: 0, track: $0) }
         var shapes: [Shape] = []
         Scene(song: song, settings: settings).makeShapes(at: 1.5, into: &shapes)
-        let labels = shapes.compactMap { if case .text(.bytes(let bytes), _, _, _, _) = $0 { return String(decoding: bytes, as: UTF8.self) } else { return nil } }
+        let labels = shapes.compactMap {
+            if case .text(.bytes(let bytes), _, _, _, _) = $0 { return String(decoding: bytes, as: UTF8.self) } else { return nil }
+        }
         let parts = labels.filter { $0.hasPrefix("Part ") }
         #expect(parts.count >= 5 && parts.count < 30, "as many as fit in 60 % of the height: \(parts.count)")
         #expect(parts == (1...parts.count).map { "Part \($0)" })
@@ -224,7 +232,9 @@ import Testing
         // with gaps of at most a pixel between them.
         let x = layout.keyboardWidth * 0.8
         let spans = shapes.compactMap { shape -> (Float, Float)? in
-            guard case .rect(let rect, let color) = shape, color != KeyShading.bed, rect.minX <= x, rect.maxX > x, rect.maxX <= layout.keyboardWidth else { return nil }
+            guard case .rect(let rect, let color) = shape, color != KeyShading.bed, rect.minX <= x, rect.maxX > x, rect.maxX <= layout.keyboardWidth else {
+                return nil
+            }
             return (rect.minY, rect.maxY)
         }.sorted { $0.0 < $1.0 }
         #expect(abs(spans.first!.0 - layout.notesTop) < 0.01)
@@ -283,8 +293,10 @@ import Testing
         drumsOnly.notes = [Note(startSeconds: 1, endSeconds: 1.1, pitch: 36, velocity: 100, channel: 9, track: 0)]
         songs.append(drumsOnly)
         var extremes = song()
-        extremes.notes = [Note(startSeconds: 1, endSeconds: 2, pitch: 0, velocity: 100, channel: 0, track: 0),
-                          Note(startSeconds: 1, endSeconds: 2, pitch: 127, velocity: 100, channel: 0, track: 0)]
+        extremes.notes = [
+            Note(startSeconds: 1, endSeconds: 2, pitch: 0, velocity: 100, channel: 0, track: 0),
+            Note(startSeconds: 1, endSeconds: 2, pitch: 127, velocity: 100, channel: 0, track: 0),
+        ]
         songs.append(extremes)
         var smpte = song()
         smpte.division = .smpte(framesPerSecond: 25, ticksPerFrame: 40)
@@ -301,7 +313,9 @@ import Testing
                 renderer.render(at: 1.05, in: &workspace)
                 let backdrop = workspace.canvas[240, 5]
                 var differs = false
-                for y in stride(from: 0, to: 270, by: 3) where !differs { for x in stride(from: 0, to: 480, by: 3) where workspace.canvas[x, y] != backdrop { differs = true } }
+                for y in stride(from: 0, to: 270, by: 3) where !differs {
+                    for x in stride(from: 0, to: 480, by: 3) where workspace.canvas[x, y] != backdrop { differs = true }
+                }
                 #expect(differs, "song \(number), \(keys): a frame with keys or notes")
             }
         }

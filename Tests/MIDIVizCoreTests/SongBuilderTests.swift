@@ -1,12 +1,14 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct SongBuilderTests {
     /// Builds a song at 96 ticks per quarter (120 bpm: a tick is 1/192 s) from (tick, track, bytes).
     func song(_ events: [(Int, Int, [UInt8])], trackCount: Int = 2, endTick: Int? = nil) -> Song {
-        SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: trackCount,
-                          events: events.map { MIDIEvent(tick: $0.0, track: $0.1, bytes: MessageBytes($0.2)) },
-                          endTick: endTick ?? events.map(\.0).max() ?? 0, warnings: [])
+        SongBuilder.build(
+            format: 1, division: .ticksPerQuarter(96), trackCount: trackCount,
+            events: events.map { MIDIEvent(tick: $0.0, track: $0.1, bytes: MessageBytes($0.2)) },
+            endTick: endTick ?? events.map(\.0).max() ?? 0, warnings: [])
     }
 
     @Test func noteOnWithVelocityZeroIsANoteOff() {
@@ -52,16 +54,20 @@ import Testing
     }
 
     @Test func notesAreSortedByStartPitchChannelTrack() {
-        let result = song([(0, 1, [0x91, 62, 1]), (0, 0, [0x90, 62, 1]), (0, 0, [0x90, 61, 1]), (10, 0, [0xB0, 123, 0]),
-                           (20, 0, [0x80, 61, 0]), (20, 0, [0x80, 62, 0]), (20, 1, [0x81, 62, 0])])
+        let result = song([
+            (0, 1, [0x91, 62, 1]), (0, 0, [0x90, 62, 1]), (0, 0, [0x90, 61, 1]), (10, 0, [0xB0, 123, 0]),
+            (20, 0, [0x80, 61, 0]), (20, 0, [0x80, 62, 0]), (20, 1, [0x81, 62, 0]),
+        ])
         #expect(result.notes.map { [Int($0.pitch), Int($0.channel), $0.track] } == [[61, 0, 0], [62, 0, 0], [62, 1, 1]])
     }
 
     @Test func trackSummariesAndSignaturesAreRead() {
-        let result = song([(0, 0, [0xFF, 0x03, 0x05] + Array("Piano".utf8)),
-                           (0, 0, [0xFF, 0x58, 0x04, 3, 3, 24, 8]),      // 3/8
-                           (0, 0, [0xFF, 0x59, 0x02, 0xFD, 1]),          // 3 flats, minor
-                           (0, 1, [0xC2, 40]), (0, 1, [0x92, 50, 60]), (96, 1, [0x82, 50, 0])])
+        let result = song([
+            (0, 0, [0xFF, 0x03, 0x05] + Array("Piano".utf8)),
+            (0, 0, [0xFF, 0x58, 0x04, 3, 3, 24, 8]),  // 3/8
+            (0, 0, [0xFF, 0x59, 0x02, 0xFD, 1]),  // 3 flats, minor
+            (0, 1, [0xC2, 40]), (0, 1, [0x92, 50, 60]), (96, 1, [0x82, 50, 0]),
+        ])
         #expect(result.tracks[0].name == "Piano")
         #expect(result.tracks[1] == TrackSummary(name: nil, noteCount: 1, channels: [2], programs: [40]))
         #expect(result.timeSignatures == [TimeSignature(seconds: 0, tick: 0, numerator: 3, denominator: 8)])
@@ -88,12 +94,14 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct BarTests {
     /// 4/4 at 120 bpm for two bars, then 3/4 at 90 bpm (as fixtures/tempo-map.mid).
-    let song = SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: 1, events: [
-        MIDIEvent(tick: 0, track: 0, bytes: [0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20]),
-        MIDIEvent(tick: 0, track: 0, bytes: [0xFF, 0x58, 0x04, 4, 2, 24, 8]),
-        MIDIEvent(tick: 768, track: 0, bytes: [0xFF, 0x51, 0x03, 0x0A, 0x2C, 0x2B]),
-        MIDIEvent(tick: 768, track: 0, bytes: [0xFF, 0x58, 0x04, 3, 2, 24, 8]),
-    ], endTick: 1344, warnings: [])
+    let song = SongBuilder.build(
+        format: 1, division: .ticksPerQuarter(96), trackCount: 1,
+        events: [
+            MIDIEvent(tick: 0, track: 0, bytes: [0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20]),
+            MIDIEvent(tick: 0, track: 0, bytes: [0xFF, 0x58, 0x04, 4, 2, 24, 8]),
+            MIDIEvent(tick: 768, track: 0, bytes: [0xFF, 0x51, 0x03, 0x0A, 0x2C, 0x2B]),
+            MIDIEvent(tick: 768, track: 0, bytes: [0xFF, 0x58, 0x04, 3, 2, 24, 8]),
+        ], endTick: 1344, warnings: [])
 
     @Test func barsFollowTheTimeSignaturesAndTheTempoMap() throws {
         #expect(song.startSeconds(ofBar: 1) == 0)
@@ -106,16 +114,19 @@ import Testing
 
     @Test func signatureChangeInsideABarStartsANewBar() {
         // 4/4, then 2/4 from tick 96 (one beat into bar 1): bar 2 starts at tick 96.
-        let odd = SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: 1, events: [
-            MIDIEvent(tick: 96, track: 0, bytes: [0xFF, 0x58, 0x04, 2, 2, 24, 8]),
-        ], endTick: 960, warnings: [])
+        let odd = SongBuilder.build(
+            format: 1, division: .ticksPerQuarter(96), trackCount: 1,
+            events: [
+                MIDIEvent(tick: 96, track: 0, bytes: [0xFF, 0x58, 0x04, 2, 2, 24, 8])
+            ], endTick: 960, warnings: [])
         #expect(odd.startSeconds(ofBar: 2) == 0.5)
         #expect(odd.startSeconds(ofBar: 3) == 1.5)
     }
 
     @Test func smpteSongsHaveNoBars() {
-        let smpte = SongBuilder.build(format: 0, division: .smpte(framesPerSecond: 25, ticksPerFrame: 40), trackCount: 1,
-                                      events: [], endTick: 1000, warnings: [])
+        let smpte = SongBuilder.build(
+            format: 0, division: .smpte(framesPerSecond: 25, ticksPerFrame: 40), trackCount: 1,
+            events: [], endTick: 1000, warnings: [])
         #expect(smpte.startSeconds(ofBar: 2) == nil)
         #expect(smpte.seconds(atTick: 500) == 0.5)
     }

@@ -1,5 +1,6 @@
-@testable import MIDIVizCore
 import Testing
+
+@testable import MIDIVizCore
 
 /// Styles are the registered layouts, by name; each built-in constant is its own layout.
 @Suite(.timeLimit(.minutes(5)))
@@ -27,9 +28,10 @@ struct StyleRegistryTests {
         let onScreen = style.layout.secondsOnScreenBeforeStart(settings: settings)
         #expect(settings.leadInSeconds >= onScreen && settings.leadInSeconds <= onScreen + 2 / Double(settings.framesPerSecond))
         let notes = [60, 64, 67].map { Note(startSeconds: 1, endSeconds: 1.5, pitch: UInt8($0), velocity: 110, channel: 0, track: 0) }
-        let song = Song(format: 0, division: .ticksPerQuarter(96), endTick: 960, durationSeconds: 5,
-                        tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])], notes: notes, tempoChanges: [],
-                        timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+        let song = Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 960, durationSeconds: 5,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])], notes: notes, tempoChanges: [],
+            timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
         let scene = Scene(song: song, settings: settings)
         #expect(scene.beatGrid.lines.isEmpty != style.layout.scrolls)
     }

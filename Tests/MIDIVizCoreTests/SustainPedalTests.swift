@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 /// The pedals as the synthesizer hears them, and what the styles draw for them.
@@ -40,11 +41,12 @@ import Testing
 
     /// C4 from 0 to 0.5 s, the pedal down from 0.2 s to 2 s; and the same song without it.
     static func songs() -> (pedal: Song, plain: Song) {
-        let plain = Song(format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
-                         tracks: [TrackSummary(name: nil, noteCount: 1, channels: [0], programs: [])], notes: [note(0, 0.5)],
-                         tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)], timeSignatures: [], keySignatures: [],
-                         synthEvents: [TimedMessage(seconds: 0, bytes: [0x90, 60, 100]), TimedMessage(seconds: 0.5, bytes: [0x80, 60, 0])],
-                         warnings: [])
+        let plain = Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
+            tracks: [TrackSummary(name: nil, noteCount: 1, channels: [0], programs: [])], notes: [note(0, 0.5)],
+            tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)], timeSignatures: [], keySignatures: [],
+            synthEvents: [TimedMessage(seconds: 0, bytes: [0x90, 60, 100]), TimedMessage(seconds: 0.5, bytes: [0x80, 60, 0])],
+            warnings: [])
         var pedal = plain
         pedal.synthEvents = [pedal.synthEvents[0], cc(0.2, 64, 127), pedal.synthEvents[1], cc(2.0, 64, 0)]
         return (pedal, plain)
@@ -71,7 +73,9 @@ import Testing
             #expect(frame(pedal, style, at: 2.0 + 1.0 / 30).pixels == frame(plain, style, at: 2.0 + 1.0 / 30).pixels)
         }
         // The key's colour: lit (dimmer) at 1.2 s, as at rest after the lift.
-        let settings: RenderSettings = { var s = RenderSettings.forTesting; s.style = style; return s }()
+        let settings: RenderSettings = {
+            var s = RenderSettings.forTesting; s.style = style; return s
+        }()
         let rest = frame(plain, style, at: 2.5)
         let lit = frame(pedal, style, at: 1.2)
         let litAfter = frame(pedal, style, at: 2.0 + 1.0 / 30)

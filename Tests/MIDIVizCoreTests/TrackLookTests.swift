@@ -1,6 +1,7 @@
 import Foundation
-@testable import MIDIVizCore
 import Testing
+
+@testable import MIDIVizCore
 
 /// Colours per track and channel, hidden tracks and channels: what is drawn, and what is heard
 /// with `--mute-hidden`.
@@ -12,15 +13,25 @@ import Testing
             [MIDIEvent(tick: 0, track: index, bytes: MessageBytes([0xFF, 0x03] + Array(name.utf8)))]
                 + events.map { MIDIEvent(tick: $0.0, track: index, bytes: MessageBytes($0.1)) }
         }
-        let events = track(0, "Song", [])
-            + track(1, "Right hand", [(0, [0x90, 72, 100]), (480, [0x80, 72, 0]), (480, [0x90, 76, 100]),
-                                      (960, [0x80, 76, 0]), (960, [0x90, 79, 100]), (1440, [0x80, 79, 0])])
+        let events =
+            track(0, "Song", [])
+            + track(
+                1, "Right hand",
+                [
+                    (0, [0x90, 72, 100]), (480, [0x80, 72, 0]), (480, [0x90, 76, 100]),
+                    (960, [0x80, 76, 0]), (960, [0x90, 79, 100]), (1440, [0x80, 79, 0]),
+                ])
             + track(2, "Left hand", [(0, [0x91, 48, 90]), (960, [0x81, 48, 0]), (960, [0x91, 55, 90]), (1920, [0x81, 55, 0])])
-            + track(3, "Drums", [(0, [0x99, 36, 110]), (60, [0x89, 36, 0]), (480, [0x99, 38, 110]), (540, [0x89, 38, 0]),
-                                 (960, [0x99, 36, 110]), (1020, [0x89, 36, 0])])
+            + track(
+                3, "Drums",
+                [
+                    (0, [0x99, 36, 110]), (60, [0x89, 36, 0]), (480, [0x99, 38, 110]), (540, [0x89, 38, 0]),
+                    (960, [0x99, 36, 110]), (1020, [0x89, 36, 0]),
+                ])
         let sorted = events.enumerated().sorted { ($0.element.tick, $0.element.track, $0.offset) < ($1.element.tick, $1.element.track, $1.offset) }
-        return SongBuilder.build(format: 1, division: .ticksPerQuarter(480), trackCount: 4, events: sorted.map(\.element),
-                                 endTick: 1920, warnings: [])
+        return SongBuilder.build(
+            format: 1, division: .ticksPerQuarter(480), trackCount: 4, events: sorted.map(\.element),
+            endTick: 1920, warnings: [])
     }
 
     static let settings: RenderSettings = {

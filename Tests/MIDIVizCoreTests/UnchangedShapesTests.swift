@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(5))) struct UnchangedShapesTests {
@@ -7,8 +8,9 @@ import Testing
     /// `find` on two frames, returning which new and which previous shapes stay.
     func kept(_ previous: [Shape], _ new: [Shape]) -> (new: [Bool], previous: [Bool]) {
         var unchanged = UnchangedShapes(width: 480, height: 270)
-        unchanged.find(previous: previous, previousRegions: previous.map { $0.bounds(fonts: fonts) },
-                       new: new, newRegions: new.map { $0.bounds(fonts: fonts) })
+        unchanged.find(
+            previous: previous, previousRegions: previous.map { $0.bounds(fonts: fonts) },
+            new: new, newRegions: new.map { $0.bounds(fonts: fonts) })
         return (unchanged.keptNew, unchanged.keptPrevious)
     }
 

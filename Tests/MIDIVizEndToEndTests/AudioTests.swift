@@ -3,14 +3,17 @@ import Testing
 
 /// The real SoundFont and fluidsynth command line the audio tests use.
 enum AudioTools {
-    static let soundFont: String? = ["/usr/share/sounds/sf2/TimGM6mb.sf2", "/usr/share/sounds/sf2/default-GM.sf2",
-                                     "/usr/share/sounds/sf2/FluidR3_GM.sf2"].first { FileManager.default.fileExists(atPath: $0) }
+    static let soundFont: String? = [
+        "/usr/share/sounds/sf2/TimGM6mb.sf2", "/usr/share/sounds/sf2/default-GM.sf2",
+        "/usr/share/sounds/sf2/FluidR3_GM.sf2",
+    ].first { FileManager.default.fileExists(atPath: $0) }
     static let fluidsynth: String? = ["/usr/bin/fluidsynth", "/usr/local/bin/fluidsynth"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
 /// The WAV from `midiviz render --audio`, through the real binary and a real SoundFont.
-@Suite(.enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"),
-       .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"),
+    .timeLimit(.minutes(10)))
 struct AudioTests {
     static var soundFont: String? { AudioTools.soundFont }
     static var fluidsynth: String? { AudioTools.fluidsynth }
@@ -54,8 +57,9 @@ struct AudioTests {
     }
 
     @Test func sampleRate44100IsHonoured() throws {
-        let (wav, path) = try bounce(TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path,
-                                     ["--sample-rate", "44100", "--no-reverb", "--no-chorus"])
+        let (wav, path) = try bounce(
+            TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path,
+            ["--sample-rate", "44100", "--no-reverb", "--no-chorus"])
         defer { unlink(path) }
         #expect(wav.sampleRate == 44_100 && wav.seconds >= 8.0 && wav.seconds <= 11.001)
     }
@@ -79,13 +83,15 @@ struct AudioTests {
     /// 25 s to 27 s the range's sound is as loud as the full render's there, and each of the
     /// three notes is as strong in it (Goertzel power at its frequency).
     @Test func aLateStartSoundsAsTheFullRenderDoesThere() throws {
-        let body: [UInt8] = [0x00, 0xC0, 19, 0x00, 0x90, 60, 100,
-                             0xCB, 0x00, 0x90, 64, 100,      // 9600 ticks: 10 s
-                             0xCB, 0x00, 0xB0, 64, 127,      // 20 s
-                             0x87, 0x40, 0x90, 67, 100,      // 960 ticks: 21 s
-                             0x87, 0x40, 0x80, 67, 0,        // 22 s
-                             0xBC, 0x00, 0x80, 60, 0,        // 7680 ticks: 30 s
-                             0x00, 0x80, 64, 0, 0x00, 0xB0, 64, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let body: [UInt8] = [
+            0x00, 0xC0, 19, 0x00, 0x90, 60, 100,
+            0xCB, 0x00, 0x90, 64, 100,  // 9600 ticks: 10 s
+            0xCB, 0x00, 0xB0, 64, 127,  // 20 s
+            0x87, 0x40, 0x90, 67, 100,  // 960 ticks: 21 s
+            0x87, 0x40, 0x80, 67, 0,  // 22 s
+            0xBC, 0x00, 0x80, 60, 0,  // 7680 ticks: 30 s
+            0x00, 0x80, 64, 0, 0x00, 0xB0, 64, 0, 0x00, 0xFF, 0x2F, 0x00,
+        ]
         var file: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + [0, 0, 0, UInt8(body.count)]
         file += body
         let song = temporaryFile("organ.mid")
@@ -138,7 +144,9 @@ struct AudioTests {
         #expect(result.stderr.hasPrefix("midiviz: cannot use SoundFont \(fake): not a SoundFont"))
         #expect(result.stderr.split(separator: "\n").count == 1, "FluidSynth's own log lines stay off the terminal")
         #expect(!FileManager.default.fileExists(atPath: out))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.contains(URL(fileURLWithPath: out).lastPathComponent) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.contains(URL(fileURLWithPath: out).lastPathComponent)
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -151,11 +159,14 @@ struct AudioTests {
     /// dispatches each event up to half a tick early (it rounds the tick it has reached), we at
     /// its exact time (to the next 64-sample block); the shifted bend curve moves the beating of
     /// the fast sweeps in the last section (25.3–26 s) and costs 10 ms envelopes about 0.05.
-    @Test(.enabled(if: AudioTools.fluidsynth != nil, "fluidsynth command line missing: apt-get install fluidsynth (scripts/setup does)"),
-          arguments: [("fixtures/demo-groove.mid", 0.99), ("Tests/Corpus/jazz-soft/test-control-40-damper.mid", 0.99),
-                      ("fixtures/pitch-bend.mid", 0.99), ("fixtures/drum-beat.mid", 0.99),
-                      ("Tests/Corpus/jazz-soft/test-all-gm-percussion.mid", 0.99),
-                      ("Tests/Corpus/jazz-soft/test-rpn-00-00-pitch-bend-range.mid", 0.93)])
+    @Test(
+        .enabled(if: AudioTools.fluidsynth != nil, "fluidsynth command line missing: apt-get install fluidsynth (scripts/setup does)"),
+        arguments: [
+            ("fixtures/demo-groove.mid", 0.99), ("Tests/Corpus/jazz-soft/test-control-40-damper.mid", 0.99),
+            ("fixtures/pitch-bend.mid", 0.99), ("fixtures/drum-beat.mid", 0.99),
+            ("Tests/Corpus/jazz-soft/test-all-gm-percussion.mid", 0.99),
+            ("Tests/Corpus/jazz-soft/test-rpn-00-00-pitch-bend-range.mid", 0.93),
+        ])
     func envelopeMatchesTheFluidsynthCommandLine(song: String, minimum: Double) throws {
         let path = TestEnvironment.path(of: song)
         // The synthesizer's own level, as fluidsynth's (normalization has its own tests).
@@ -163,8 +174,9 @@ struct AudioTests {
         defer { unlink(minePath) }
         let referencePath = temporaryFile("reference.wav")
         defer { unlink(referencePath) }
-        let reference = try ProcessRunner.run(URL(fileURLWithPath: Self.fluidsynth!),
-                                              ["-ni", "-q", "-g", "0.2", "-r", "48000", "-F", referencePath, Self.soundFont!, path])
+        let reference = try ProcessRunner.run(
+            URL(fileURLWithPath: Self.fluidsynth!),
+            ["-ni", "-q", "-g", "0.2", "-r", "48000", "-F", referencePath, Self.soundFont!, path])
         #expect(reference.status == 0, "\(reference.stderr)")
         let theirs = try WAVFile(path: referencePath)
         let window = 480
@@ -173,12 +185,15 @@ struct AudioTests {
             let mineOffset = max(0, lag), theirOffset = max(0, -lag)
             let count = min(mine.frameCount - mineOffset, theirs.frameCount - theirOffset) / window
             let channels = (0..<2).map { channel in
-                correlation(mine.envelope(channel: channel, window: window, offset: mineOffset, count: count),
-                            theirs.envelope(channel: channel, window: window, offset: theirOffset, count: count))
+                correlation(
+                    mine.envelope(channel: channel, window: window, offset: mineOffset, count: count),
+                    theirs.envelope(channel: channel, window: window, offset: theirOffset, count: count))
             }
             if channels.min()! > best.correlation { best = (channels.min()!, lag, channels) }
         }
-        print("audio reference \(song): envelope correlation L \(String(format: "%.5f", best.channels[0])) R \(String(format: "%.5f", best.channels[1])) at lag \(best.lag) samples; ours \(String(format: "%.3f", mine.seconds)) s, fluidsynth \(String(format: "%.3f", theirs.seconds)) s")
+        print(
+            "audio reference \(song): envelope correlation L \(String(format: "%.5f", best.channels[0])) R \(String(format: "%.5f", best.channels[1])) at lag \(best.lag) samples; ours \(String(format: "%.3f", mine.seconds)) s, fluidsynth \(String(format: "%.3f", theirs.seconds)) s"
+        )
         #expect(best.correlation >= minimum, "\(song): \(best)")
     }
 }

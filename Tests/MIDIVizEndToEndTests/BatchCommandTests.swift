@@ -3,7 +3,9 @@ import Testing
 
 /// `midiviz batch` through the binary: a folder past a bad file, reports, up-to-date skipping,
 /// and shards under each CI engine's own variables.
-@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"), .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
+    .timeLimit(.minutes(10)))
 struct BatchCommandTests {
     static let small = ["--size", "160x90", "--fps", "10", "--to", "1.5", "--preroll", "0", "--soundfont", AudioTools.soundFont ?? ""]
 
@@ -13,8 +15,10 @@ struct BatchCommandTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-batch-\(getpid())-\(UUID().uuidString.prefix(8))").path
         let files = FileManager.default
         try files.createDirectory(atPath: root + "/in/album", withIntermediateDirectories: true)
-        for (fixture, name) in [("c-major-arpeggio.mid", "arpeggio.mid"), ("tempo-map.mid", "album/tempo.mid"),
-                                ("sync-notes.mid", "album/sync.MID"), ("demo-groove.mid", "chords.kar")] {
+        for (fixture, name) in [
+            ("c-major-arpeggio.mid", "arpeggio.mid"), ("tempo-map.mid", "album/tempo.mid"),
+            ("sync-notes.mid", "album/sync.MID"), ("demo-groove.mid", "chords.kar"),
+        ] {
             try files.copyItem(atPath: TestEnvironment.path(of: "fixtures/" + fixture), toPath: root + "/in/" + name)
         }
         _ = files.createFile(atPath: root + "/in/notes.txt", contents: Data("not a song".utf8))
@@ -35,12 +39,18 @@ struct BatchCommandTests {
     @Test func aFolderRendersPastABadFileWithReports() throws {
         let root = try songFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let result = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "--report", root + "/report.json",
-                                                "--junit", root + "/report.xml", "--jobs", "2"] + Self.small)
+        let result = try ProcessRunner.midiviz(
+            [
+                "batch", root + "/in", "--output-dir", root + "/out", "--report", root + "/report.json",
+                "--junit", root + "/report.xml", "--jobs", "2",
+            ] + Self.small)
         #expect(result.status == 1, "a failed song makes exit 1: \(result.stderr)")
         let report = try json(root + "/report.json")
-        #expect(statuses(report) == ["arpeggio.mid": "rendered", "album/tempo.mid": "rendered", "album/sync.MID": "rendered",
-                                     "chords.kar": "rendered", "broken.mid": "failed"])
+        #expect(
+            statuses(report) == [
+                "arpeggio.mid": "rendered", "album/tempo.mid": "rendered", "album/sync.MID": "rendered",
+                "chords.kar": "rendered", "broken.mid": "failed",
+            ])
         let totals = report["totals"] as? [String: Any] ?? [:]
         #expect(totals["rendered"] as? Int == 4 && totals["failed"] as? Int == 1 && totals["frames"] as? Int == 4 * 15)
         let broken = (report["songs"] as? [[String: Any]])?.first { $0["input"] as? String == "broken.mid" }
@@ -76,7 +86,11 @@ struct BatchCommandTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: song))
         bytes.append(contentsOf: [0, 0])  // trailing bytes: the same music, other bytes
         try bytes.write(to: URL(fileURLWithPath: song))
-        #expect(statuses(try { _ = try ProcessRunner.midiviz(arguments); return try json(root + "/report.json") }())["arpeggio.mid"] == "rendered")
+        #expect(
+            statuses(
+                try {
+                    _ = try ProcessRunner.midiviz(arguments); return try json(root + "/report.json")
+                }())["arpeggio.mid"] == "rendered")
         #expect(try Data(contentsOf: URL(fileURLWithPath: video)) == first, "the same music renders to the same bytes")
         _ = try ProcessRunner.midiviz(arguments + ["--scheme", "fire"])
         #expect(Set(statuses(try json(root + "/report.json")).values) == ["rendered"])
@@ -101,8 +115,11 @@ struct BatchCommandTests {
         var frames = 0
         for (index, environment) in environments.enumerated() {
             let report = root + "/shard-\(index + 1).json"
-            let result = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "--shard", "auto",
-                                                    "--report", report] + Self.small, environment: environment)
+            let result = try ProcessRunner.midiviz(
+                [
+                    "batch", root + "/in", "--output-dir", root + "/out", "--shard", "auto",
+                    "--report", report,
+                ] + Self.small, environment: environment)
             #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
             let object = try json(report)
             #expect(object["shard"] as? String == "\(index + 1)/3")
@@ -112,8 +129,9 @@ struct BatchCommandTests {
         #expect(seen.sorted() == ["album/sync.MID", "album/tempo.mid", "arpeggio.mid", "broken.mid", "chords.kar"])
         #expect(frames == 4 * 15)
         // Merged, the shards' reports add up to one machine's report of the whole folder.
-        let merge = try ProcessRunner.midiviz(["batch", "--merge-reports"] + (1...3).map { root + "/shard-\($0).json" }
-                                              + ["-o", root + "/all.json", "--junit", root + "/all.xml"])
+        let merge = try ProcessRunner.midiviz(
+            ["batch", "--merge-reports"] + (1...3).map { root + "/shard-\($0).json" }
+                + ["-o", root + "/all.json", "--junit", root + "/all.xml"])
         #expect(merge.status == 1, "a failed song in any shard: \(merge.stderr)")
         _ = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/single", "--report", root + "/single.json"] + Self.small)
         let merged = try json(root + "/all.json"), single = try json(root + "/single.json")
@@ -150,7 +168,8 @@ struct BatchCommandTests {
         #expect(options["style"] == ["keyboard"] && options["chords"] == ["true"] && options["labels"] == ["names"], "\(options)")
         #expect(options["jobs"] == nil, "how many cores rendered it does not change the video")
 
-        try "{\"input\": \"in/arpeggio.mid\"}\n{\"input\": \"in/arpeggio.mid\", \"colour\": \"red\"}\n".write(toFile: root + "/bad.jsonl", atomically: true, encoding: .utf8)
+        try "{\"input\": \"in/arpeggio.mid\"}\n{\"input\": \"in/arpeggio.mid\", \"colour\": \"red\"}\n".write(
+            toFile: root + "/bad.jsonl", atomically: true, encoding: .utf8)
         let bad = try ProcessRunner.midiviz(["batch", root + "/bad.jsonl", "--output-dir", root + "/other"] + Self.small)
         #expect(bad.status == 64 && bad.stderr.contains("bad.jsonl:2: unknown key \"colour\""), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/other"))
@@ -158,7 +177,8 @@ struct BatchCommandTests {
 
     /// A font or background image changed in place (the same path, other bytes) makes a song
     /// out of date, as a changed song does; the report says how each song was made.
-    @Test(.enabled(if: ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/" + $0) }))
+    @Test(
+        .enabled(if: ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/" + $0) }))
     func aChangedFontOrBackgroundImageRendersTheSongAgain() throws {
         let root = try songFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -168,14 +188,18 @@ struct BatchCommandTests {
             try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/" + name, toPath: font)
         }
         func paint(_ color: String) throws {
-            let made = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffmpeg!),
-                                             ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=160x90", "-frames:v", "1", picture])
+            let made = try ProcessRunner.run(
+                URL(fileURLWithPath: VideoTools.ffmpeg!),
+                ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=160x90", "-frames:v", "1", picture])
             #expect(made.status == 0, "\(made.stderr)")
         }
         try useFont("DejaVuSans.ttf")
         try paint("0x336699")
-        let arguments = ["batch", root + "/in/arpeggio.mid", "--output-dir", root + "/out", "--report", root + "/report.json",
-                         "--font", font, "--background-image", picture, "--title", "Title"] + Self.small
+        let arguments =
+            [
+                "batch", root + "/in/arpeggio.mid", "--output-dir", root + "/out", "--report", root + "/report.json",
+                "--font", font, "--background-image", picture, "--title", "Title",
+            ] + Self.small
         func status() throws -> String? {
             let result = try ProcessRunner.midiviz(arguments)
             #expect(result.status == 0, "\(result.stderr)")
@@ -228,12 +252,15 @@ struct BatchCommandTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.removeItem(atPath: root + "/in/broken.mid")
         // A long song after the short ones, so a render is under way when the signal comes.
-        try FileManager.default.copyItem(atPath: TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"),
-                                         toPath: root + "/in/zz-long.mid")
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"),
+            toPath: root + "/in/zz-long.mid")
         let process = Process()
         process.executableURL = TestEnvironment.binary
-        process.arguments = ["batch", root + "/in", "--output-dir", root + "/out", "--progress", "json",
-                             "--size", "160x90", "--fps", "10", "--soundfont", AudioTools.soundFont ?? ""]
+        process.arguments = [
+            "batch", root + "/in", "--output-dir", root + "/out", "--progress", "json",
+            "--size", "160x90", "--fps", "10", "--soundfont", AudioTools.soundFont ?? "",
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

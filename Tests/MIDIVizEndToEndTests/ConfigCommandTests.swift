@@ -35,17 +35,22 @@ struct ConfigCommandTests {
         // A 2x2 PNG, as a background picture named relative to the working folder.
         let picture = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--style", "bars", "-o", dir + "/work/sky.png"])
         #expect(picture.status == 0, "\(picture.stderr)")
-        let options = ["--style", "keyboard", "--size", "160x90", "--title", "Line one\n\"two\" \\ three", "--background-image", "sky.png",
-                       "--background-dim", "0.6", "--track-color", "0=#FF8800", "--labels", "--chords", "--speed", "1.5"]
-        let direct = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1.2", "-o", dir + "/direct.png"] + options,
-                                               currentDirectory: URL(fileURLWithPath: dir + "/work"))
+        let options = [
+            "--style", "keyboard", "--size", "160x90", "--title", "Line one\n\"two\" \\ three", "--background-image", "sky.png",
+            "--background-dim", "0.6", "--track-color", "0=#FF8800", "--labels", "--chords", "--speed", "1.5",
+        ]
+        let direct = try ProcessRunner.midiviz(
+            ["frame", Self.arpeggio, "--at", "1.2", "-o", dir + "/direct.png"] + options,
+            currentDirectory: URL(fileURLWithPath: dir + "/work"))
         #expect(direct.status == 0, "\(direct.stderr)")
-        let printed = try ProcessRunner.midiviz(["render", Self.arpeggio, "--print-config"] + options,
-                                                currentDirectory: URL(fileURLWithPath: dir + "/work"))
+        let printed = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--print-config"] + options,
+            currentDirectory: URL(fileURLWithPath: dir + "/work"))
         #expect(printed.status == 0, "\(printed.stderr)")
         try printed.stdout.write(to: URL(fileURLWithPath: dir + "/saved.toml"))
-        let again = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1.2", "--config", dir + "/saved.toml", "-o", dir + "/again.png"],
-                                              currentDirectory: URL(fileURLWithPath: dir + "/elsewhere"))
+        let again = try ProcessRunner.midiviz(
+            ["frame", Self.arpeggio, "--at", "1.2", "--config", dir + "/saved.toml", "-o", dir + "/again.png"],
+            currentDirectory: URL(fileURLWithPath: dir + "/elsewhere"))
         #expect(again.status == 0, "\(again.stderr)")
         let first = try Data(contentsOf: URL(fileURLWithPath: dir + "/direct.png"))
         let second = try Data(contentsOf: URL(fileURLWithPath: dir + "/again.png"))

@@ -8,11 +8,13 @@ import Testing
     @Test func repositoryCorpusIsComplete() {
         let own = TestEnvironment.corpusFiles.filter { !$0.hasPrefix("/") }
         #expect(own.count >= 95, "\(own.count) files in \(TestEnvironment.repositoryCorpusFolders)")
-        for kind in ["jazz-soft/test-2-tracks-type-0.mid", "jazz-soft/test-2-tracks-type-2.mid", "jazz-soft/test-karaoke-kar.mid",
-                     "jazz-soft/test-corrupt-file-missing-byte.mid", "jazz-soft/test-smpte-offset.mid", "fixtures/smpte-25fps.mid",
-                     "piano-midi.de/bach/bach_846.mid", "piano-midi.de/bach/bach_format0.mid",
-                     "musescore-cc0/concerto_for_orchestra_1.mid", "fixtures/c-major-arpeggio.rmi",
-                     "fixtures/truncated-30-tracks.mid", "fixtures/sysex-tracks-without-end.mid"] {
+        for kind in [
+            "jazz-soft/test-2-tracks-type-0.mid", "jazz-soft/test-2-tracks-type-2.mid", "jazz-soft/test-karaoke-kar.mid",
+            "jazz-soft/test-corrupt-file-missing-byte.mid", "jazz-soft/test-smpte-offset.mid", "fixtures/smpte-25fps.mid",
+            "piano-midi.de/bach/bach_846.mid", "piano-midi.de/bach/bach_format0.mid",
+            "musescore-cc0/concerto_for_orchestra_1.mid", "fixtures/c-major-arpeggio.rmi",
+            "fixtures/truncated-30-tracks.mid", "fixtures/sysex-tracks-without-end.mid",
+        ] {
             #expect(own.contains { $0.hasSuffix(kind) }, "missing \(kind)")
         }
         for folder in ["jazz-soft", "piano-midi.de", "musescore-cc0"] {

@@ -54,8 +54,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fifo = folder + "/input.fifo"
         #expect(mkfifo(fifo, 0o644) == 0)
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--size", "160x90", "--fps", "10",
-                                                "-o", folder + "/out.mp4"] + option + [fifo])
+        let result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "--size", "160x90", "--fps", "10",
+                "-o", folder + "/out.mp4",
+            ] + option + [fifo])
         #expect(result.status == 66 && !result.signaled, "\(result.stderr)")
         #expect(result.stderr.contains(fifo) && result.stderr.contains("not a regular file"), "\(result.stderr)")
         #expect(contents(folder) == ["input.fifo"])
@@ -66,12 +69,16 @@ import Testing
     @Test func aThousandJobsCostNoMoreMemoryThanTheCores() throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let script = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
+        let script =
+            "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
             + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/python3"),
-                                           ["-c", script, TestEnvironment.binary.path, "render", Self.arpeggio, "--size", "720p",
-                                            "--to", "0.5", "--preroll", "0", "--no-video", "--no-audio", "--frames-dir", folder + "/frames",
-                                            "--jobs", "1000", "--quiet"])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                "-c", script, TestEnvironment.binary.path, "render", Self.arpeggio, "--size", "720p",
+                "--to", "0.5", "--preroll", "0", "--no-video", "--no-audio", "--frames-dir", folder + "/frames",
+                "--jobs", "1000", "--quiet",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let peakKiB = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
         #expect(peakKiB < 300 * 1024, "peak \(peakKiB / 1024) MiB")

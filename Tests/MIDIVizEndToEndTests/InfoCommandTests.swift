@@ -30,8 +30,10 @@ import Testing
 
     /// Root reads a file of mode 0 anyway, so as root (as CI runs) midiviz runs under setpriv
     /// without the capabilities that allow that, and the mode holds for it as for anyone.
-    @Test(.enabled(if: getuid() != 0 || InfoCommandTests.setpriv != nil,
-                   "as root this needs setpriv (util-linux) able to drop CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH"))
+    @Test(
+        .enabled(
+            if: getuid() != 0 || InfoCommandTests.setpriv != nil,
+            "as root this needs setpriv (util-linux) able to drop CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH"))
     func unreadableFileExits66() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-unreadable-\(getpid()).mid")
         try #require(FileManager.default.createFile(atPath: url.path, contents: Data("MThd".utf8), attributes: [.posixPermissions: 0]))
@@ -40,9 +42,12 @@ import Testing
         let result: ProcessRunner.Result
         if getuid() == 0 {
             let setpriv = try #require(Self.setpriv)
-            result = try ProcessRunner.run(URL(fileURLWithPath: setpriv),
-                                           ["--inh-caps=\(Self.readAnythingCapabilities)", "--bounding-set=\(Self.readAnythingCapabilities)",
-                                            TestEnvironment.binary.path] + arguments)
+            result = try ProcessRunner.run(
+                URL(fileURLWithPath: setpriv),
+                [
+                    "--inh-caps=\(Self.readAnythingCapabilities)", "--bounding-set=\(Self.readAnythingCapabilities)",
+                    TestEnvironment.binary.path,
+                ] + arguments)
         } else {
             result = try ProcessRunner.midiviz(arguments)
         }

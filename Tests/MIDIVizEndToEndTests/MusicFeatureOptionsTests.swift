@@ -36,7 +36,9 @@ import Testing
         #expect(plain.lyrics.isEmpty && plain.encoding == nil)
         // The readable summary shows the first lines.
         let text = try ProcessRunner.midiviz(["info", Self.latin1])
-        #expect(text.stdoutText.contains("lyrics: 4 lines, 32 syllables (.kar text in track 1, Latin-1)") && text.stdoutText.contains("Frère Jacques, frère Jacques,"))
+        #expect(
+            text.stdoutText.contains("lyrics: 4 lines, 32 syllables (.kar text in track 1, Latin-1)")
+                && text.stdoutText.contains("Frère Jacques, frère Jacques,"))
     }
 
     var root: URL { Self.root }
@@ -70,10 +72,14 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("labels"), "\(bad.stderr)")
 
         let config = dir + "/look.toml"
-        try "style = \"keyboard\"\nkeys = \"song\"\nlabels = \"solfege\"\nlyrics = true\neffects = true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "style = \"keyboard\"\nkeys = \"song\"\nlabels = \"solfege\"\nlyrics = true\neffects = true\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
         let render = { (options: [String], name: String) throws -> Data in
-            let result = try ProcessRunner.midiviz(["render", Self.latin1, "--no-video", "--no-audio", "--frames-dir", dir + "/\(name)",
-                                                    "--from", "5", "--to", "5.5", "--fps", "10", "--size", "320x180", "--quiet"] + options)
+            let result = try ProcessRunner.midiviz(
+                [
+                    "render", Self.latin1, "--no-video", "--no-audio", "--frames-dir", dir + "/\(name)",
+                    "--from", "5", "--to", "5.5", "--fps", "10", "--size", "320x180", "--quiet",
+                ] + options)
             #expect(result.status == 0, "\(result.stderr)")
             return try Data(contentsOf: URL(fileURLWithPath: dir + "/\(name)/frame_000002.png"))
         }

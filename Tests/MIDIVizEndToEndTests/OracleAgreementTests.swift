@@ -3,9 +3,11 @@ import Testing
 
 /// `midiviz info --json --notes` against an independent reference, `scripts/reference_notes.py`
 /// (mido reads the file, pretty_midi maps ticks to seconds), on every corpus file.
-@Suite(.enabled(if: TestEnvironment.oracleIsAvailable,
-                "python3 with mido and pretty_midi is missing: pip install -r scripts/requirements-reference.txt (scripts/setup does)"),
-       .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(
+        if: TestEnvironment.oracleIsAvailable,
+        "python3 with mido and pretty_midi is missing: pip install -r scripts/requirements-reference.txt (scripts/setup does)"),
+    .timeLimit(.minutes(10)))
 struct OracleAgreementTests {
     /// What we do with each file the oracle rejects, and why.
     enum Expected {
@@ -51,14 +53,17 @@ struct OracleAgreementTests {
         let script = TestEnvironment.packageRoot.appendingPathComponent("scripts/reference_notes.py").path
         let paths = TestEnvironment.corpusFiles.map(TestEnvironment.path(of:))
         guard let result = try? ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script] + paths),
-              result.status == 0 else { return [:] }
+            result.status == 0
+        else { return [:] }
         var results: [String: OracleResult] = [:]
         for line in result.stdoutText.split(separator: "\n") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let file = object["file"] as? String else { continue }
-            results[paths.firstIndex(of: file).map { TestEnvironment.corpusFiles[$0] } ?? file] = OracleResult(rejected: object["rejected"] as? Bool ?? true,
-                                         notes: (object["notes"] as? [[Double]]) ?? [],
-                                         duration: object["duration_s"] as? Double ?? 0)
+                let file = object["file"] as? String
+            else { continue }
+            results[paths.firstIndex(of: file).map { TestEnvironment.corpusFiles[$0] } ?? file] = OracleResult(
+                rejected: object["rejected"] as? Bool ?? true,
+                notes: (object["notes"] as? [[Double]]) ?? [],
+                duration: object["duration_s"] as? Double ?? 0)
         }
         return results
     }()
@@ -74,9 +79,10 @@ struct OracleAgreementTests {
         let result = try ProcessRunner.midiviz(["info", "--json", "--notes", TestEnvironment.path(of: file)])
         guard result.status == 0 else { return Ours(status: result.status, notes: [], duration: 0, warnings: []) }
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-        return Ours(status: 0, notes: try #require(object["notes"] as? [[Double]]),
-                    duration: try #require(object["duration_s"] as? Double),
-                    warnings: try #require(object["warnings"] as? [String]))
+        return Ours(
+            status: 0, notes: try #require(object["notes"] as? [[Double]]),
+            duration: try #require(object["duration_s"] as? Double),
+            warnings: try #require(object["warnings"] as? [String]))
     }
 
     @Test func oracleCoversTheCorpus() {
@@ -107,8 +113,9 @@ struct OracleAgreementTests {
         try #require(mine.status == 0, "we refuse a file the oracle reads")
         try #require(mine.notes.count == reference.notes.count, "\(mine.notes.count) notes, oracle \(reference.notes.count)")
         for (index, (a, b)) in zip(mine.notes, reference.notes).enumerated() {
-            #expect(abs(a[0] - b[0]) <= 0.001 && abs(a[1] - b[1]) <= 0.001 && Array(a[2...]) == Array(b[2...]),
-                    "note \(index): ours \(a), oracle \(b)")
+            #expect(
+                abs(a[0] - b[0]) <= 0.001 && abs(a[1] - b[1]) <= 0.001 && Array(a[2...]) == Array(b[2...]),
+                "note \(index): ours \(a), oracle \(b)")
             if abs(a[0] - b[0]) > 0.001 || abs(a[1] - b[1]) > 0.001 || Array(a[2...]) != Array(b[2...]) { break }
         }
         #expect(abs(mine.duration - reference.duration) <= 0.001, "duration \(mine.duration), oracle \(reference.duration)")

@@ -3,8 +3,9 @@ import Testing
 
 /// The outputs through the binary, tried as a hostile user would: nothing is lost, nothing
 /// partial is left, nothing waits forever.
-@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
-       .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
+    .timeLimit(.minutes(10)))
 struct OutputSafetyTests {
     static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
     static let small = ["--size", "160x90", "--fps", "10", "--preroll", "0", "--soundfont", AudioTools.soundFont ?? ""]
@@ -23,8 +24,9 @@ struct OutputSafetyTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let song = folder + "/song.mid"
         try FileManager.default.copyItem(atPath: Self.arpeggio, toPath: song)
-        let result = try ProcessRunner.midiviz(["render", song] + Self.small + arguments.map { $0 == "SONG" ? song : $0 },
-                                               currentDirectory: URL(fileURLWithPath: folder))
+        let result = try ProcessRunner.midiviz(
+            ["render", song] + Self.small + arguments.map { $0 == "SONG" ? song : $0 },
+            currentDirectory: URL(fileURLWithPath: folder))
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("midiviz: refusing to write") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: song)) == Data(contentsOf: URL(fileURLWithPath: Self.arpeggio)))
@@ -39,8 +41,9 @@ struct OutputSafetyTests {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/e", withIntermediateDirectories: false)
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--to", "0.5", "--quiet"] + Self.small + arguments,
-                                               currentDirectory: URL(fileURLWithPath: folder))
+        let result = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--to", "0.5", "--quiet"] + Self.small + arguments,
+            currentDirectory: URL(fileURLWithPath: folder))
         #expect(result.status == 0, "\(result.stderr)")
         let written = ["a": "a", "./b": "b", "c": "c", "d/": "d", "e//f.mp4": "e"]
         let expected = (arguments.compactMap { written[$0] } + (arguments.contains("e//f.mp4") ? [] : ["e"])).sorted()
@@ -74,14 +77,20 @@ struct OutputSafetyTests {
         try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: false)
         try Data("old frame".utf8).write(to: URL(fileURLWithPath: folder + "/frames/frame_000001.png"))
         try Data("old sound".utf8).write(to: URL(fileURLWithPath: folder + "/song.wav"))
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--audio", folder + "/song.wav",
-                                                "--frames-dir", folder + "/frames"] + Self.small,
-                                               environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
+        let result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "-o", folder + "/song.mp4", "--audio", folder + "/song.wav",
+                "--frames-dir", folder + "/frames",
+            ] + Self.small,
+            environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("midiviz: ffmpeg failed"), "\(result.stderr)")
-        let nested = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4",
-                                                "--frames-dir", folder + "/new/deeper/frames"] + Self.small,
-                                               environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
+        let nested = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "-o", folder + "/song.mp4",
+                "--frames-dir", folder + "/new/deeper/frames",
+            ] + Self.small,
+            environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
         #expect(nested.status == 1)
         #expect(contents(folder) == ["frames", "song.wav", "tmp"])
         #expect(try String(contentsOfFile: folder + "/song.wav", encoding: .utf8) == "old sound")
@@ -94,9 +103,12 @@ struct OutputSafetyTests {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/tmp", withIntermediateDirectories: false)
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--audio", folder + "/song.wav",
-                                                "--frames-dir", folder + "/frames", "--to", "1", "--quiet"] + Self.small,
-                                               environment: ["TMPDIR": folder + "/tmp"])
+        let result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "-o", folder + "/song.mp4", "--audio", folder + "/song.wav",
+                "--frames-dir", folder + "/frames", "--to", "1", "--quiet",
+            ] + Self.small,
+            environment: ["TMPDIR": folder + "/tmp"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(contents(folder) == ["frames", "song.mp4", "song.wav", "tmp"])
         #expect(contents(folder + "/frames").count == 10)
@@ -115,15 +127,19 @@ struct OutputSafetyTests {
         try "#!/bin/sh\nexec \(stuck)\n".write(toFile: fake, atomically: true, encoding: .utf8)
         chmod(fake, 0o755)
         let sound = silent ? ["--no-audio"] : ["--soundfont", AudioTools.soundFont!]
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", folder + "/song.mp4", "--size", "640x360",
-                                                "--stall-timeout", "1"] + sound, environment: ["MIDIVIZ_FFMPEG": fake])
+        let result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "-o", folder + "/song.mp4", "--size", "640x360",
+                "--stall-timeout", "1",
+            ] + sound, environment: ["MIDIVIZ_FFMPEG": fake])
         #expect(result.status == 1)
         if silent {
             #expect(result.stderr == "midiviz: ffmpeg accepted no frame for 1 s (--stall-timeout): stopped it\n")
         } else {
             // Frames or sound, whichever waits first.
-            #expect(result.stderr.hasPrefix("midiviz: ffmpeg ") && result.stderr.hasSuffix(" for 1 s (--stall-timeout): stopped it\n"),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("midiviz: ffmpeg ") && result.stderr.hasSuffix(" for 1 s (--stall-timeout): stopped it\n"),
+                "\(result.stderr)")
         }
         #expect(contents(folder) == ["stuck-ffmpeg"])
         let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])

@@ -11,8 +11,10 @@ enum ProcessRunner {
         var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    static func run(_ executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -32,8 +34,9 @@ enum ProcessRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        return Result(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-                      stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
     static func midiviz(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String] = [:]) throws -> Result {

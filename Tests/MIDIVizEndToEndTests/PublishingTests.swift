@@ -24,9 +24,12 @@ struct PublishingTests {
 
     /// ffprobe's fields of the first video stream, and its tags.
     func videoStream(_ path: String) throws -> [String: String] {
-        let result = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffprobe!),
-                                           ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt,profile:stream_tags",
-                                            "-of", "default=noprint_wrappers=1", path])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffprobe!),
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt,profile:stream_tags",
+                "-of", "default=noprint_wrappers=1", path,
+            ])
         var fields: [String: String] = [:]
         for line in result.stdoutText.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
@@ -83,8 +86,11 @@ struct PublishingTests {
             #expect(result.status == 0, "\(result.stderr)")
         }
         #expect(try videoStream(dir + "/clear-frame.png")["pix_fmt"] == "rgba")
-        let composited = [UInt8](try ffmpeg(["-i", dir + "/blue.png", "-i", dir + "/clear-frame.png", "-filter_complex", "[0][1]overlay=format=rgb",
-                                             "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).stdout)
+        let composited = [UInt8](
+            try ffmpeg([
+                "-i", dir + "/blue.png", "-i", dir + "/clear-frame.png", "-filter_complex", "[0][1]overlay=format=rgb",
+                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+            ]).stdout)
         let expected = try rgb(dir + "/blue-frame.png")
         #expect(composited.count == expected.count && !expected.isEmpty)
         let differences = zip(composited, expected).map { abs(Int($0) - Int($1)) }
@@ -104,8 +110,11 @@ struct PublishingTests {
         let look = ["--size", "320x180", "--fps", "15", "--style", "keyboard", "--to", "1", "--preroll", "0", "--no-audio", "--quiet"]
         var result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", dir + "/clear." + container, "--background", "transparent"] + look)
         #expect(result.status == 0, "\(result.stderr)")
-        result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", dir + "/blue",
-                                            "--background-image", dir + "/blue.png", "--background-dim", "0"] + look)
+        result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "--no-video", "--frames-dir", dir + "/blue",
+                "--background-image", dir + "/blue.png", "--background-dim", "0",
+            ] + look)
         #expect(result.status == 0, "\(result.stderr)")
         let stream = try videoStream(dir + "/clear." + container)
         if container == "mov" {
@@ -115,29 +124,42 @@ struct PublishingTests {
         }
         // Frame 10 over blue, decoding the alpha (libvpx's decoder keeps VP9's).
         let decoder = container == "webm" ? ["-c:v", "libvpx-vp9"] : []
-        _ = try ffmpeg(decoder + ["-i", dir + "/clear." + container, "-vf", "select=eq(n\\,9)", "-frames:v", "1", "-pix_fmt", "rgba",
-                                  dir + "/clear-10.png"])
-        let composited = [UInt8](try ffmpeg(["-i", dir + "/blue.png", "-i", dir + "/clear-10.png", "-filter_complex", "[0][1]overlay=format=rgb",
-                                             "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).stdout)
+        _ = try ffmpeg(
+            decoder + [
+                "-i", dir + "/clear." + container, "-vf", "select=eq(n\\,9)", "-frames:v", "1", "-pix_fmt", "rgba",
+                dir + "/clear-10.png",
+            ])
+        let composited = [UInt8](
+            try ffmpeg([
+                "-i", dir + "/blue.png", "-i", dir + "/clear-10.png", "-filter_complex", "[0][1]overlay=format=rgb",
+                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+            ]).stdout)
         let expected = try rgb(dir + "/blue/frame_000010.png")
         #expect(composited.count == expected.count && !expected.isEmpty)
         let signed = zip(composited, expected).map { Double(Int($0) - Int($1)) }
         let differences = signed.map(abs)
         let average = differences.reduce(0, +) / Double(max(1, differences.count))
         let bias = signed.reduce(0, +) / Double(max(1, signed.count))
-        #expect((differences.max() ?? 255) <= largest && average <= mean && abs(bias) <= mean / 2,
-                "\(container): largest \(differences.max() ?? -1), mean \(average), signed mean \(bias)")
+        #expect(
+            (differences.max() ?? 255) <= largest && average <= mean && abs(bias) <= mean / 2,
+            "\(container): largest \(differences.max() ?? -1), mean \(average), signed mean \(bias)")
     }
 
     /// A transparent GIF keeps one palette entry transparent: the background decodes with alpha 0.
     @Test func aTransparentGIFHasTransparentPixels() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", dir + "/clear.gif", "--to", "1", "--preroll", "0",
-                                                "--style", "keyboard", "--background", "transparent"] + Self.small)
+        let result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "-o", dir + "/clear.gif", "--to", "1", "--preroll", "0",
+                "--style", "keyboard", "--background", "transparent",
+            ] + Self.small)
         #expect(result.status == 0, "\(result.stderr)")
-        let rgba = [UInt8](try ffmpeg(["-i", dir + "/clear.gif", "-vf", "select=eq(n\\,9)", "-frames:v", "1", "-f", "rawvideo",
-                                       "-pix_fmt", "rgba", "-"]).stdout)
+        let rgba = [UInt8](
+            try ffmpeg([
+                "-i", dir + "/clear.gif", "-vf", "select=eq(n\\,9)", "-frames:v", "1", "-f", "rawvideo",
+                "-pix_fmt", "rgba", "-",
+            ]).stdout)
         let alpha = stride(from: 3, to: rgba.count, by: 4).map { rgba[$0] }
         let clear = alpha.filter { $0 == 0 }.count, solid = alpha.filter { $0 == 255 }.count
         #expect(clear > alpha.count / 4 && solid > alpha.count / 20 && clear + solid == alpha.count, "\(clear) clear, \(solid) solid of \(alpha.count)")
@@ -148,8 +170,10 @@ struct PublishingTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         _ = try ffmpeg(["-f", "lavfi", "-i", "color=c=0x336699:s=64x36", "-frames:v", "1", dir + "/photo.png"])
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/photo.png"))
-        for arguments in [["frame", Self.arpeggio, "--at", "1", "-o", dir + "/photo.png"],
-                          ["render", Self.arpeggio, "--no-video", "--frames-dir", dir + "/f", "--audio", dir + "/photo.png"]] {
+        for arguments in [
+            ["frame", Self.arpeggio, "--at", "1", "-o", dir + "/photo.png"],
+            ["render", Self.arpeggio, "--no-video", "--frames-dir", dir + "/f", "--audio", dir + "/photo.png"],
+        ] {
             let result = try ProcessRunner.midiviz(arguments + ["--background-image", dir + "/photo.png"])
             #expect(result.status == 64 && result.stderr.contains("background image"), "\(result.stderr)")
         }
@@ -161,9 +185,11 @@ struct PublishingTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A 4:3 JPEG of two halves, red over green: covering 16:9 crops its top and bottom.
         _ = try ffmpeg(["-f", "lavfi", "-i", "color=c=0xC00000:s=400x150,pad=400:300:0:0:color=0x00C000", "-frames:v", "1", dir + "/halves.jpg"])
-        let result = try ProcessRunner.midiviz(["frame", Self.arpeggio, "-o", dir + "/f.png", "--size", "320x180", "--at", "0",
-                                                "--style", "circles", "--title", "", "--background-image", dir + "/halves.jpg",
-                                                "--background-dim", "0.5"])
+        let result = try ProcessRunner.midiviz([
+            "frame", Self.arpeggio, "-o", dir + "/f.png", "--size", "320x180", "--at", "0",
+            "--style", "circles", "--title", "", "--background-image", dir + "/halves.jpg",
+            "--background-dim", "0.5",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let pixels = try rgb(dir + "/f.png")
         func at(_ x: Int, _ y: Int) -> [Int] { (0..<3).map { Int(pixels[(y * 320 + x) * 3 + $0]) } }
@@ -181,8 +207,9 @@ struct PublishingTests {
 
     /// Integrated loudness and true peak of a file's sound, by ffmpeg's ebur128 filter.
     func loudness(_ path: String) throws -> (integrated: Double, truePeak: Double) {
-        let result = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffmpeg!),
-                                           ["-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffmpeg!),
+            ["-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
         let summary = result.stderr.components(separatedBy: "Summary:").last ?? ""
         func value(after label: String) -> Double {
             guard let range = summary.range(of: label) else { return .nan }
@@ -197,16 +224,20 @@ struct PublishingTests {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = TestEnvironment.path(of: song)
-        let result = try ProcessRunner.midiviz(["render", path, "-o", dir + "/song.mp4", "--to", "20", "--size", "160x90", "--fps", "10",
-                                                "--soundfont", AudioTools.soundFont!, "--progress", "json"])
+        let result = try ProcessRunner.midiviz([
+            "render", path, "-o", dir + "/song.mp4", "--to", "20", "--size", "160x90", "--fps", "10",
+            "--soundfont", AudioTools.soundFont!, "--progress", "json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let measured = try loudness(dir + "/song.mp4")
         #expect(abs(measured.integrated + 14) <= 0.5 && measured.truePeak <= -1, "\(song): \(measured)")
         let summary = result.stdoutText.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
         let reported = summary?["loudness_lufs"] as? Double ?? .nan, gain = summary?["gain_db"] as? Double ?? .nan
         #expect(abs(reported + 14) <= 0.2 && gain.isFinite && summary?["loudness_measured_lufs"] is Double, "\(summary ?? [:])")
-        let raw = try ProcessRunner.midiviz(["render", path, "-o", dir + "/raw.mp4", "--to", "20", "--size", "160x90", "--fps", "10",
-                                             "--soundfont", AudioTools.soundFont!, "--loudness", "off", "--quiet"])
+        let raw = try ProcessRunner.midiviz([
+            "render", path, "-o", dir + "/raw.mp4", "--to", "20", "--size", "160x90", "--fps", "10",
+            "--soundfont", AudioTools.soundFont!, "--loudness", "off", "--quiet",
+        ])
         #expect(raw.status == 0, "\(raw.stderr)")
         let before = try loudness(dir + "/raw.mp4")
         let measuredBefore = summary?["loudness_measured_lufs"] as? Double ?? .nan
@@ -218,21 +249,27 @@ struct PublishingTests {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try """
-            # my look
-            style = "keyboard"
-            scheme = "ocean"
-            chords = true
-            fps = 12
-            speed = 1.5
-            size = "320x180"
-            keys = "song"
-            """.write(toFile: dir + "/look.toml", atomically: true, encoding: .utf8)
+        # my look
+        style = "keyboard"
+        scheme = "ocean"
+        chords = true
+        fps = 12
+        speed = 1.5
+        size = "320x180"
+        keys = "song"
+        """.write(toFile: dir + "/look.toml", atomically: true, encoding: .utf8)
         let common = ["--no-video", "--no-audio", "--to", "0.5", "--preroll", "0", "--quiet"]
-        var result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/look.toml", "--fps", "10",
-                                                "--frames-dir", dir + "/a"] + common)
+        var result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "--config", dir + "/look.toml", "--fps", "10",
+                "--frames-dir", dir + "/a",
+            ] + common)
         #expect(result.status == 0, "\(result.stderr)")
-        result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--style", "keyboard", "--scheme", "ocean", "--chords", "--fps", "10",
-                                            "--speed", "1.5", "--size", "320x180", "--keys", "song", "--frames-dir", dir + "/b"] + common)
+        result = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "--style", "keyboard", "--scheme", "ocean", "--chords", "--fps", "10",
+                "--speed", "1.5", "--size", "320x180", "--keys", "song", "--frames-dir", dir + "/b",
+            ] + common)
         #expect(result.status == 0, "\(result.stderr)")
         let a = EndToEndFolder.contents(dir + "/a"), b = EndToEndFolder.contents(dir + "/b")
         #expect(a.count == 5 && a == b, "--fps 10 on the command line wins over the file's 12")
@@ -253,8 +290,10 @@ struct PublishingTests {
         try FileManager.default.createDirectory(atPath: dir + "/looks", withIntermediateDirectories: true)
         _ = try ffmpeg(["-f", "lavfi", "-i", "color=c=0xC00000:s=64x36", "-frames:v", "1", dir + "/looks/red.png"])
         try "background-image = \"red.png\"\nbackground-dim = 0\nhide-track = [0]\n".write(toFile: dir + "/looks/red.toml", atomically: true, encoding: .utf8)
-        let rendered = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/looks/red.toml", "--size", "64x36", "--to", "0.2",
-                                                  "--no-video", "--no-audio", "--frames-dir", dir + "/frames", "--quiet"])
+        let rendered = try ProcessRunner.midiviz([
+            "render", Self.arpeggio, "--config", dir + "/looks/red.toml", "--size", "64x36", "--to", "0.2",
+            "--no-video", "--no-audio", "--frames-dir", dir + "/frames", "--quiet",
+        ])
         #expect(rendered.status == 0, "\(rendered.stderr)")
         let pixels = try rgb(dir + "/frames/frame_000001.png")
         #expect(pixels.count == 64 * 36 * 3 && abs(Int(pixels[0]) - 0xC0) <= 4 && pixels[1] < 8, "the red picture, found beside the file")
@@ -262,11 +301,13 @@ struct PublishingTests {
         #expect(missing.status == 66 && missing.stderr.contains("none.toml"), "\(missing.stderr)")
     }
 
-    @Test(arguments: [("style = \"keyboard\"\ncolour = \"red\"\n", ":2: colour", "unknown key"),
-                      ("style = \"keyboard\"\n\nfps = \"fast\"\n", ":3: fps", "fast"),
-                      ("chords = 3\n", ":1: chords", "true or false"),
-                      ("speed = 9\n", ":1: speed", "--speed"),
-                      ("style = \n", ":1", "not TOML")])
+    @Test(arguments: [
+        ("style = \"keyboard\"\ncolour = \"red\"\n", ":2: colour", "unknown key"),
+        ("style = \"keyboard\"\n\nfps = \"fast\"\n", ":3: fps", "fast"),
+        ("chords = 3\n", ":1: chords", "true or false"),
+        ("speed = 9\n", ":1: speed", "--speed"),
+        ("style = \n", ":1", "not TOML"),
+    ])
     func aBadConfigNamesTheFileLineAndKey(text: String, place: String, cause: String) throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -21,8 +21,10 @@ import Testing
         let out = temporaryDirectory("frames")
         defer { try? FileManager.default.removeItem(at: out) }
         // No title: the last frame is checked for being dark.
-        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "320x180", "--fps", "10",
-                                                "--title", "", "--quiet"])
+        let result = try ProcessRunner.midiviz([
+            "render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "320x180", "--fps", "10",
+            "--title", "", "--quiet",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "--quiet prints nothing")
         let names = try frames(in: out)
@@ -51,8 +53,10 @@ import Testing
         for jobs in ["1", "2"] {
             let out = temporaryDirectory("jobs\(jobs)")
             defer { try? FileManager.default.removeItem(at: out) }
-            let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "160x90",
-                                                    "--fps", "6", "--style", style, "--scheme", "ocean", "--chords", "--jobs", jobs, "--preroll", "0"])
+            let result = try ProcessRunner.midiviz([
+                "render", Self.arpeggio, "--frames-dir", out.path, "--no-video", "--size", "160x90",
+                "--fps", "6", "--style", style, "--scheme", "ocean", "--chords", "--jobs", jobs, "--preroll", "0",
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             hashes.append(try frames(in: out).map { try PNGReader.read(out.appendingPathComponent($0).path).pixelHash })
         }
@@ -65,7 +69,8 @@ import Testing
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let common = ["--size", "320x180", "--style", "circles", "--scheme", "fire", "--grid"]
-        let sequence = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", out.appendingPathComponent("seq").path, "--no-video", "--fps", "10", "--preroll", "0"] + common)
+        let sequence = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--frames-dir", out.appendingPathComponent("seq").path, "--no-video", "--fps", "10", "--preroll", "0"] + common)
         #expect(sequence.status == 0, "\(sequence.stderr)")
         let poster = out.appendingPathComponent("poster.png").path
         let single = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "0:01.500", "-o", poster] + common)
@@ -98,7 +103,8 @@ import Testing
         var counts: [Int] = []
         for (name, range) in [("all", [String]()), ("huge", ["--to", "bar:9223372036854775807"]), ("late", ["--to", "99:00"])] {
             let folder = out.appendingPathComponent(name)
-            let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--frames-dir", folder.path, "--no-video", "--fps", "10", "--size", "160x90"] + range)
+            let result = try ProcessRunner.midiviz(
+                ["render", Self.arpeggio, "--frames-dir", folder.path, "--no-video", "--fps", "10", "--size", "160x90"] + range)
             #expect(result.status == 0, "\(range): \(result.stderr)")
             counts.append(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.count)
         }

@@ -3,8 +3,9 @@ import Testing
 
 /// One song over several machines: `render --segment K/N` on each, `join` after. The joined video
 /// is the single render's: the same frames before encoding, frame count, timestamps and sound.
-@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
-       .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
+    .timeLimit(.minutes(10)))
 struct SegmentJoinTests {
     static let song = TestEnvironment.path(of: "fixtures/sync-notes.mid")
     static let look = ["--size", "160x90", "--fps", "30", "--style", "keyboard", "--quiet"]
@@ -22,8 +23,9 @@ struct SegmentJoinTests {
 
     /// The video packets' timestamps, in presentation order.
     func timestamps(_ path: String) throws -> [Int] {
-        let result = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffprobe!),
-                                           ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", path])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffprobe!),
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", path])
         return result.stdoutText.split(separator: "\n").compactMap { Int($0) }.sorted()
     }
 
@@ -47,8 +49,9 @@ struct SegmentJoinTests {
         let whole = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.yuv"))
         #expect(raw.count == whole.count && raw == whole, "the segments' frames are the single render's, byte for byte")
 
-        let joined = try run(["join"] + (1...3).map { dir + "/part-\($0).mp4" } + ["--song", Self.song, "-o", dir + "/joined.mp4"]
-                             + Self.look + Self.sound)
+        let joined = try run(
+            ["join"] + (1...3).map { dir + "/part-\($0).mp4" } + ["--song", Self.song, "-o", dir + "/joined.mp4"]
+                + Self.look + Self.sound)
         #expect(joined.status == 0, "\(joined.stderr)")
         let single = try VideoTools.probe(dir + "/whole.mp4"), together = try VideoTools.probe(dir + "/joined.mp4")
         #expect(together["video"]?.frames == single["video"]?.frames && single["video"]?.frames == whole.count / (160 * 90 * 3 / 2))

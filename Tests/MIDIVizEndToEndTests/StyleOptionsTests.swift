@@ -54,8 +54,9 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-chord-\(getpid()).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         for (chords, expectText) in [(true, true), (false, false)] {
-            let result = try ProcessRunner.midiviz(["frame", groove, "-o", path, "--size", "480x270", "--style", "bars", "--at", "10.95"]
-                                                   + (chords ? ["--chords"] : []))
+            let result = try ProcessRunner.midiviz(
+                ["frame", groove, "-o", path, "--size", "480x270", "--style", "bars", "--at", "10.95"]
+                    + (chords ? ["--chords"] : []))
             #expect(result.status == 0, "\(result.stderr)")
             #expect((brightInCorner(try PNGReader.read(path)) > 20) == expectText, "--chords \(chords)")
         }

@@ -35,8 +35,9 @@ enum TestEnvironment {
             FileManager.default.contents(atPath: url.path).map { !ownBytes.contains($0) } ?? true
         }
         let root = packageRoot.standardizedFileURL.path + "/"
-        print("corpus: \(own.count) files in the repository (\(repositoryCorpusFolders.joined(separator: ", ")))"
-              + (extra.isEmpty ? "; no extra corpus at \(extraCorpus.path)" : " + \(extra.count) more from \(extraCorpus.path)"))
+        print(
+            "corpus: \(own.count) files in the repository (\(repositoryCorpusFolders.joined(separator: ", ")))"
+                + (extra.isEmpty ? "; no extra corpus at \(extraCorpus.path)" : " + \(extra.count) more from \(extraCorpus.path)"))
         return own.map { String($0.standardizedFileURL.path.dropFirst(root.count)) }
             + extra.map { $0.standardizedFileURL.path }
     }()
@@ -56,8 +57,9 @@ enum TestEnvironment {
 
     /// python3 with mido and pretty_midi, which the oracle needs.
     static let oracleIsAvailable: Bool = {
-        let result = try? ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                            ["python3", "-c", "import mido, pretty_midi"])
+        let result = try? ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", "import mido, pretty_midi"])
         return result?.status == 0 && result?.signaled == false
     }()
 }

@@ -3,8 +3,9 @@ import Testing
 
 /// `--track-color`, `--channel-color`, `--hide-track`, `--hide-channel`, `--only-track` and
 /// `--mute-hidden` through the binary.
-@Suite(.enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"),
-       .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"),
+    .timeLimit(.minutes(10)))
 struct TrackOptionsTests {
     static let groove = TestEnvironment.packageRoot.appendingPathComponent("fixtures/demo-groove.mid").path
 
@@ -14,8 +15,10 @@ struct TrackOptionsTests {
         return path
     }
 
-    @Test(arguments: [(["--hide-track", "9"], "5 tracks"), (["--only-track=-1"], "from 0"), (["--channel-color", "17=#FFFFFF"], "1 to 16"),
-                      (["--track-color", "2=orange"], "--track-color"), (["--hide-channel", "0"], "1 to 16")])
+    @Test(arguments: [
+        (["--hide-track", "9"], "5 tracks"), (["--only-track=-1"], "from 0"), (["--channel-color", "17=#FFFFFF"], "1 to 16"),
+        (["--track-color", "2=orange"], "--track-color"), (["--hide-channel", "0"], "1 to 16"),
+    ])
     func aTrackOrChannelThatIsNotThereIsAUsageError(arguments: [String], cause: String) throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -30,8 +33,11 @@ struct TrackOptionsTests {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func bounce(_ name: String, _ extra: [String]) throws -> [Float] {
-            let result = try ProcessRunner.midiviz(["render", Self.groove, "--no-video", "--audio", dir + "/\(name).wav", "--to", "8",
-                                                    "--soundfont", AudioTools.soundFont!, "--loudness", "off", "--quiet"] + extra)
+            let result = try ProcessRunner.midiviz(
+                [
+                    "render", Self.groove, "--no-video", "--audio", dir + "/\(name).wav", "--to", "8",
+                    "--soundfont", AudioTools.soundFont!, "--loudness", "off", "--quiet",
+                ] + extra)
             #expect(result.status == 0, "\(result.stderr)")
             return try WAVFile(path: dir + "/\(name).wav").samples[0]
         }

@@ -11,21 +11,27 @@ enum VideoTools {
     struct Stream { var codec: String; var frames: Int; var duration: Double }
 
     static func probe(_ path: String) throws -> [String: Stream] {
-        let result = try ProcessRunner.run(URL(fileURLWithPath: ffprobe!), ["-v", "error", "-count_frames", "-show_entries",
-                                           "stream=codec_type,codec_name,nb_read_frames,duration", "-of", "json", path])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: ffprobe!),
+            [
+                "-v", "error", "-count_frames", "-show_entries",
+                "stream=codec_type,codec_name,nb_read_frames,duration", "-of", "json", path,
+            ])
         let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
         var streams: [String: Stream] = [:]
         for stream in (object?["streams"] as? [[String: Any]]) ?? [] {
-            streams[stream["codec_type"] as? String ?? "?"] = Stream(codec: stream["codec_name"] as? String ?? "",
-                                                                     frames: Int(stream["nb_read_frames"] as? String ?? "") ?? -1,
-                                                                     duration: Double(stream["duration"] as? String ?? "") ?? -1)
+            streams[stream["codec_type"] as? String ?? "?"] = Stream(
+                codec: stream["codec_name"] as? String ?? "",
+                frames: Int(stream["nb_read_frames"] as? String ?? "") ?? -1,
+                duration: Double(stream["duration"] as? String ?? "") ?? -1)
         }
         return streams
     }
 }
 
-@Suite(.enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
-       .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
+    .timeLimit(.minutes(10)))
 struct VideoTests {
     static let fixtures = TestEnvironment.packageRoot.appendingPathComponent("fixtures")
 
@@ -61,13 +67,16 @@ struct VideoTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("sync.mp4").path
         let fps = 30.0
-        let result = try ProcessRunner.midiviz(["render", Self.fixtures.appendingPathComponent("sync-notes.mid").path, "-o", video,
-                                                "--size", "320x180", "--fps", "30", "--no-reverb", "--no-chorus", "--quiet",
-                                                "--title", "",  // no title text in the columns watched below
-                                                "--soundfont", AudioTools.soundFont!])
+        let result = try ProcessRunner.midiviz([
+            "render", Self.fixtures.appendingPathComponent("sync-notes.mid").path, "-o", video,
+            "--size", "320x180", "--fps", "30", "--no-reverb", "--no-chorus", "--quiet",
+            "--title", "",  // no title text in the columns watched below
+            "--soundfont", AudioTools.soundFont!,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         // Audio onsets: where the 1 ms level first passes 0.02 after at least 300 ms below it.
-        let audio = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", video, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"])
+        let audio = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", video, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"])
         let samples: [Int16] = audio.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         var audioOnsets: [Double] = []
         var quietSince = 0
@@ -103,9 +112,11 @@ struct VideoTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("bars.mp4").path
         // Bars 2 and 3 of tempo-map.mid: from 2 s to 6 s (bar 3 is in 3/4 at 90 bpm).
-        let result = try ProcessRunner.midiviz(["render", Self.fixtures.appendingPathComponent("tempo-map.mid").path, "-o", video,
-                                                "--from", "bar:2", "--to", "bar:4", "--size", "160x90", "--fps", "30", "--quiet",
-                                                "--soundfont", AudioTools.soundFont!])
+        let result = try ProcessRunner.midiviz([
+            "render", Self.fixtures.appendingPathComponent("tempo-map.mid").path, "-o", video,
+            "--from", "bar:2", "--to", "bar:4", "--size", "160x90", "--fps", "30", "--quiet",
+            "--soundfont", AudioTools.soundFont!,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let streams = try VideoTools.probe(video)
         #expect(streams["video"]?.frames == 120, "4 s at 30 fps")
@@ -116,8 +127,10 @@ struct VideoTests {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("range.mp4").path
-        let result = try ProcessRunner.midiviz(["render", Self.fixtures.appendingPathComponent("c-major-arpeggio.mid").path, "-o", video,
-                                                "--from", "1.5", "--to", "0:03.250", "--size", "160x90", "--fps", "20", "--no-audio", "--quiet"])
+        let result = try ProcessRunner.midiviz([
+            "render", Self.fixtures.appendingPathComponent("c-major-arpeggio.mid").path, "-o", video,
+            "--from", "1.5", "--to", "0:03.250", "--size", "160x90", "--fps", "20", "--no-audio", "--quiet",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let streams = try VideoTools.probe(video)
         #expect(streams["video"]?.frames == 35 && streams["audio"] == nil, "1.75 s at 20 fps, silent")
@@ -126,8 +139,9 @@ struct VideoTests {
     @Test func missingFFmpegExits69() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try ProcessRunner.midiviz(["demo", "--no-audio"], currentDirectory: folder,
-                                               environment: ["MIDIVIZ_FFMPEG": "/nonexistent/ffmpeg"])
+        let result = try ProcessRunner.midiviz(
+            ["demo", "--no-audio"], currentDirectory: folder,
+            environment: ["MIDIVIZ_FFMPEG": "/nonexistent/ffmpeg"])
         #expect(result.status == 69)
         #expect(result.stderr.hasPrefix("midiviz: ffmpeg not found"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -139,8 +153,9 @@ struct VideoTests {
         let fake = folder.appendingPathComponent("fake-ffmpeg").path
         try "#!/bin/sh\ncat >/dev/null\necho 'Unknown encoder libx264 (a broken build)' >&2\nexit 1\n".write(toFile: fake, atomically: true, encoding: .utf8)
         chmod(fake, 0o755)
-        let result = try ProcessRunner.midiviz(["demo", "--no-audio", "--size", "160x90", "-o", folder.appendingPathComponent("x.mp4").path],
-                                               environment: ["MIDIVIZ_FFMPEG": fake])
+        let result = try ProcessRunner.midiviz(
+            ["demo", "--no-audio", "--size", "160x90", "-o", folder.appendingPathComponent("x.mp4").path],
+            environment: ["MIDIVIZ_FFMPEG": fake])
         #expect(result.status == 1)
         #expect(result.stderr.contains("ffmpeg failed (exit 1): Unknown encoder libx264 (a broken build)"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["fake-ffmpeg"])
@@ -165,9 +180,11 @@ struct VideoTests {
         process.executableURL = TestEnvironment.binary
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
         // A long song, so the frames are streaming to ffmpeg when the signal comes.
-        process.arguments = ["render", TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"),
-                             "-o", video, "--audio", wav, "--frames-dir", frames, "--soundfont", AudioTools.soundFont!,
-                             "--size", "160x90", "--fps", "10", "--progress", "json"]
+        process.arguments = [
+            "render", TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"),
+            "-o", video, "--audio", wav, "--frames-dir", frames, "--soundfont", AudioTools.soundFont!,
+            "--size", "160x90", "--fps", "10", "--progress", "json",
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -13,8 +13,9 @@ struct BatchTests {
         let root = try EngineTestSupport.folder(label)
         for name in names {
             let path = root + "/in/" + name
-            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+                withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: EngineTestSupport.fixture("c-major-arpeggio.mid"), toPath: path)
         }
         return root
@@ -111,10 +112,11 @@ struct BatchTests {
     }
 
     static func result(_ input: String, _ status: BatchResult.Status, frames: Int, wall: Double) -> BatchResult {
-        BatchResult(input: input, path: "/music/" + input, status: status, exitCode: status == .failed ? 65 : 0,
-                    message: status == .failed ? "cannot read /music/\(input): \"quoted\"\nsecond line" : "",
-                    outputs: status == .failed ? [] : ["/out/" + input + ".mp4"], durationSeconds: 1.5, frames: frames,
-                    wallSeconds: wall, options: ["style": ["bars"], "hide-track": ["1", "2"]])
+        BatchResult(
+            input: input, path: "/music/" + input, status: status, exitCode: status == .failed ? 65 : 0,
+            message: status == .failed ? "cannot read /music/\(input): \"quoted\"\nsecond line" : "",
+            outputs: status == .failed ? [] : ["/out/" + input + ".mp4"], durationSeconds: 1.5, frames: frames,
+            wallSeconds: wall, options: ["style": ["bars"], "hide-track": ["1", "2"]])
     }
 
     /// A report's JSON has the keys users parse, reads back as the same report, and two
@@ -122,8 +124,9 @@ struct BatchTests {
     @Test func aReportEncodesAndMergesBack() throws {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let first = BatchReport(songs: [Self.result("b.mid", .rendered, frames: 15, wall: 0.25), Self.result("d.mid", .failed, frames: 0, wall: 0.0004)],
-                                wallSeconds: 2.0004, shard: BatchShard(index: 1, count: 2))
+        let first = BatchReport(
+            songs: [Self.result("b.mid", .rendered, frames: 15, wall: 0.25), Self.result("d.mid", .failed, frames: 0, wall: 0.0004)],
+            wallSeconds: 2.0004, shard: BatchShard(index: 1, count: 2))
         let second = BatchReport(songs: [Self.result("a.mid", .skipped, frames: 0, wall: 0.01)], wallSeconds: 3, shard: BatchShard(index: 2, count: 2))
         try first.writeJSON(to: folder + "/1.json")
         try second.writeJSON(to: folder + "/2.json")
@@ -150,7 +153,9 @@ struct BatchTests {
         #expect(merged.totals.wallSeconds == 3 && merged.totals.machineSeconds == 5 && merged.totals.shards == 2)
         try merged.writeJSON(to: folder + "/all.json")
         #expect(try BatchReport.read(folder + "/all.json") == merged, "a merged report reads back too")
-        let mergedTotals = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/all.json"))) as? [String: Any])?["totals"] as? [String: Any])
+        let mergedTotals = try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/all.json"))) as? [String: Any])?["totals"]
+                as? [String: Any])
         #expect(mergedTotals["machine_s"] as? Int == 5 && mergedTotals["shards"] as? Int == 2)
 
         let junit = merged.junit
@@ -170,10 +175,10 @@ struct BatchTests {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try """
-            {"songs": [{"input": "a.mid", "path": "/m/a.mid", "status": "rendered", "exit_code": 0, "message": "", "outputs": ["/o/a.mp4"], \
-            "duration_s": 2, "frames": 20, "wall_s": 0.5}], "totals": {"songs": 1, "rendered": 1, "skipped": 0, "failed": 0, "duration_s": 2, \
-            "frames": 20, "wall_s": 0.7}, "shard": "1/1"}
-            """.write(toFile: folder + "/old.json", atomically: true, encoding: .utf8)
+        {"songs": [{"input": "a.mid", "path": "/m/a.mid", "status": "rendered", "exit_code": 0, "message": "", "outputs": ["/o/a.mp4"], \
+        "duration_s": 2, "frames": 20, "wall_s": 0.5}], "totals": {"songs": 1, "rendered": 1, "skipped": 0, "failed": 0, "duration_s": 2, \
+        "frames": 20, "wall_s": 0.7}, "shard": "1/1"}
+        """.write(toFile: folder + "/old.json", atomically: true, encoding: .utf8)
         let report = try BatchReport.read(folder + "/old.json")
         #expect(report.songs.first?.options == [:] && report.songs.first?.frames == 20 && report.shard == BatchShard(index: 1, count: 1))
     }
@@ -216,18 +221,24 @@ struct BatchTests {
         #expect(!record().isUpToDate(output: output), "an output of another size was not made by it")
 
         // The record's keys.
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: BatchRecord.path(of: output)))) as? [String: Any])
-        #expect(Set(object.keys) == ["input_bytes", "input_sha256", "soundfont_sha256", "font_sha256", "background_image_sha256",
-                                     "options", "midiviz", "output_bytes"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: BatchRecord.path(of: output)))) as? [String: Any])
+        #expect(
+            Set(object.keys) == [
+                "input_bytes", "input_sha256", "soundfont_sha256", "font_sha256", "background_image_sha256",
+                "options", "midiviz", "output_bytes",
+            ])
         #expect((object["options"] as? [String: [String]])?["jobs"] == nil, "the cores do not shape the video")
     }
 }
 
 /// A batch rendered in-process: songs rendered, then skipped while nothing changed; a SoundFont
 /// changed in place (same path, other bytes) renders them again.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont) && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
-                "needs TimGM6mb and ffmpeg (scripts/setup)"),
-       .timeLimit(.minutes(5)))
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont) && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
+        "needs TimGM6mb and ffmpeg (scripts/setup)"),
+    .timeLimit(.minutes(5)))
 struct BatchJobTests {
     @Test func aChangedSoundFontMakesTheSongsOutOfDate() throws {
         let root = try BatchTests.songs(["a.mid", "b.mid"])

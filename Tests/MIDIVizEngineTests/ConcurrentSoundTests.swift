@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import MIDIVizCore
+import Testing
+
 @testable import MIDIVizEngine
 
 /// Several jobs in one process (a batch, a library user) bounce the same sound for the same

@@ -30,9 +30,10 @@ enum EngineTestSupport {
         settings.width = 160
         settings.height = 90
         settings.framesPerSecond = 10
-        var request = RenderRequest(song: song, songPath: songPath, songName: songPath ?? "song", settings: settings,
-                                    fontPath: FontRasterizer.defaultFontPath,
-                                    sound: sound ? SoundSettings(soundFontPath: smallSoundFont) : nil, outputs: outputs, jobs: 2)
+        var request = RenderRequest(
+            song: song, songPath: songPath, songName: songPath ?? "song", settings: settings,
+            fontPath: FontRasterizer.defaultFontPath,
+            sound: sound ? SoundSettings(soundFontPath: smallSoundFont) : nil, outputs: outputs, jobs: 2)
         request.endSeconds = 2
         request.prerollSeconds = 0  // no lead-in: frame k shows k / 10 s
         return request

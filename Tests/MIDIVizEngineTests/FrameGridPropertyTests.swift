@@ -21,8 +21,9 @@ import Testing
         }
         events.sort { $0.tick < $1.tick }
         let endTick = (events.last?.tick ?? 0) + 1
-        return SongBuilder.build(format: 1, division: .ticksPerQuarter(96), trackCount: 1, events: events,
-                                 endTick: endTick, warnings: [])
+        return SongBuilder.build(
+            format: 1, division: .ticksPerQuarter(96), trackCount: 1, events: events,
+            endTick: endTick, warnings: [])
     }
 
     /// The raw yuv420p frames of a silent render from `from` (nil: the start) to `to`.
@@ -43,12 +44,14 @@ import Testing
     @Test func aRangesFramesAreTheWholeSongsFrames() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        await propertyCheck(count: 12, input: Gen.int(in: 0...28_799_999).array(of: 1...30), Gen.int(in: 0...3),
-                            Gen.double(in: 0...1), Gen.double(in: 0.15...1.5)) { packed, styleIndex, where_, length in
+        await propertyCheck(
+            count: 12, input: Gen.int(in: 0...28_799_999).array(of: 1...30), Gen.int(in: 0...3),
+            Gen.double(in: 0...1), Gen.double(in: 0.15...1.5)
+        ) { packed, styleIndex, place, length in
             let song = Self.song(packed)
             let style = RenderSettings.Style.allCases[styleIndex]
             let whole = try Self.frames(song, style: style, from: nil, to: nil, in: folder)
-            let from = where_ * song.durationSeconds
+            let from = place * song.durationSeconds
             let range = try Self.frames(song, style: style, from: from, to: from + length, in: folder)
             let first = Int((from * 10).rounded())
             #expect(!range.isEmpty)

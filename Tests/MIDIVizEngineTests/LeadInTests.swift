@@ -1,8 +1,9 @@
 import Foundation
-@testable import MIDIVizCore
 import MIDIVizEngine
 import MIDIVizIO
 import Testing
+
+@testable import MIDIVizCore
 
 /// A whole-song video starts early enough that its first frame shows no note, and the first
 /// note arrives where it would mid-song exactly at its start (plus the lead-in).
@@ -26,8 +27,9 @@ import Testing
         #expect(summary.frames == lead + 5, "\(summary.frames) frames")
         let frames = try (0..<summary.frames).map { try PNGReader.read(folder + "/f/" + PNGFolderSink.fileName(ofFrame: $0)) }
         // What a frame shows when no note is anywhere near.
-        let renderer = FrameRenderer(scene: Scene(song: song, settings: request.settings),
-                                     fonts: try RenderJob.loadFonts(request.fontPath, canvasSide: request.settings.textSide))
+        let renderer = FrameRenderer(
+            scene: Scene(song: song, settings: request.settings),
+            fonts: try RenderJob.loadFonts(request.fontPath, canvasSide: request.settings.textSide))
         var workspace = renderer.makeWorkspace()
         renderer.render(at: -1000, in: &workspace)
         return (song, request.settings, frames, workspace.canvas)
@@ -63,7 +65,9 @@ import Testing
         let summary = try RenderJob(request).run()
         let lead = request.settings.leadInSeconds
         #expect(summary.frames == Int((lead * 30).rounded()) + 15)
-        let samples: [Int16] = try Data(contentsOf: URL(fileURLWithPath: folder + "/a.wav")).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples: [Int16] = try Data(contentsOf: URL(fileURLWithPath: folder + "/a.wav")).dropFirst(44).withUnsafeBytes {
+            Array($0.bindMemory(to: Int16.self))
+        }
         // The lead-in is exact silence; the first note (soft, velocity 47) starts the sound.
         let onset = Double((samples.firstIndex { $0 != 0 } ?? 0) / 2) / 48_000
         #expect(onset >= lead && onset <= lead + 1.0 / 30, "heard at \(onset) s, lands at \(lead) s")
@@ -113,8 +117,9 @@ import Testing
 
 /// `--loudness off` is the synthesizer's own sound, byte for byte: what a bounce without
 /// normalization writes.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
-       .timeLimit(.minutes(5)))
+@Suite(
+    .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
+    .timeLimit(.minutes(5)))
 struct LoudnessOffTests {
     @Test func loudnessOffWritesTheSynthesizersBytes() throws {
         let song = try EngineTestSupport.song("demo-groove.mid")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import MIDIVizCore
 import MIDIVizEngine
+import Testing
 
 /// Labels, lyrics and effects keep frames a pure function of their time: one worker or two, a
 /// whole render or a range, the frames are the same bytes.
@@ -12,8 +12,9 @@ import MIDIVizEngine
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func render(_ name: String, jobs: Int, from: Double) throws -> [String: Data] {
             let directory = folder + "/" + name
-            var request = EngineTestSupport.request(song, songPath: EngineTestSupport.fixture("karaoke-latin1.kar"),
-                                                    outputs: [.pngFrames(directory: directory, level: 1)], sound: false)
+            var request = EngineTestSupport.request(
+                song, songPath: EngineTestSupport.fixture("karaoke-latin1.kar"),
+                outputs: [.pngFrames(directory: directory, level: 1)], sound: false)
             (request.settings.width, request.settings.height, request.settings.style) = (320, 180, .keyboard)
             (request.settings.labels, request.settings.lyrics, request.settings.effects) = (.names, true, true)
             request.jobs = jobs

@@ -1,8 +1,9 @@
 import Foundation
 import MIDIVizCore
-@testable import MIDIVizEngine
 import MIDIVizIO
 import Testing
+
+@testable import MIDIVizEngine
 
 /// The engine in-process: what it refuses before any work, and that all outputs of a run appear
 /// together or not at all.
@@ -16,8 +17,10 @@ import Testing
         try FileManager.default.copyItem(atPath: Support.fixture("c-major-arpeggio.mid"), toPath: song)
         let before = try Data(contentsOf: URL(fileURLWithPath: song))
         let loaded = try Support.song()
-        for outputs: [RenderOutput] in [[.wav(path: song)], [.mp4(path: song, crf: 20, preset: "veryfast")],
-                                        [.wav(path: folder + "/../\((folder as NSString).lastPathComponent)/song.mid")]] {
+        for outputs: [RenderOutput] in [
+            [.wav(path: song)], [.mp4(path: song, crf: 20, preset: "veryfast")],
+            [.wav(path: folder + "/../\((folder as NSString).lastPathComponent)/song.mid")],
+        ] {
             #expect(throws: RenderError.usage("refusing to write \(outputs[0].path): it is the input song")) {
                 try RenderJob(Support.request(loaded, songPath: song, outputs: outputs))
             }
@@ -41,8 +44,10 @@ import Testing
         request = Support.request(song, songPath: nil, outputs: [.wav(path: soundFont)])
         request.sound = SoundSettings(soundFontPath: soundFont)
         #expect(throws: RenderError.usage("refusing to write \(soundFont): it is the SoundFont")) { try RenderJob(request) }
-        for outputs: [RenderOutput] in [[.wav(path: folder + "/out/a.wav"), .pngFrames(directory: folder + "/out", level: 1)],
-                                        [.pngFrames(directory: folder + "/out", level: 1), .wav(path: folder + "/out/a.wav")]] {
+        for outputs: [RenderOutput] in [
+            [.wav(path: folder + "/out/a.wav"), .pngFrames(directory: folder + "/out", level: 1)],
+            [.pngFrames(directory: folder + "/out", level: 1), .wav(path: folder + "/out/a.wav")],
+        ] {
             #expect(throws: RenderError.self) { try RenderJob(Support.request(song, songPath: nil, outputs: outputs)) }
         }
         #expect(Support.contents(folder) == ["font.sf2", "font.ttf"])
@@ -52,8 +57,9 @@ import Testing
     @Test func twoOutputsOnOnePathAreRefused() throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let request = Support.request(try Support.song(), songPath: nil,
-                                      outputs: [.wav(path: folder + "/x.wav"), .mp4(path: folder + "/./x.wav", crf: 20, preset: "veryfast")])
+        let request = Support.request(
+            try Support.song(), songPath: nil,
+            outputs: [.wav(path: folder + "/x.wav"), .mp4(path: folder + "/./x.wav", crf: 20, preset: "veryfast")])
         #expect(throws: RenderError.usage("refusing to write \(folder)/./x.wav twice: two outputs name it")) { try RenderJob(request) }
     }
 
@@ -85,8 +91,11 @@ import Testing
         let frames = folder + "/frames"
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
         for index in 1...50 { try Data("old".utf8).write(to: URL(fileURLWithPath: frames + String(format: "/frame_%06d.png", index))) }
-        let summary = try RenderJob(Support.request(try Support.song(), songPath: nil,
-                                                    outputs: [.pngFrames(directory: frames, level: 1)], sound: false)).run()
+        let summary = try RenderJob(
+            Support.request(
+                try Support.song(), songPath: nil,
+                outputs: [.pngFrames(directory: frames, level: 1)], sound: false)
+        ).run()
         #expect(summary.frames == 20)
         let names = Support.contents(frames)
         #expect(names == (1...20).map { String(format: "frame_%06d.png", $0) })
@@ -110,8 +119,9 @@ import Testing
         try Data("old sound".utf8).write(to: URL(fileURLWithPath: wav))
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
         try Data("old frame".utf8).write(to: URL(fileURLWithPath: frames + "/frame_000001.png"))
-        var request = Support.request(try Support.song("demo-groove.mid"), songPath: nil,
-                                      outputs: [.wav(path: wav), .pngFrames(directory: frames, level: 1)])
+        var request = Support.request(
+            try Support.song("demo-groove.mid"), songPath: nil,
+            outputs: [.wav(path: wav), .pngFrames(directory: frames, level: 1)])
         request.endSeconds = nil
         request.jobs = 1
         let job = try RenderJob(request)
@@ -136,8 +146,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let wav = folder + "/song.wav", mp4 = folder + "/song.mp4"
         try Data("old sound".utf8).write(to: URL(fileURLWithPath: wav))
-        var request = Support.request(try Support.song("demo-groove.mid"), songPath: nil,
-                                      outputs: [.mp4(path: mp4, crf: 20, preset: "veryfast"), .wav(path: wav)])
+        var request = Support.request(
+            try Support.song("demo-groove.mid"), songPath: nil,
+            outputs: [.mp4(path: mp4, crf: 20, preset: "veryfast"), .wav(path: wav)])
         request.endSeconds = nil
         let job = try RenderJob(request)
         let framesSeen = Counter()
@@ -239,8 +250,10 @@ final class Results: @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(5))) struct PathPartsTests {
-    @Test(arguments: [("a", ".", "a"), ("./a", ".", "a"), ("dir/a.mp4", "dir", "a.mp4"), ("/a", "/", "a"),
-                      ("dir/frames/", "dir", "frames"), ("a//b", "a", "b"), ("/x/y//", "/x", "y"), ("/", "/", "/")])
+    @Test(arguments: [
+        ("a", ".", "a"), ("./a", ".", "a"), ("dir/a.mp4", "dir", "a.mp4"), ("/a", "/", "a"),
+        ("dir/frames/", "dir", "frames"), ("a//b", "a", "b"), ("/x/y//", "/x", "y"), ("/", "/", "/"),
+    ])
     func splitsAsDirnameAndBasename(path: String, folder: String, name: String) {
         let parts = PathParts(path)
         #expect(parts.folder == folder && parts.name == name, "\(path): \(parts)")
@@ -254,8 +267,9 @@ final class Results: @unchecked Sendable {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let wav = folder + "/song.wav", frames = folder + "/frames"
-        let request = EngineTestSupport.request(try EngineTestSupport.song(), songPath: nil,
-                                                outputs: [.wav(path: wav), .pngFrames(directory: frames, level: 1)])
+        let request = EngineTestSupport.request(
+            try EngineTestSupport.song(), songPath: nil,
+            outputs: [.wav(path: wav), .pngFrames(directory: frames, level: 1)])
         let job = try RenderJob(request)
         _ = try job.run()
         let sound = try Data(contentsOf: URL(fileURLWithPath: wav))

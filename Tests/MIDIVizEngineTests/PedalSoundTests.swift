@@ -1,22 +1,30 @@
 import Foundation
-@testable import MIDIVizCore
 import MIDIVizIO
 import Testing
 
+@testable import MIDIVizCore
+
 /// The picture follows what the synthesizer hears: under the sustain pedal, an organ's C4
 /// released at 0.5 s sounds until the pedal lifts at 2 s, and stops then.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
-       .timeLimit(.minutes(5)))
+@Suite(
+    .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
+    .timeLimit(.minutes(5)))
 struct PedalSoundTests {
     func bounce(pedal: Bool) throws -> [Float] {
-        var events = [TimedMessage(seconds: 0, bytes: [0xC0, 19]), TimedMessage(seconds: 0, bytes: [0x90, 60, 100]),
-                      TimedMessage(seconds: 0.5, bytes: [0x80, 60, 0])]
-        if pedal { events.insert(contentsOf: [TimedMessage(seconds: 0.2, bytes: [0xB0, 64, 127])], at: 2); events.append(TimedMessage(seconds: 2, bytes: [0xB0, 64, 0])) }
-        let song = Song(format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
-                        tracks: [TrackSummary(name: nil, noteCount: 1, channels: [0], programs: [19])],
-                        notes: [Note(startSeconds: 0, endSeconds: 0.5, pitch: 60, velocity: 100, channel: 0, track: 0, program: 19)],
-                        tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)], timeSignatures: [], keySignatures: [],
-                        synthEvents: events, warnings: [])
+        var events = [
+            TimedMessage(seconds: 0, bytes: [0xC0, 19]), TimedMessage(seconds: 0, bytes: [0x90, 60, 100]),
+            TimedMessage(seconds: 0.5, bytes: [0x80, 60, 0]),
+        ]
+        if pedal {
+            events.insert(contentsOf: [TimedMessage(seconds: 0.2, bytes: [0xB0, 64, 127])], at: 2);
+            events.append(TimedMessage(seconds: 2, bytes: [0xB0, 64, 0]))
+        }
+        let song = Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
+            tracks: [TrackSummary(name: nil, noteCount: 1, channels: [0], programs: [19])],
+            notes: [Note(startSeconds: 0, endSeconds: 0.5, pitch: 60, velocity: 100, channel: 0, track: 0, program: 19)],
+            tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)], timeSignatures: [], keySignatures: [],
+            synthEvents: events, warnings: [])
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-pedal-\(getpid())-\(pedal).wav").path
         defer { unlink(path) }
         var bouncer = AudioBouncer()

@@ -16,8 +16,10 @@ struct RequestPropertyTests {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Valid values, then at most one field spoiled (which one: `spoil`, 0 for none).
-        await propertyCheck(count: 60, input: Gen.int(in: 1...35), Gen.int(in: 1...35), Gen.int(in: 1...60), Gen.double(in: 0.5...2),
-                            Gen.double(in: 0...1.5), Gen.int(in: 0...9), Gen.int(in: 0...7), Gen.int(in: -5...0)) {
+        await propertyCheck(
+            count: 60, input: Gen.int(in: 1...35), Gen.int(in: 1...35), Gen.int(in: 1...60), Gen.double(in: 0.5...2),
+            Gen.double(in: 0...1.5), Gen.int(in: 0...9), Gen.int(in: 0...7), Gen.int(in: -5...0)
+        ) {
             halfWidth, halfHeight, fps, speed, start, level, spoil, bad in
             var settings = RenderSettings()
             settings.width = spoil == 1 ? bad : spoil == 2 ? 2 * halfWidth + 1 : 2 * halfWidth
@@ -25,10 +27,13 @@ struct RequestPropertyTests {
             settings.framesPerSecond = spoil == 3 ? bad : fps
             settings.speed = spoil == 4 ? Double(bad) : speed
             // PNG frames, or raw yuv420p (4:2:0 needs even sizes).
-            let outputs: [RenderOutput] = halfHeight % 2 == 0 ? [.rawYUV(path: folder + "/frames.yuv")]
+            let outputs: [RenderOutput] =
+                halfHeight % 2 == 0
+                ? [.rawYUV(path: folder + "/frames.yuv")]
                 : [.pngFrames(directory: folder + "/frames", level: spoil == 5 ? 10 - bad : level)]
-            var request = RenderRequest(song: song, songPath: nil, songName: "song", settings: settings, fontPath: FontRasterizer.defaultFontPath,
-                                        sound: nil, outputs: outputs, jobs: spoil == 6 ? bad : 2)
+            var request = RenderRequest(
+                song: song, songPath: nil, songName: "song", settings: settings, fontPath: FontRasterizer.defaultFontPath,
+                sound: nil, outputs: outputs, jobs: spoil == 6 ? bad : 2)
             request.startSeconds = start
             request.endSeconds = start + 0.2
             request.prerollSeconds = spoil == 7 ? Double(bad) - 0.5 : 0

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import MIDIVizIO
 import Testing
+
+@testable import MIDIVizIO
 
 /// A C library's log lines belong to the thread that called it: jobs running at once each drain
 /// only their own (they shared one buffer before, so one job could report another's error).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIDIVizCore
 @testable import MIDIVizIO
 
@@ -35,8 +36,9 @@ import Testing
         (settings.width, settings.height, settings.style, settings.chords) = (1080, 1920, .keyboard, true)
         settings.title = "Symphony No. 9 in D minor, Op. 125, IV: Presto, Allegro assai (Ode to Joy)"
         var shapes: [Shape] = []
-        let song = Song(format: 0, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: 1, tracks: [], notes: [],
-                        tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+        let song = Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 0, durationSeconds: 1, tracks: [], notes: [],
+            tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
         Scene(song: song, settings: settings).makeShapes(at: 0.5, into: &shapes)
         let title = try #require(shapes.first { if case .text(_, .title, _, _, _) = $0 { return true } else { return false } })
         guard case .text(let label, _, _, _, _) = title else { return }

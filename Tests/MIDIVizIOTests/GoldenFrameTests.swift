@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIDIVizCore
 @testable import MIDIVizIO
 
@@ -50,20 +51,28 @@ import Testing
         // chords, a title and legends over every style.
         cases.append(Case(fixture: "tempo-map.mid", style: .roll, scheme: .ocean, grid: true, frames: [0, 110, 130, 200]))
         cases.append(Case(fixture: "tempo-map.mid", style: .keyboard, scheme: .fire, grid: true, keys: .song, frames: [0, 110, 130]))
-        cases.append(Case(fixture: "demo-groove.mid", style: .roll, scheme: .rainbow, colorBy: .track, chords: true,
-                          title: "midiviz groove", frames: [0, 120, 183, 329]))
-        cases.append(Case(fixture: "demo-groove.mid", style: .keyboard, scheme: .ocean, colorBy: .channel, keys: .song, chords: true,
-                          frames: [0, 120, 183, 329]))
+        cases.append(
+            Case(
+                fixture: "demo-groove.mid", style: .roll, scheme: .rainbow, colorBy: .track, chords: true,
+                title: "midiviz groove", frames: [0, 120, 183, 329]))
+        cases.append(
+            Case(
+                fixture: "demo-groove.mid", style: .keyboard, scheme: .ocean, colorBy: .channel, keys: .song, chords: true,
+                frames: [0, 120, 183, 329]))
         cases.append(Case(fixture: "demo-groove.mid", style: .circles, scheme: .fire, chords: true, title: "midiviz groove", frames: [183]))
         cases.append(Case(fixture: "demo-groove.mid", style: .bars, scheme: .rainbow, colorBy: .channel, chords: true, frames: [183]))
         // Note names, sparks and flashes, karaoke lyrics in both encodings.
-        cases.append(Case(fixture: "demo-groove.mid", style: .keyboard, scheme: .fire, keys: .song, labels: .names, effects: true,
-                          frames: [120, 183, 185]))
+        cases.append(
+            Case(
+                fixture: "demo-groove.mid", style: .keyboard, scheme: .fire, keys: .song, labels: .names, effects: true,
+                frames: [120, 183, 185]))
         cases.append(Case(fixture: "demo-groove.mid", style: .roll, scheme: .ocean, labels: .solfege, effects: true, frames: [120, 183, 185]))
         cases.append(Case(fixture: "demo-groove.mid", style: .circles, scheme: .rainbow, labels: .names, effects: true, frames: [183, 185]))
         cases.append(Case(fixture: "demo-groove.mid", style: .bars, scheme: .fire, labels: .solfege, effects: true, frames: [183, 185]))
-        cases.append(Case(fixture: "karaoke-latin1.kar", style: .keyboard, scheme: .ocean, keys: .song, labels: .names, lyrics: true,
-                          frames: [30, 130, 250, 400]))
+        cases.append(
+            Case(
+                fixture: "karaoke-latin1.kar", style: .keyboard, scheme: .ocean, keys: .song, labels: .names, lyrics: true,
+                frames: [30, 130, 250, 400]))
         cases.append(Case(fixture: "lyrics-utf8.mid", style: .roll, scheme: .fire, lyrics: true, frames: [130, 250]))
         cases.append(Case(fixture: "lyrics-utf8.mid", style: .circles, scheme: .ocean, lyrics: true, effects: true, frames: [250]))
         cases.append(Case(fixture: "karaoke-latin1.kar", style: .bars, scheme: .rainbow, lyrics: true, frames: [250]))
@@ -74,8 +83,10 @@ import Testing
         }
         var colors = TrackLook()
         colors.trackColors = [1: RGBA(1, 0.53, 0)]
-        cases.append(Case(fixture: "pedal-two-hands.mid", style: .keyboard, scheme: .rainbow, colorBy: .track, keys: .song, trackLook: colors,
-                          frames: [40]))
+        cases.append(
+            Case(
+                fixture: "pedal-two-hands.mid", style: .keyboard, scheme: .rainbow, colorBy: .track, keys: .song, trackLook: colors,
+                frames: [40]))
         var hidden = TrackLook()
         hidden.hiddenTracks = [2]
         cases.append(Case(fixture: "pedal-two-hands.mid", style: .roll, scheme: .fire, trackLook: hidden, frames: [40]))
@@ -102,8 +113,9 @@ import Testing
         settings.trackLook = golden.trackLook
         let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent(golden.fixture).path)
         let extra = Scene.charactersBeyondLatin1(song: song, settings: settings)
-        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings),
-                                     fonts: extra.isEmpty ? fonts : try FontRasterizer().textFonts(canvasSide: settings.textSide, extra: extra))
+        let renderer = FrameRenderer(
+            scene: Scene(song: song, settings: settings),
+            fonts: extra.isEmpty ? fonts : try FontRasterizer().textFonts(canvasSide: settings.textSide, extra: extra))
         var workspace = renderer.makeWorkspace()
         var lines: [String] = []
         for frame in golden.frames {

@@ -1,6 +1,7 @@
-import Testing
-@testable import MIDIVizCore
 import MIDIVizIO
+import Testing
+
+@testable import MIDIVizCore
 
 /// Files that broke the loader: more tracks than the header can count, tens of thousands of
 /// empty tracks, a tempo of zero.

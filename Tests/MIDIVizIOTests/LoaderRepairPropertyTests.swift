@@ -19,8 +19,9 @@ import Testing
     static func notes(_ packed: [Int], tracks: Int) -> [WrittenNote] {
         var kept: [WrittenNote] = []
         for value in packed {
-            let note = WrittenNote(track: value % tracks, channel: UInt8(value / 4 % 16), pitch: UInt8(20 + value / 64 % 90),
-                                   startTick: value / 5_760 % 2_000, endTick: 0)
+            let note = WrittenNote(
+                track: value % tracks, channel: UInt8(value / 4 % 16), pitch: UInt8(20 + value / 64 % 90),
+                startTick: value / 5_760 % 2_000, endTick: 0)
             var withEnd = note
             withEnd.endTick = note.startTick + value / 11_520_000 % 300
             let clashes = kept.contains {
@@ -69,8 +70,9 @@ import Testing
             if !repairs.contains(.noEndOfTrack) { body += SMFBytes.endOfTrack }
             chunks.append(body)
         }
-        var out = SMFBytes.header(format: repairs.contains(.formatZero) ? 0 : 1,
-                                  tracks: UInt16(tracks + (repairs.contains(.wrongTrackCount) ? 3 : 0)), division: 96)
+        var out = SMFBytes.header(
+            format: repairs.contains(.formatZero) ? 0 : 1,
+            tracks: UInt16(tracks + (repairs.contains(.wrongTrackCount) ? 3 : 0)), division: 96)
         for (index, body) in chunks.enumerated() {
             out += SMFBytes.chunk("MTrk", body)
             if index == 0, repairs.contains(.unknownChunk) { out += SMFBytes.chunk("XFIH", [1, 2, 3, 4, 5]) }
@@ -90,16 +92,19 @@ import Testing
     }
 
     @Test func repairsNeverLoseOrDuplicateANote() async throws {
-        await propertyCheck(count: 200, input: Gen.int(in: 0...Int(Int32.max)).array(of: 0...60), Gen.int(in: 1...4),
-                            Gen.int(in: 0...255)) { packed, tracks, repairBits in
+        await propertyCheck(
+            count: 200, input: Gen.int(in: 0...Int(Int32.max)).array(of: 0...60), Gen.int(in: 1...4),
+            Gen.int(in: 0...255)
+        ) { packed, tracks, repairBits in
             let repairs = Repairs(rawValue: repairBits)
             let written = Self.notes(packed, tracks: tracks)
             let bytes = Self.file(written, tracks: tracks, repairs: repairs)
             let song = try SongLoader.load(bytes: bytes, name: "generated.mid")
             // 96 ticks a quarter at the default 120 bpm: 192 ticks a second.
             let loaded = song.notes.map {
-                WrittenNote(track: $0.track, channel: $0.channel, pitch: $0.pitch,
-                            startTick: Int(($0.startSeconds * 192).rounded()), endTick: Int(($0.endSeconds * 192).rounded()))
+                WrittenNote(
+                    track: $0.track, channel: $0.channel, pitch: $0.pitch,
+                    startTick: Int(($0.startSeconds * 192).rounded()), endTick: Int(($0.endSeconds * 192).rounded()))
             }
             #expect(loaded.sorted() == written.sorted(), "repairs \(repairs.rawValue): \(song.warnings)")
         }

@@ -1,6 +1,7 @@
-import Testing
-@testable import MIDIVizCore
 import MIDIVizIO
+import Testing
+
+@testable import MIDIVizCore
 
 /// Loads bytes through the whole loader (front end, libsmf, SongBuilder) and checks that the
 /// canonical bytes handed to libsmf need no repair themselves.
@@ -40,9 +41,12 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
     }
 
     @Test func runningStatusAfterSysExContinuesWithAWarning() throws {
-        let body: [UInt8] = [0x00, 0x90, 0x3C, 0x64,
-                             0x00, 0xF0, 0x05, 0x7E, 0x7F, 0x09, 0x01, 0xF7,  // GM System On
-                             0x60, 0x3C, 0x00] + SMFBytes.endOfTrack
+        let body: [UInt8] =
+            [
+                0x00, 0x90, 0x3C, 0x64,
+                0x00, 0xF0, 0x05, 0x7E, 0x7F, 0x09, 0x01, 0xF7,  // GM System On
+                0x60, 0x3C, 0x00,
+            ] + SMFBytes.endOfTrack
         let (validated, song) = try frontEndSong(SMFBytes.file(tracks: [body]))
         #expect(validated.warnings == ["track 0: running status used after a SysEx; continued with status 0x90"])
         #expect(song.notes.count == 1 && song.notes[0].endSeconds == 0.5)
@@ -148,8 +152,11 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
 
     @Test func smpteDivisionCountsSecondsFromFramesAndIgnoresTempo() throws {
         // 25 fps × 40 ticks per frame = 1000 ticks per second: E7 28.
-        let body: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20,  // tempo 500000, to be ignored
-                             0x00, 0x90, 60, 100, 0x87, 0x68, 0x80, 60, 0] + SMFBytes.endOfTrack  // 1000 ticks
+        let body: [UInt8] =
+            [
+                0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20,  // tempo 500000, to be ignored
+                0x00, 0x90, 60, 100, 0x87, 0x68, 0x80, 60, 0,
+            ] + SMFBytes.endOfTrack  // 1000 ticks
         let (validated, song) = try frontEndSong(SMFBytes.file(division: 0xE728, tracks: [body]))
         #expect(validated.division == .smpte(framesPerSecond: 25, ticksPerFrame: 40))
         #expect(song.notes.count == 1)

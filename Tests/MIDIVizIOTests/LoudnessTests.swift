@@ -1,6 +1,7 @@
 import Foundation
-@testable import MIDIVizIO
 import Testing
+
+@testable import MIDIVizIO
 
 /// The sound's normalization: libebur128's measurement, the look-ahead limiter and the kept
 /// sound played back with a gain.
@@ -35,9 +36,11 @@ import Testing
         defer { unlink(path) }
         let spool = try SoundSpool(path: path, sampleRate: 48_000)
         let (left, right) = Self.signal(count: 48_000 * 6)
-        try left.withUnsafeBufferPointer { l in try right.withUnsafeBufferPointer { r in
-            try spool.append(left: l.baseAddress!, right: r.baseAddress!, count: l.count)
-        } }
+        try left.withUnsafeBufferPointer { l in
+            try right.withUnsafeBufferPointer { r in
+                try spool.append(left: l.baseAddress!, right: r.baseAddress!, count: l.count)
+            }
+        }
         try spool.finish()
         let plan = try spool.normalization(for: LoudnessTarget(integratedLUFS: -14, truePeakCeilingDBTP: -1))
         #expect(plan.measuredLUFS.isFinite && plan.truePeakDBTP > -1, "loud enough to need limiting: \(plan)")
@@ -46,7 +49,9 @@ import Testing
         let written = MeteredSound(try LoudnessMeter(sampleRate: 48_000))
         try spool.replay(gainDB: plan.gainDB, limiterThresholdDB: plan.limiterThresholdDB, into: written)
         #expect(written.framesWritten == left.count)
-        #expect(abs(written.meter.integratedLUFS + 14) <= 0.1 && written.meter.truePeakDBTP <= -1, "\(written.meter.integratedLUFS) LUFS, \(written.meter.truePeakDBTP) dBTP")
+        #expect(
+            abs(written.meter.integratedLUFS + 14) <= 0.1 && written.meter.truePeakDBTP <= -1,
+            "\(written.meter.integratedLUFS) LUFS, \(written.meter.truePeakDBTP) dBTP")
         // A quiet target needs no limiting: a plain gain.
         let quiet = try spool.normalization(for: LoudnessTarget(integratedLUFS: -30, truePeakCeilingDBTP: -1))
         #expect(quiet.limiterThresholdDB == nil && abs(quiet.resultLUFS + 30) < 1e-9)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIDIVizCore
 @testable import MIDIVizIO
 
@@ -17,8 +18,11 @@ import Testing
         #expect(lyrics.source == .karaokeTrack(1))
         #expect(lyrics.encoding == .ascii)
         #expect(lyrics.syllables.count == 26)
-        #expect(lyrics.lines.map(\.text) == ["Mary was a little lame,", "Little lame,", "Little lame,", "Mary was a little lame,",
-                                              "A little lame was she!"])
+        #expect(
+            lyrics.lines.map(\.text) == [
+                "Mary was a little lame,", "Little lame,", "Little lame,", "Mary was a little lame,",
+                "A little lame was she!",
+            ])
         // 100 ticks per quarter at 90 bpm: a tick is 1/150 s; the lines start at ticks 0, 400,
         // 600, 800 and 1150 (mido reads the same events at those ticks).
         let starts = [0, 400, 600, 800, 1150].map { Double($0) / 150 }
@@ -38,12 +42,18 @@ import Testing
     @Test func latin1AndUTF8KaraokeFilesBothReadRight() throws {
         let french = Lyrics(song: try Self.load(Self.fixtures.appendingPathComponent("karaoke-latin1.kar").path))
         #expect(french.source == .karaokeTrack(1) && french.encoding == .windows1252)
-        #expect(french.lines.map(\.text) == ["Frère Jacques, frère Jacques,", "Dormez-vous ? Dormez-vous ?",
-                                             "Sonnez les matines, sonnez les matines,", "Ding, daing, dong ! Ding, daing, dong !"])
+        #expect(
+            french.lines.map(\.text) == [
+                "Frère Jacques, frère Jacques,", "Dormez-vous ? Dormez-vous ?",
+                "Sonnez les matines, sonnez les matines,", "Ding, daing, dong ! Ding, daing, dong !",
+            ])
         let polish = Lyrics(song: try Self.load(Self.fixtures.appendingPathComponent("lyrics-utf8.mid").path))
         #expect(polish.source == .lyricEvents && polish.encoding == .utf8)
-        #expect(polish.lines.map(\.text) == ["Panie Janie, Panie Janie,", "Rano wstań, rano wstań,", "Wszystkie dzwony biją,",
-                                             "wszystkie dzwony biją,", "Bim, bam, bom, bim, bam, bom."])
+        #expect(
+            polish.lines.map(\.text) == [
+                "Panie Janie, Panie Janie,", "Rano wstań, rano wstań,", "Wszystkie dzwony biją,",
+                "wszystkie dzwony biją,", "Bim, bam, bom, bim, bam, bom.",
+            ])
         // Both follow the melody: bar n (2 s each) starts line n of the French.
         #expect(french.lines.map(\.start) == [0, 4, 8, 12])
     }
@@ -81,8 +91,9 @@ import Testing
         for (earlier, later) in zip(counts, counts.dropFirst()) { #expect(later > earlier, "\(counts)") }
 
         // Without the extra glyphs the same frame lacks the ń: fewer inked pixels in the band.
-        let latinOnly = FrameRenderer(scene: Scene(song: song, settings: settings),
-                                      fonts: try FontRasterizer().textFonts(canvasSide: settings.textSide))
+        let latinOnly = FrameRenderer(
+            scene: Scene(song: song, settings: settings),
+            fonts: try FontRasterizer().textFonts(canvasSide: settings.textSide))
         var with = renderer.makeWorkspace(), without = latinOnly.makeWorkspace()
         renderer.render(at: 5.5, in: &with)
         latinOnly.render(at: 5.5, in: &without)
@@ -96,7 +107,8 @@ import Testing
         let long = Array(String(repeating: "ń", count: 64).utf8)  // 128 bytes
         var body = meta(0x05, Array("Zażółć ".utf8)) + [0x00, 0xFF, 0x05, 0x81, 0x00] + long + meta(0x05, Array("jaźń".utf8))
         body += [0x00, 0xFF, 0x2F, 0x00]
-        let bytes = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8)
+        let bytes =
+            Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8)
             + [0, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
         let song = try SongLoader.load(bytes: bytes, name: "long-lyric.mid")
         #expect(song.warnings.contains { $0.contains("shortened to 127") })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIDIVizIO
 
 @Suite(.timeLimit(.minutes(5))) struct PipeWritingTests {
@@ -9,7 +10,7 @@ import Testing
     func readerGetsTheFramesAsWritten(copiedTail: (_ capacity: Int) -> Int) throws -> Bool {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        let capacity = Int(fcntl(ends[1], 1031 /* F_SETPIPE_SZ */, 65_536))
+        let capacity = Int(fcntl(ends[1], PipeWriting.setPipeSize, 65_536))
         try #require(capacity > 0)
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         let frameSize = 300_000, frames = 8
@@ -32,8 +33,9 @@ import Testing
         defer { buffer.deallocate() }
         for frame in 0..<frames {
             for index in 0..<frameSize { buffer[index] = pattern(frame, index) }
-            let outcome = PipeWriting.spliceAll(ends[1], buffer.baseAddress!, count: frameSize,
-                                                copiedTail: copiedTail(capacity), timeoutSeconds: 10)
+            let outcome = PipeWriting.spliceAll(
+                ends[1], buffer.baseAddress!, count: frameSize,
+                copiedTail: copiedTail(capacity), timeoutSeconds: 10)
             guard case .written = outcome else {
                 Issue.record("frame \(frame): \(outcome)")
                 return false

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIDIVizCore
 @testable import MIDIVizIO
 
@@ -36,7 +37,8 @@ import Testing
         var workspace = renderer.makeWorkspace()
         var planes = YUV420Planes(), whole: [UInt8] = []
         let start = 30 * settings.framesPerSecond
-        let frames = Array(start..<(start + 120)) + Array(stride(from: start + 120, to: start + 360, by: 2))
+        let frames =
+            Array(start..<(start + 120)) + Array(stride(from: start + 120, to: start + 360, by: 2))
             + [start + 900, start + 10, 0, start + 2000, start + 2001, scene.frameCount - 1, start + 11]
         var partial = 0
         for frame in frames {

@@ -65,8 +65,10 @@ public struct ChordTimeline: Sendable {
     }
 
     /// The chord of the notes sounding at `time`, read as `init` describes; nil in a rest.
-    static func chord(sounding: [Int], recentUntil: [Double], at time: Double, after held: ChordName?,
-                      spelling: ChordName.Spelling) -> ChordName? {
+    static func chord(
+        sounding: [Int], recentUntil: [Double], at time: Double, after held: ChordName?,
+        spelling: ChordName.Spelling
+    ) -> ChordName? {
         let pitches = (0..<128).lazy.filter { sounding[$0] > 0 }
         guard let bass = pitches.first else { return nil }
         if let chord = ChordName.identify(pitches: pitches, spelling: spelling) { return chord }

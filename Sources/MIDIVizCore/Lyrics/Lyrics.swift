@@ -89,8 +89,9 @@ public struct Lyrics: Sendable, Equatable {
         let isWordsTrack: (Int) -> Bool = { track in
             track < song.tracks.count && song.tracks[track].name?.lowercased().hasPrefix("words") == true
         }
-        guard let track = counts.filter({ $0.value.marked || isWordsTrack($0.key) })
-            .max(by: { ($0.value.events, -$0.key) < ($1.value.events, -$1.key) })?.key
+        guard
+            let track = counts.filter({ $0.value.marked || isWordsTrack($0.key) })
+                .max(by: { ($0.value.events, -$0.key) < ($1.value.events, -$1.key) })?.key
         else { return (.none, []) }
         let events = song.texts.filter { $0.kind == .text && $0.track == track && $0.bytes.first != UInt8(ascii: "@") && !$0.bytes.isEmpty }
         return (.karaokeTrack(track), events)
@@ -139,8 +140,10 @@ public struct Lyrics: Sendable, Equatable {
                 guard !characters.isEmpty, let first = piece.first, let last = piece.last else { continue }
                 let lastStart = syllables[last].seconds
                 let following = last + 1 < syllables.count ? syllables[last + 1].seconds : lastStart + 1
-                lines.append(Line(syllables: first..<(last + 1), characters: characters, syllableEnds: ends.map { min($0, characters.count) },
-                                  start: syllables[first].seconds, end: lastStart + min(1, max(0, following - lastStart))))
+                lines.append(
+                    Line(
+                        syllables: first..<(last + 1), characters: characters, syllableEnds: ends.map { min($0, characters.count) },
+                        start: syllables[first].seconds, end: lastStart + min(1, max(0, following - lastStart))))
             }
         }
         return lines
@@ -161,9 +164,12 @@ public struct Lyrics: Sendable, Equatable {
             offsets.append(offset)
             offset += texts[index].count
         }
-        var candidates = atAnySyllable ? [] : (1..<group.count).filter { position in
-            texts[group[position]].first == space || texts[group[position - 1]].last == space
-        }
+        var candidates =
+            atAnySyllable
+            ? []
+            : (1..<group.count).filter { position in
+                texts[group[position]].first == space || texts[group[position - 1]].last == space
+            }
         if candidates.isEmpty { candidates = Array(1..<group.count) }
         var cuts: [Int] = []
         var next = 0  // the first candidate after the last cut
@@ -181,7 +187,8 @@ public struct Lyrics: Sendable, Equatable {
             from = cut
             // A word longer than a line (or a few long ones): its piece is cut again at syllables.
             if piece.count > 1, piece.reduce(0, { $0 + texts[$1].count }) > longestLine + longestLine / 4,
-               candidates.count != group.count - 1 {
+                candidates.count != group.count - 1
+            {
                 result += balancedPieces(of: piece, texts: texts, atAnySyllable: true)
             } else {
                 result.append(piece)

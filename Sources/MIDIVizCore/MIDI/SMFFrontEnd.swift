@@ -31,7 +31,7 @@ public enum SMFFrontEnd {
         }
         let reader = ByteReader(bytes, from: 0, to: bytes.count)
         guard let headerLength = reader.bigEndianUInt32(at: 4).map(Int.init), headerLength >= 6,
-              bytes.count >= 8 + 6
+            bytes.count >= 8 + 6
         else { throw .corrupt("MThd header is shorter than 6 bytes") }
         if headerLength > 6 { warnings.add("MThd header has \(headerLength - 6) extra bytes; ignored") }
         let format = Int(bytes[8]) << 8 | Int(bytes[9])
@@ -60,10 +60,13 @@ public enum SMFFrontEnd {
                 }
                 let isCut = declaredEnd > bytes.count
                 if isCut {
-                    warnings.add("file is truncated: track \(tracks.count) declares \(declaredLength) bytes, only \(bytes.count - dataStart) present; read what is there")
+                    warnings.add(
+                        "file is truncated: track \(tracks.count) declares \(declaredLength) bytes, only \(bytes.count - dataStart) present; read what is there"
+                    )
                 }
-                var parser = TrackParser(bytes: bytes, track: tracks.count, start: dataStart,
-                                         end: min(declaredEnd, bytes.count), isCut: isCut)
+                var parser = TrackParser(
+                    bytes: bytes, track: tracks.count, start: dataStart,
+                    end: min(declaredEnd, bytes.count), isCut: isCut)
                 tracks.append(try parser.parse(warnings: &warnings))
                 if isCut { break chunks }
             } else if id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
@@ -91,8 +94,9 @@ public enum SMFFrontEnd {
             warnings.add("format 2: the \(tracks.count) tracks are played one after another")
         }
         let canonical = writeCanonical(tracks: tracks, division: division)
-        return ValidatedSMF(format: format, declaredTrackCount: declaredTracks, trackCount: tracks.count,
-                            division: division, canonicalBytes: canonical, warnings: warnings.messages)
+        return ValidatedSMF(
+            format: format, declaredTrackCount: declaredTracks, trackCount: tracks.count,
+            division: division, canonicalBytes: canonical, warnings: warnings.messages)
     }
 
     /// A RIFF RMID file wraps an SMF in its `data` chunk.

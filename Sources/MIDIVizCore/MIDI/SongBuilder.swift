@@ -6,18 +6,23 @@ public enum SongBuilder {
     /// - Parameters:
     ///   - events: every event of every track in stream order (by tick; ties by track, then file order).
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
-    public static func build(format: Int, division: Division, trackCount: Int, events: [MIDIEvent],
-                             endTick: Int, warnings: [String]) -> Song {
-        build(format: format, division: division, trackCount: trackCount, events: MergedEvents(events: events, trackCount: trackCount),
-              endTick: endTick, warnings: warnings)
+    public static func build(
+        format: Int, division: Division, trackCount: Int, events: [MIDIEvent],
+        endTick: Int, warnings: [String]
+    ) -> Song {
+        build(
+            format: format, division: division, trackCount: trackCount, events: MergedEvents(events: events, trackCount: trackCount),
+            endTick: endTick, warnings: warnings)
     }
 
     /// - Parameters:
     ///   - events: each track's events, merged into stream order as they are read (the tempo
     ///     events first, found without a merge).
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
-    public static func build(format: Int, division: Division, trackCount: Int, events: MergedEvents,
-                             endTick: Int, warnings: [String]) -> Song {
+    public static func build(
+        format: Int, division: Division, trackCount: Int, events: MergedEvents,
+        endTick: Int, warnings: [String]
+    ) -> Song {
         var warnings = warnings
         let tempoEvents = events.filter { $0.bytes.count == 6 && $0.bytes[0] == 0xFF && $0.bytes[1] == 0x51 }
         let tempoChanges: [(tick: Int, microsecondsPerQuarter: Int)] = tempoEvents.map { event in
@@ -50,14 +55,20 @@ public enum SongBuilder {
                 case 0x03 where tracks[event.track].name == nil:
                     tracks[event.track].name = decodeText(data)
                 case 0x58 where data.count == 4:
-                    timeSignatures.append(TimeSignature(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                                                        numerator: Int(data[0]), denominator: 1 << min(Int(data[1]), 16)))
+                    timeSignatures.append(
+                        TimeSignature(
+                            seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                            numerator: Int(data[0]), denominator: 1 << min(Int(data[1]), 16)))
                 case 0x59 where data.count == 2:
-                    keySignatures.append(KeySignature(seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                                                      sharps: Int(Int8(bitPattern: data[0])), isMinor: data[1] == 1))
+                    keySignatures.append(
+                        KeySignature(
+                            seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                            sharps: Int(Int8(bitPattern: data[0])), isMinor: data[1] == 1))
                 case 0x01, 0x05:
-                    texts.append(TextEvent(seconds: tempoMap.seconds(atTick: event.tick), track: event.track,
-                                           kind: bytes[1] == 0x05 ? .lyric : .text, bytes: data))
+                    texts.append(
+                        TextEvent(
+                            seconds: tempoMap.seconds(atTick: event.tick), track: event.track,
+                            kind: bytes[1] == 0x05 ? .lyric : .text, bytes: data))
                 default: break
                 }
                 continue
@@ -70,7 +81,7 @@ public enum SongBuilder {
             let channel = status & 0x0F
             let kind = status & 0xF0
             synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), bytes: bytes))
-            if (kind == 0x90 || kind == 0x80), bytes.count == 3 {
+            if kind == 0x90 || kind == 0x80, bytes.count == 3 {
                 let key = Int(channel) * 128 + Int(bytes[1] & 0x7F)
                 if kind == 0x90 && bytes[2] > 0 {
                     sounding[key].append((event.tick, bytes[2], event.track, programs[Int(channel)]))
@@ -78,9 +89,11 @@ public enum SongBuilder {
                     channelSets[event.track].insert(channel)
                 } else {
                     for started in sounding[key] {
-                        notes.append(Note(startSeconds: tempoMap.seconds(atTick: started.tick), endSeconds: tempoMap.seconds(atTick: event.tick),
-                                          pitch: bytes[1], velocity: started.velocity, channel: channel, track: started.track,
-                                          program: started.program))
+                        notes.append(
+                            Note(
+                                startSeconds: tempoMap.seconds(atTick: started.tick), endSeconds: tempoMap.seconds(atTick: event.tick),
+                                pitch: bytes[1], velocity: started.velocity, channel: channel, track: started.track,
+                                program: started.program))
                     }
                     sounding[key].removeAll(keepingCapacity: true)
                 }
@@ -96,9 +109,11 @@ public enum SongBuilder {
         for (key, started) in sounding.enumerated() {
             for note in started {
                 unreleased += 1
-                notes.append(Note(startSeconds: tempoMap.seconds(atTick: note.tick), endSeconds: tempoMap.seconds(atTick: endTick),
-                                  pitch: UInt8(key % 128), velocity: note.velocity, channel: UInt8(key / 128), track: note.track,
-                                  program: note.program))
+                notes.append(
+                    Note(
+                        startSeconds: tempoMap.seconds(atTick: note.tick), endSeconds: tempoMap.seconds(atTick: endTick),
+                        pitch: UInt8(key % 128), velocity: note.velocity, channel: UInt8(key / 128), track: note.track,
+                        program: note.program))
             }
         }
         if unreleased > 0 {
@@ -107,10 +122,11 @@ public enum SongBuilder {
         notes.sort { ($0.startSeconds, $0.pitch, $0.channel, $0.track, $0.endSeconds) < ($1.startSeconds, $1.pitch, $1.channel, $1.track, $1.endSeconds) }
         for index in tracks.indices { tracks[index].channels = channelSets[index].sorted() }
 
-        return Song(format: format, division: division, endTick: endTick,
-                    durationSeconds: tempoMap.seconds(atTick: endTick), tracks: tracks, notes: notes,
-                    tempoChanges: tempoMap.changes, timeSignatures: timeSignatures, keySignatures: keySignatures,
-                    synthEvents: synthEvents, warnings: warnings, texts: texts)
+        return Song(
+            format: format, division: division, endTick: endTick,
+            durationSeconds: tempoMap.seconds(atTick: endTick), tracks: tracks, notes: notes,
+            tempoChanges: tempoMap.changes, timeSignatures: timeSignatures, keySignatures: keySignatures,
+            synthEvents: synthEvents, warnings: warnings, texts: texts)
     }
 
     /// Text meta events carry no declared encoding: UTF-8 when valid, else Latin-1.

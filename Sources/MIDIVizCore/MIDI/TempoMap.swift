@@ -53,7 +53,10 @@ public struct TempoMap: Sendable {
 
     /// The tempo changes as (seconds, beats per minute), starting with the tempo at 0; empty for SMPTE.
     public var changes: [TempoChange] {
-        segments.map { TempoChange(seconds: $0.startSeconds, tick: $0.startTick,
-                                   beatsPerMinute: 60_000_000 / Double(max($0.microsecondsPerQuarter, 1))) }
+        segments.map {
+            TempoChange(
+                seconds: $0.startSeconds, tick: $0.startTick,
+                beatsPerMinute: 60_000_000 / Double(max($0.microsecondsPerQuarter, 1)))
+        }
     }
 }

@@ -20,8 +20,10 @@ struct TrackParser {
         var sysexSinceStatus = false
         while true {
             let eventOffset = reader.offset
-            switch try step(tick: &tick, runningStatus: &runningStatus, sysexSinceStatus: &sysexSinceStatus,
-                            warnings: &warnings) {
+            switch try step(
+                tick: &tick, runningStatus: &runningStatus, sysexSinceStatus: &sysexSinceStatus,
+                warnings: &warnings)
+            {
             case .event(let event):
                 if let event { events.append(event) }
             case .endOfTrack(let endTick):
@@ -49,8 +51,10 @@ struct TrackParser {
 
     /// Reads one event. Returns `.endOfData` only when the data ends cleanly between events, or
     /// anywhere in a chunk cut by the end of the file.
-    private mutating func step(tick: inout Int, runningStatus: inout UInt8?, sysexSinceStatus: inout Bool,
-                               warnings: inout LoadWarnings) throws(SMFFormatError) -> Step {
+    private mutating func step(
+        tick: inout Int, runningStatus: inout UInt8?, sysexSinceStatus: inout Bool,
+        warnings: inout LoadWarnings
+    ) throws(SMFFormatError) -> Step {
         let eventOffset = reader.offset
         if reader.isAtEnd { return .endOfData }
         switch reader.readVLQ() {
@@ -151,12 +155,16 @@ struct TrackParser {
 
     /// Keeps a meta event when it is well formed, shortening long text and dropping what libsmf
     /// or a reader would misread.
-    private func metaEvent(type: UInt8, data: [UInt8], tick: Int, offset: Int,
-                           warnings: inout LoadWarnings) -> CanonicalEvent? {
+    private func metaEvent(
+        type: UInt8, data: [UInt8], tick: Int, offset: Int,
+        warnings: inout LoadWarnings
+    ) -> CanonicalEvent? {
         let expectedLength: [UInt8: Int] = [0x00: 2, 0x20: 1, 0x21: 1, 0x51: 3, 0x54: 5, 0x58: 4, 0x59: 2]
-        let names: [UInt8: String] = [0x00: "sequence number", 0x20: "channel prefix", 0x21: "port",
-                                      0x51: "tempo", 0x54: "SMPTE offset", 0x58: "time signature",
-                                      0x59: "key signature"]
+        let names: [UInt8: String] = [
+            0x00: "sequence number", 0x20: "channel prefix", 0x21: "port",
+            0x51: "tempo", 0x54: "SMPTE offset", 0x58: "time signature",
+            0x59: "key signature",
+        ]
         if let expected = expectedLength[type], data.count != expected, !(type == 0x00 && data.isEmpty) {
             warnings.add("track \(track): \(names[type]!) meta event of \(data.count) bytes (expected \(expected)) at offset \(offset) ignored")
             return nil

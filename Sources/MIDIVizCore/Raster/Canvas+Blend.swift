@@ -71,8 +71,10 @@ extension Canvas {
 
     /// The glow's inner loop: weight = (rowTerm − dx² · inverseSquared)² · scale, eight at a time.
     @inlinable
-    static func blendGlowRun(_ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, firstDX: Float,
-                             rowTerm: Float, inverseSquared: Float, scale: Float, _ ink: Ink) {
+    static func blendGlowRun(
+        _ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, firstDX: Float,
+        rowTerm: Float, inverseSquared: Float, scale: Float, _ ink: Ink
+    ) {
         guard end > start else { return }
         // dx is computed from the run's start for every pixel, never accumulated, in the eight
         // lanes and in the tail alike.
@@ -86,8 +88,9 @@ extension Canvas {
             let falloff = unclamped.replacing(with: 0, where: unclamped .< 0)
             // Lane by lane: the generic SIMD conversion from Float is not specialized and slow.
             let w = falloff * falloff * scales
-            let weights = SIMD8<UInt32>(UInt32(w[0]), UInt32(w[1]), UInt32(w[2]), UInt32(w[3]),
-                                        UInt32(w[4]), UInt32(w[5]), UInt32(w[6]), UInt32(w[7]))
+            let weights = SIMD8<UInt32>(
+                UInt32(w[0]), UInt32(w[1]), UInt32(w[2]), UInt32(w[3]),
+                UInt32(w[4]), UInt32(w[5]), UInt32(w[6]), UInt32(w[7]))
             blend8(row.advanced(by: x), ink, weights)
             x += 8
         }

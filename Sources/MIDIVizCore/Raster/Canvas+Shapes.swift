@@ -40,7 +40,9 @@ extension Canvas {
         pixels.withUnsafeMutableBufferPointer { buffer in
             for y in Int(y0)..<Int(y1.rounded(.up)) {
                 let rowCoverage = min(Float(y + 1), y1) - max(Float(y), y0)
-                let weights = rowCoverage == 1 ? inside
+                let weights =
+                    rowCoverage == 1
+                    ? inside
                     : (left: ink.weight(rowCoverage * leftCoverage), middle: ink.weight(rowCoverage), right: ink.weight(rowCoverage * rightCoverage))
                 let row = buffer.baseAddress!.advanced(by: y * width)
                 row[firstColumn] = Canvas.blend(row[firstColumn], ink, weights.left)
@@ -116,8 +118,10 @@ extension Canvas {
     /// squared vertical distance from the centre (to pixel centres) and the clipped columns the
     /// disc spans, widened by `margin` on each side. Rows beside the canvas are skipped.
     @inline(__always)
-    mutating func forEachRow(ofDiscAt center: Point, radius: Float, margin: Float,
-                             _ body: (_ row: UnsafeMutablePointer<UInt32>, _ dySquared: Float, _ columns: Range<Int>) -> Void) {
+    mutating func forEachRow(
+        ofDiscAt center: Point, radius: Float, margin: Float,
+        _ body: (_ row: UnsafeMutablePointer<UInt32>, _ dySquared: Float, _ columns: Range<Int>) -> Void
+    ) {
         let rowStart = max(0, Int((center.y - radius).rounded(.down)))
         let rowEnd = min(height, Int((center.y + radius).rounded(.up)))
         guard rowEnd > rowStart else { return }
@@ -190,8 +194,9 @@ extension Canvas {
             let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
             let rowTerm = 1 - dySquared * inverseSquared
             func blendRun(_ start: Int, _ end: Int) {
-                Canvas.blendGlowRun(row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
-                                    rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
+                Canvas.blendGlowRun(
+                    row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
+                    rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
             }
             blendRun(columns.lowerBound, skip.lowerBound)
             blendRun(skip.upperBound, columns.upperBound)
@@ -204,9 +209,11 @@ extension Canvas {
         if start.x == end.x || start.y == end.y {
             // Axis-aligned lines are rectangles (with square ends), the common case for grids.
             let half = lineWidth / 2
-            fillRect(Rect(x: min(start.x, end.x) - (start.y == end.y ? 0 : half), y: min(start.y, end.y) - (start.x == end.x ? 0 : half),
-                          width: abs(end.x - start.x) + (start.y == end.y ? 0 : lineWidth),
-                          height: abs(end.y - start.y) + (start.x == end.x ? 0 : lineWidth)), color)
+            fillRect(
+                Rect(
+                    x: min(start.x, end.x) - (start.y == end.y ? 0 : half), y: min(start.y, end.y) - (start.x == end.x ? 0 : half),
+                    width: abs(end.x - start.x) + (start.y == end.y ? 0 : lineWidth),
+                    height: abs(end.y - start.y) + (start.x == end.x ? 0 : lineWidth)), color)
             return
         }
         let half = lineWidth / 2

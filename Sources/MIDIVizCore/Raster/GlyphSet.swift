@@ -63,8 +63,9 @@ public struct GlyphSet: Sendable {
 
     /// A set without glyphs: text draws nothing and measures zero (for tests without a font).
     public static func empty(pixelSize: Int) -> GlyphSet {
-        GlyphSet(pixelSize: pixelSize, ascender: Float(pixelSize) * 0.75, descender: Float(pixelSize) * 0.25,
-                 glyphs: Array(repeating: nil, count: 256))
+        GlyphSet(
+            pixelSize: pixelSize, ascender: Float(pixelSize) * 0.75, descender: Float(pixelSize) * 0.25,
+            glyphs: Array(repeating: nil, count: 256))
     }
 
     /// The advance width of text: Latin-1 bytes or Unicode code points.

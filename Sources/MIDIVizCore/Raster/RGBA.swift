@@ -22,10 +22,11 @@ public struct RGBA: Sendable, Hashable {
     /// `#RRGGBB`, as `init(hex:)` reads it.
     public var hex: String {
         let pixel = self.pixel
-        return "#" + [pixel & 0xFF, (pixel >> 8) & 0xFF, (pixel >> 16) & 0xFF].map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        return "#"
+            + [pixel & 0xFF, (pixel >> 8) & 0xFF, (pixel >> 16) & 0xFF].map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
     }
 
     public func withAlpha(_ alpha: Float) -> RGBA { RGBA(r, g, b, alpha) }

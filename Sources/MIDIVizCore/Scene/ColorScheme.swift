@@ -10,11 +10,19 @@ public enum ColorScheme: String, Sendable, CaseIterable {
         case .rainbow:
             return RGBA.hsv(u * 0.92, 0.72, 1.0)
         case .fire:
-            return Self.gradient(u, [RGBA(0.62, 0.06, 0.04), RGBA(0.92, 0.22, 0.05), RGBA(1.0, 0.50, 0.08),
-                                     RGBA(1.0, 0.78, 0.25), RGBA(1.0, 0.95, 0.72)])
+            return Self.gradient(
+                u,
+                [
+                    RGBA(0.62, 0.06, 0.04), RGBA(0.92, 0.22, 0.05), RGBA(1.0, 0.50, 0.08),
+                    RGBA(1.0, 0.78, 0.25), RGBA(1.0, 0.95, 0.72),
+                ])
         case .ocean:
-            return Self.gradient(u, [RGBA(0.10, 0.20, 0.62), RGBA(0.10, 0.42, 0.90), RGBA(0.08, 0.70, 0.82),
-                                     RGBA(0.35, 0.92, 0.85), RGBA(0.82, 1.0, 0.96)])
+            return Self.gradient(
+                u,
+                [
+                    RGBA(0.10, 0.20, 0.62), RGBA(0.10, 0.42, 0.90), RGBA(0.08, 0.70, 0.82),
+                    RGBA(0.35, 0.92, 0.85), RGBA(0.82, 1.0, 0.96),
+                ])
         }
     }
 

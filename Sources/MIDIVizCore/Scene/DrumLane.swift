@@ -8,12 +8,12 @@ struct DrumLane {
     /// The slot of a General MIDI drum key.
     static func slot(ofKey key: UInt8) -> Int {
         switch key {
-        case 35, 36: return 0                          // kicks
-        case 37, 38, 39, 40: return 1                  // snares, claps
-        case 41, 43, 45, 47, 48, 50: return 2          // toms
-        case 42, 44, 46: return 3                      // hi-hats
-        case 49, 51, 52, 53, 55, 57, 59: return 4      // cymbals
-        default: return 5                              // everything else
+        case 35, 36: return 0  // kicks
+        case 37, 38, 39, 40: return 1  // snares, claps
+        case 41, 43, 45, 47, 48, 50: return 2  // toms
+        case 42, 44, 46: return 3  // hi-hats
+        case 49, 51, 52, 53, 55, 57, 59: return 4  // cymbals
+        default: return 5  // everything else
         }
     }
 
@@ -33,8 +33,10 @@ struct DrumLane {
         let radius = unit * (0.012 + 0.03 * progress) * (0.6 + 0.4 * velocity)
         let accent = scene.settings.scheme.accent
         shapes.append(.glow(center: center, radius: radius * 1.8, hole: 0, accent.withAlpha(0.25 * remaining * velocity)))
-        shapes.append(.ring(center: center, radius: radius, lineWidth: max(1.2, unit * 0.005 * remaining),
-                            accent.withAlpha(remaining * remaining * (0.4 + 0.6 * velocity))))
+        shapes.append(
+            .ring(
+                center: center, radius: radius, lineWidth: max(1.2, unit * 0.005 * remaining),
+                accent.withAlpha(remaining * remaining * (0.4 + 0.6 * velocity))))
         shapes.append(.circle(center: center, radius: unit * 0.006, accent.withAlpha(remaining * remaining * remaining)))
     }
 }

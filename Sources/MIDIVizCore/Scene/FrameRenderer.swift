@@ -39,8 +39,9 @@ public struct FrameRenderer: Sendable {
         scene.makeShapes(at: seconds, into: &workspace.nextShapes)
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
-        workspace.unchanged.find(previous: workspace.shapes, previousRegions: workspace.drawnRegions,
-                                 new: workspace.nextShapes, newRegions: workspace.nextRegions)
+        workspace.unchanged.find(
+            previous: workspace.shapes, previousRegions: workspace.drawnRegions,
+            new: workspace.nextShapes, newRegions: workspace.nextRegions)
         // Put the backdrop back where the previous frame drew, not over the whole canvas, and
         // not under what stays. A note's shapes follow its glow and lie inside it: one copy
         // covers them all.

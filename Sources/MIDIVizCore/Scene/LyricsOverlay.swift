@@ -56,18 +56,23 @@ struct LyricsOverlay: Sendable {
         let padX = currentPixels, padY = currentPixels * 0.6
         let bottom = (next == nil ? currentY + currentPixels * 0.5 : nextY + nextPixels * 0.5) + padY
         let top = currentY - currentPixels * 0.75 - padY
-        shapes.append(.roundedRect(Rect(x: centerX - widest / 2 - padX, y: top, width: widest + 2 * padX, height: bottom - top),
-                                   radius: currentPixels * 0.5, top: panel, bottom: panel))
+        shapes.append(
+            .roundedRect(
+                Rect(x: centerX - widest / 2 - padX, y: top, width: widest + 2 * padX, height: bottom - top),
+                radius: currentPixels * 0.5, top: panel, bottom: panel))
 
         let sungEnd = display.sung > 0 ? current.syllableEnds[display.sung - 1] : 0
         let litEnd = display.sung > 1 ? current.syllableEnds[display.sung - 2] : 0
         // The syllable being sung lights up over `Lyrics.lightingSeconds`.
         let lighting = unsung.mixed(with: sung, display.lastSyllableProgress)
-        let line = LyricLine(current.characters, sungEnd: display.lastSyllableProgress >= 1 ? sungEnd : litEnd, lightingEnd: sungEnd,
-                             sung: sung, lighting: lighting, unsung: unsung)
+        let line = LyricLine(
+            current.characters, sungEnd: display.lastSyllableProgress >= 1 ? sungEnd : litEnd, lightingEnd: sungEnd,
+            sung: sung, lighting: lighting, unsung: unsung)
         let shadowOffset = max(1, (currentPixels * 0.05).rounded())
-        shapes.append(.lyricLine(LyricLine(current.characters, RGBA(0, 0, 0, 0.6)), currentSize,
-                                 center: Point(centerX + shadowOffset, currentY + shadowOffset)))
+        shapes.append(
+            .lyricLine(
+                LyricLine(current.characters, RGBA(0, 0, 0, 0.6)), currentSize,
+                center: Point(centerX + shadowOffset, currentY + shadowOffset)))
         shapes.append(.lyricLine(line, currentSize, center: Point(centerX, currentY)))
         if let next {
             shapes.append(.lyricLine(LyricLine(next.characters, waiting), nextSize, center: Point(centerX, nextY)))
@@ -85,7 +90,7 @@ struct LyricsOverlay: Sendable {
     static func estimatedWidth(of line: Lyrics.Line, pixels: Float) -> Float {
         let taking = line.characters.lazy.filter { character in
             !((0x0300...0x036F).contains(character) || (0x200B...0x200F).contains(character) || (0x20D0...0x20FF).contains(character)
-              || (0xFE20...0xFE2F).contains(character) || character == 0xFEFF)
+                || (0xFE20...0xFE2F).contains(character) || character == 0xFEFF)
         }.count
         return Float(taking) * pixels * 0.6
     }

@@ -69,8 +69,9 @@ struct Overlay: Sendable {
         case .track:
             return Set(melodic.map(\.track)).sorted().map { track in
                 let name = track < song.tracks.count ? song.tracks[track].name.map(trimmed) : nil
-                return LegendEntry(label: .latin1(name.flatMap { $0.isEmpty ? nil : $0 } ?? "Track \(track + 1)"),
-                                   color: colors.color(ofTrack: track))
+                return LegendEntry(
+                    label: .latin1(name.flatMap { $0.isEmpty ? nil : $0 } ?? "Track \(track + 1)"),
+                    color: colors.color(ofTrack: track))
             }
         case .channel:
             return Set(melodic.map { Int($0.channel) }).sorted().map { channel in
@@ -80,8 +81,9 @@ struct Overlay: Sendable {
                 let named = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                     .compactMap { $0.key < song.tracks.count ? song.tracks[$0.key].name.map(trimmed) : nil }
                     .first { !$0.isEmpty }
-                return LegendEntry(label: .latin1("Ch \(channel + 1)" + (named.map { " \u{B7} " + $0 } ?? "")),
-                                   color: colors.color(ofChannel: channel))
+                return LegendEntry(
+                    label: .latin1("Ch \(channel + 1)" + (named.map { " \u{B7} " + $0 } ?? "")),
+                    color: colors.color(ofChannel: channel))
             }
         }
     }
@@ -102,15 +104,18 @@ struct Overlay: Sendable {
         appendLegend(to: &shapes)
         if let chord {
             let alpha = Float(min(1, (seconds - chord.start) / Self.chordFadeInSeconds))
-            appendShadowed(.chord(chord.symbol), .display, at: Point(width - margin, height * 0.055), alpha: 0.95 * alpha,
-                           alignment: .right, to: &shapes)
+            appendShadowed(
+                .chord(chord.symbol), .display, at: Point(width - margin, height * 0.055), alpha: 0.95 * alpha,
+                alignment: .right, to: &shapes)
         }
     }
 
     /// Text in the accent colour over a soft dark copy of itself, a little down and right, so
     /// that it reads over bright notes.
-    private func appendShadowed(_ label: TextLabel, _ size: TextSize, at center: Point, alpha: Float, alignment: TextAlignment,
-                                to shapes: inout [Shape]) {
+    private func appendShadowed(
+        _ label: TextLabel, _ size: TextSize, at center: Point, alpha: Float, alignment: TextAlignment,
+        to shapes: inout [Shape]
+    ) {
         let offset = max(1, (Float(size.pixelSize(canvasSide: textSide)) * 0.05).rounded())
         shapes.append(.text(label, size, center: Point(center.x + offset, center.y + offset), RGBA(0, 0, 0, 0.55 * alpha), alignment: alignment))
         shapes.append(.text(label, size, center: center, accent.withAlpha(alpha), alignment: alignment))
@@ -123,14 +128,20 @@ struct Overlay: Sendable {
         // Text is measured by the font only when drawn: the panel's width is estimated.
         let panelWidth = pad * 2 + swatch + textSize * 0.6 + Float(legendWidthInCharacters) * textSize * 0.62
         let rows = shownLegend.count + (moreLabel == nil ? 0 : 1)
-        shapes.append(.roundedRect(Rect(x: left - pad, y: legendTop, width: panelWidth, height: Float(rows) * row + pad),
-                                   radius: textSize * 0.5, top: panel, bottom: panel))
+        shapes.append(
+            .roundedRect(
+                Rect(x: left - pad, y: legendTop, width: panelWidth, height: Float(rows) * row + pad),
+                radius: textSize * 0.5, top: panel, bottom: panel))
         for (index, entry) in shownLegend.enumerated() {
             let y = legendTop + pad * 0.5 + row * (Float(index) + 0.5)
-            shapes.append(.roundedRect(Rect(x: left, y: y - swatch / 2, width: swatch, height: swatch), radius: swatch * 0.25,
-                                       top: entry.color, bottom: entry.color.scaled(0.7)))
-            shapes.append(.text(entry.label, .small, center: Point(left + swatch + textSize * 0.6, y), accent.withAlpha(0.88),
-                                alignment: .left))
+            shapes.append(
+                .roundedRect(
+                    Rect(x: left, y: y - swatch / 2, width: swatch, height: swatch), radius: swatch * 0.25,
+                    top: entry.color, bottom: entry.color.scaled(0.7)))
+            shapes.append(
+                .text(
+                    entry.label, .small, center: Point(left + swatch + textSize * 0.6, y), accent.withAlpha(0.88),
+                    alignment: .left))
         }
         if let moreLabel {
             let y = legendTop + pad * 0.5 + row * (Float(shownLegend.count) + 0.5)

@@ -23,7 +23,6 @@ public enum PianoKeys {
 
     private static let whitesBefore = [0, 1, 1, 2, 2, 3, 4, 4, 5, 5, 6, 6]
 
-
     /// The key's extent in white-key units from C-1's left edge.
     public static func whiteKeySpan(_ pitch: Int) -> (lower: Float, upper: Float) {
         guard isBlack(pitch) else {
@@ -39,8 +38,10 @@ public enum PianoKeys {
     private static let blackKeyCentres: [Float] = [0, 1.5 * 3 / 5, 0, 3.5 * 3 / 5, 0, 0, 3 + 1.5 * 4 / 7, 0, 3 + 3.5 * 4 / 7, 0, 3 + 5.5 * 4 / 7, 0]
 
     /// White key edges in an octave, in semitone rows.
-    private static let whiteKeyRows: [(Float, Float)] = [(0, 5.0 / 3), (0, 0), (5.0 / 3, 10.0 / 3), (0, 0), (10.0 / 3, 5), (5, 6.75), (0, 0),
-                                                         (6.75, 8.5), (0, 0), (8.5, 10.25), (0, 0), (10.25, 12)]
+    private static let whiteKeyRows: [(Float, Float)] = [
+        (0, 5.0 / 3), (0, 0), (5.0 / 3, 10.0 / 3), (0, 0), (10.0 / 3, 5), (5, 6.75), (0, 0),
+        (6.75, 8.5), (0, 0), (8.5, 10.25), (0, 0), (10.25, 12),
+    ]
 
     /// The key's extent in semitone rows from C-1's lower edge.
     public static func semitoneSpan(_ pitch: Int) -> (lower: Float, upper: Float) {

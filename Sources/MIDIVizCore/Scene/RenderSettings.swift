@@ -62,10 +62,12 @@ public struct RenderSettings: Sendable, Equatable {
     public static let baseFadeSeconds = 1.0
     public static let speedRange = 0.5...2.0
 
-    public init(width: Int = 1920, height: Int = 1080, framesPerSecond: Int = 60, style: Style = .circles,
-                scheme: ColorScheme = .rainbow, colorBy: ColorBy = .pitch, barsLayout: BarsLayout = .range,
-                speed: Double = 1, grid: Bool = false, background: RGBA? = nil, window: Double? = nil,
-                keys: KeyRange = .piano, chords: Bool = false, title: String? = nil) {
+    public init(
+        width: Int = 1920, height: Int = 1080, framesPerSecond: Int = 60, style: Style = .circles,
+        scheme: ColorScheme = .rainbow, colorBy: ColorBy = .pitch, barsLayout: BarsLayout = .range,
+        speed: Double = 1, grid: Bool = false, background: RGBA? = nil, window: Double? = nil,
+        keys: KeyRange = .piano, chords: Bool = false, title: String? = nil
+    ) {
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
@@ -83,10 +85,11 @@ public struct RenderSettings: Sendable, Equatable {
     }
 
     /// Pinned for golden tests so that new defaults do not change recorded pixels.
-    public static let forTesting = RenderSettings(width: 480, height: 270, framesPerSecond: 30, style: .circles,
-                                                  scheme: .rainbow, colorBy: .pitch, barsLayout: .range,
-                                                  speed: 1, grid: false, background: nil, window: nil,
-                                                  keys: .piano, chords: false, title: nil)
+    public static let forTesting = RenderSettings(
+        width: 480, height: 270, framesPerSecond: 30, style: .circles,
+        scheme: .rainbow, colorBy: .pitch, barsLayout: .range,
+        speed: 1, grid: false, background: nil, window: nil,
+        keys: .piano, chords: false, title: nil)
 
     public static let windowRange = 0.5...60.0
 

@@ -44,7 +44,8 @@ public struct Scene: Sendable {
         /// A note's end, or later under a pedal.
         func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
         let span = settings.style.layout.visibleSpan(settings: settings)
-        index = NoteIndex(count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }) { span(notes[$0], sounding($0)).until }
+        index = NoteIndex(
+            count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }, visibleUntil: { span(notes[$0], sounding($0)).until })
         let window = settings.windowSeconds
         beatGrid = settings.style.layout.scrolls ? BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window) : BeatGrid(lines: [])
         if let color = settings.background {

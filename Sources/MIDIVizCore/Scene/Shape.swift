@@ -55,8 +55,9 @@ extension Shape {
         case .ring(let center, let radius, let lineWidth, _): return square(center, radius + lineWidth / 2 + 2)
         case .line(let from, let to, let lineWidth, _):
             let pad = lineWidth / 2 + 2
-            return Rect(x: min(from.x, to.x) - pad, y: min(from.y, to.y) - pad,
-                        width: abs(to.x - from.x) + 2 * pad, height: abs(to.y - from.y) + 2 * pad)
+            return Rect(
+                x: min(from.x, to.x) - pad, y: min(from.y, to.y) - pad,
+                width: abs(to.x - from.x) + 2 * pad, height: abs(to.y - from.y) + 2 * pad)
         case .text(let label, let size, let center, _, let alignment):
             let glyphs = fonts[size]
             let width = glyphs.width(of: label.bytes)

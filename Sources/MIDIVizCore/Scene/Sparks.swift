@@ -40,7 +40,8 @@ struct Sparks {
     static func append(for note: Note, at seconds: Double, burst: Burst, color: RGBA, most: Int = .max, to shapes: inout [Shape]) {
         let age = seconds - note.startSeconds
         guard age >= 0, age < lifeSeconds else { return }
-        var seed = UInt64(truncatingIfNeeded: note.startSeconds.bitPattern) ^ UInt64(note.pitch) << 56
+        var seed =
+            UInt64(truncatingIfNeeded: note.startSeconds.bitPattern) ^ UInt64(note.pitch) << 56
             ^ UInt64(note.channel) << 48 ^ UInt64(note.track) << 32
         let count = min(most, 3 + Int(note.velocity) / 24)
         let intensity = NoteColors.intensity(note.velocity)

@@ -76,7 +76,10 @@ public struct SustainPedal: Sendable {
             if let held = span(in: sustainByChannel[Int(note.channel)], holding: note.endSeconds) { end = max(end, held.up) }
             // Sostenuto keeps the notes sounding when it went down.
             if let caught = span(in: sostenutoByChannel[Int(note.channel)], holding: note.endSeconds),
-               note.startSeconds <= caught.down { end = max(end, caught.up) }
+                note.startSeconds <= caught.down
+            {
+                end = max(end, caught.up)
+            }
             return max(note.endSeconds, min(end, nextStrike[index]))
         }
     }

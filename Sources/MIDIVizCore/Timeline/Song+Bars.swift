@@ -63,11 +63,12 @@ extension Song {
         for (index, signature) in signatures.enumerated() {
             let numerator = max(1, signature.numerator), denominator = max(1, signature.denominator)
             let compound = denominator >= 8 && numerator > 3 && numerator % 3 == 0
-            let segment = MeterSegment(startTick: segments.last?.endTick ?? 0,
-                                       endTick: index + 1 < signatures.count ? signatures[index + 1].tick : Int.max,
-                                       numerator: numerator, denominator: denominator,
-                                       ticksPerWhole: 4 * ticksPerQuarter, firstBar: bar,
-                                       notesPerBeat: compound ? 3 : 1)
+            let segment = MeterSegment(
+                startTick: segments.last?.endTick ?? 0,
+                endTick: index + 1 < signatures.count ? signatures[index + 1].tick : Int.max,
+                numerator: numerator, denominator: denominator,
+                ticksPerWhole: 4 * ticksPerQuarter, firstBar: bar,
+                notesPerBeat: compound ? 3 : 1)
             segments.append(segment)
             if segment.barCount != Int.max { bar += segment.barCount }
         }

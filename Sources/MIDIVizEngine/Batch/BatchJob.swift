@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import MIDIVizCore
 import MIDIVizIO
+import Synchronization
 
 /// A batch's render: the plan's songs, several at once (the options' `jobs` songs at once, each
 /// on the cores left to it), past songs that fail, skipping those whose output and record are
@@ -87,8 +87,9 @@ public final class BatchJob: Sendable {
         let song = plan.songs[index]
         let started = Date()
         func result(_ status: BatchResult.Status, code: Int32 = 0, _ message: String = "", duration: Double = 0, frames: Int = 0) -> BatchResult {
-            BatchResult(song: song, status: status, exitCode: code, message: message, durationSeconds: duration, frames: frames,
-                        wallSeconds: Date().timeIntervalSince(started))
+            BatchResult(
+                song: song, status: status, exitCode: code, message: message, durationSeconds: duration, frames: frames,
+                wallSeconds: Date().timeIntervalSince(started))
         }
         func failed(_ error: RenderError) -> BatchResult {
             // Options named as flags, as the command line names them.
@@ -108,9 +109,10 @@ public final class BatchJob: Sendable {
         options.jobs = max(1, processorCount / workers)
         let request: RenderRequest
         do {
-            request = try RenderRequest(song: loaded, songPath: song.input, songName: song.input, options: options,
-                                        outputs: [.video(path: song.output, container: .mp4, crf: options.crf, preset: options.preset)],
-                                        defaultJobs: 1)
+            request = try RenderRequest(
+                song: loaded, songPath: song.input, songName: song.input, options: options,
+                outputs: [.video(path: song.output, container: .mp4, crf: options.crf, preset: options.preset)],
+                defaultJobs: 1)
         } catch {
             return failed(error)
         }

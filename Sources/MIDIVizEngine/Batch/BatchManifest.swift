@@ -68,7 +68,9 @@ enum BatchManifest {
             } catch {
                 throw .usage("\(place): \(error.message(prefix: "--"))")
             }
-            let output = relative == input ? BatchPlan.outputPath(for: input, in: outputDirectory)
+            let output =
+                relative == input
+                ? BatchPlan.outputPath(for: input, in: outputDirectory)
                 : (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + relative
             songs.append(BatchSong(input: inputPath, relativePath: input, output: output, options: options))
         }

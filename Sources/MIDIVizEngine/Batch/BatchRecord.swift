@@ -33,8 +33,10 @@ public struct BatchRecord: Codable, Equatable, Sendable {
     ///     when it has no sound.
     ///   - digest: the SHA-256 of a file, or nil when it cannot be read (`FileDigest.sha256`;
     ///     a batch caches it).
-    public init(input bytes: [UInt8], options: RenderOptions, soundFont: String?,
-                digest: (String) -> String? = { FileDigest.sha256(ofFile: $0) }) {
+    public init(
+        input bytes: [UInt8], options: RenderOptions, soundFont: String?,
+        digest: (String) -> String? = { FileDigest.sha256(ofFile: $0) }
+    ) {
         inputBytes = bytes.count
         inputSHA256 = FileDigest.hex(SHA256.hash(data: bytes))
         soundFontSHA256 = soundFont.flatMap(digest)
@@ -67,7 +69,8 @@ public struct BatchRecord: Codable, Equatable, Sendable {
     /// output's size, which only the record knows).
     public func isUpToDate(output: String) -> Bool {
         guard let recorded = Self.read(for: output),
-              let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int else { return false }
+            let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int
+        else { return false }
         var made = self
         made.outputBytes = recorded.outputBytes
         return recorded == made && size == recorded.outputBytes

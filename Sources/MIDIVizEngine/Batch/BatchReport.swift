@@ -29,8 +29,10 @@ public struct BatchResult: Codable, Sendable, Equatable {
         case wallSeconds = "wall_s", options
     }
 
-    public init(input: String, path: String, status: Status, exitCode: Int32, message: String, outputs: [String],
-                durationSeconds: Double, frames: Int, wallSeconds: Double, options: [String: [String]]) {
+    public init(
+        input: String, path: String, status: Status, exitCode: Int32, message: String, outputs: [String],
+        durationSeconds: Double, frames: Int, wallSeconds: Double, options: [String: [String]]
+    ) {
         self.input = input
         self.path = path
         self.status = status
@@ -45,9 +47,10 @@ public struct BatchResult: Codable, Sendable, Equatable {
 
     /// How `song` went: its output among the outputs unless it failed.
     public init(song: BatchSong, status: Status, exitCode: Int32, message: String, durationSeconds: Double, frames: Int, wallSeconds: Double) {
-        self.init(input: song.relativePath, path: song.input, status: status, exitCode: exitCode, message: message,
-                  outputs: status == .failed ? [] : [song.output], durationSeconds: durationSeconds, frames: frames,
-                  wallSeconds: wallSeconds, options: song.options.shapingTexts(changedOnly: true))
+        self.init(
+            input: song.relativePath, path: song.input, status: status, exitCode: exitCode, message: message,
+            outputs: status == .failed ? [] : [song.output], durationSeconds: durationSeconds, frames: frames,
+            wallSeconds: wallSeconds, options: song.options.shapingTexts(changedOnly: true))
     }
 
     /// Reads a song of a report, of this version or an earlier one (without `options`).
@@ -170,7 +173,8 @@ public struct BatchReport: Codable, Sendable, Equatable {
     /// Reads a JSON report (`--report`) back.
     public static func read(_ path: String) throws(BatchError) -> BatchReport {
         guard let data = FileManager.default.contents(atPath: path),
-              let report = try? JSONDecoder().decode(BatchReport.self, from: data) else {
+            let report = try? JSONDecoder().decode(BatchReport.self, from: data)
+        else {
             throw .badReport("\(path): not a midiviz batch report")
         }
         return report
@@ -228,14 +232,16 @@ public struct BatchReport: Codable, Sendable, Equatable {
         let name = shard.map { "midiviz batch (shard \($0.index)/\($0.count))" } ?? "midiviz batch"
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites tests=\"\(songs.count)\" failures=\"\(count(.failed))\" time=\"\(String(format: "%.3f", wallSeconds))\">\n"
-        xml += "  <testsuite name=\"\(escaped(name))\" tests=\"\(songs.count)\" failures=\"\(count(.failed))\" skipped=\"\(count(.skipped))\" time=\"\(String(format: "%.3f", wallSeconds))\">\n"
+        xml +=
+            "  <testsuite name=\"\(escaped(name))\" tests=\"\(songs.count)\" failures=\"\(count(.failed))\" skipped=\"\(count(.skipped))\" time=\"\(String(format: "%.3f", wallSeconds))\">\n"
         for result in songs {
             xml += "    <testcase classname=\"midiviz.batch\" name=\"\(escaped(result.input))\" time=\"\(String(format: "%.3f", result.wallSeconds))\""
             switch result.status {
             case .rendered: xml += "/>\n"
             case .skipped: xml += ">\n      <skipped message=\"up to date\"/>\n    </testcase>\n"
             case .failed:
-                xml += ">\n      <failure message=\"\(escaped(result.message))\" type=\"exit \(result.exitCode)\">\(escaped(result.message))</failure>\n    </testcase>\n"
+                xml +=
+                    ">\n      <failure message=\"\(escaped(result.message))\" type=\"exit \(result.exitCode)\">\(escaped(result.message))</failure>\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"

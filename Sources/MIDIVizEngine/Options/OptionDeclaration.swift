@@ -75,10 +75,12 @@ public struct OptionDeclaration: Sendable {
         return check(options)
     }
 
-    init(name: String, group: Group, kind: Kind, help: String, valueName: String?, defaultText: String?, choices: [String],
-         isPath: Bool, perSong: Bool, isNumber: Bool, mayBeNegative: Bool, bare: BareValue?, example: String?, shapesOutput: Bool = true,
-         assign: @escaping @Sendable (inout RenderOptions, [String]) throws(OptionError) -> Void,
-         read: @escaping @Sendable (RenderOptions) -> [String], check: @escaping @Sendable (RenderOptions) -> OptionError?) {
+    init(
+        name: String, group: Group, kind: Kind, help: String, valueName: String?, defaultText: String?, choices: [String],
+        isPath: Bool, perSong: Bool, isNumber: Bool, mayBeNegative: Bool, bare: BareValue?, example: String?, shapesOutput: Bool = true,
+        assign: @escaping @Sendable (inout RenderOptions, [String]) throws(OptionError) -> Void,
+        read: @escaping @Sendable (RenderOptions) -> [String], check: @escaping @Sendable (RenderOptions) -> OptionError?
+    ) {
         self.name = name
         self.group = group
         self.kind = kind
@@ -145,8 +147,10 @@ extension OptionDeclaration {
     }
 
     /// A switch, off by default.
-    static func flag(_ name: String, _ group: Group, _ keyPath: WritableKeyPath<RenderOptions, Bool> & Sendable, help: String,
-                     perSong: Bool = true) -> OptionDeclaration {
+    static func flag(
+        _ name: String, _ group: Group, _ keyPath: WritableKeyPath<RenderOptions, Bool> & Sendable, help: String,
+        perSong: Bool = true
+    ) -> OptionDeclaration {
         OptionDeclaration(
             name: name, group: group, kind: .flag, help: help, valueName: nil, defaultText: nil, choices: [], isPath: false,
             perSong: perSong, isNumber: false, mayBeNegative: false, bare: nil, example: "true",
@@ -177,7 +181,8 @@ extension OptionDeclaration {
             read: { $0[keyPath: keyPath].map(\.optionText) },
             check: { options in
                 guard let (isAllowed, text) = allowed,
-                      let value = options[keyPath: keyPath].first(where: { !isAllowed($0) }) else { return nil }
+                    let value = options[keyPath: keyPath].first(where: { !isAllowed($0) })
+                else { return nil }
                 return .outOfRange(option: name, value: value.optionText, allowed: text)
             })
     }

@@ -19,7 +19,7 @@ public enum OptionError: Error, Sendable, Equatable {
     public var option: String {
         switch self {
         case .invalid(let option, _, _), .outOfRange(let option, _, _), .notPerSong(let option), .unknown(let option),
-             .wrongKind(let option, _), .contradiction(let option, _):
+            .wrongKind(let option, _), .contradiction(let option, _):
             return option
         }
     }

@@ -16,102 +16,136 @@ extension RenderOptions {
         .value("scheme", .look, \.scheme, help: "Colour scheme: rainbow, fire or ocean."),
         .value("color-by", .look, \.colorBy, help: "Colour notes by pitch, channel or track."),
         .value("bars", .look, \.bars, help: "Bars over the song's pitch range (range) or the 12 pitch classes (pitch-class)."),
-        .value("size", .look, \.size, help: "Frame size: WIDTHxHEIGHT, 720p, 1080p, 4k, square (1080x1080) or vertical (1080x1920).",
-               expected: "WIDTHxHEIGHT, 720p, 1080p, 4k, square or vertical",
-               choices: FrameSize.named.map(\.name) + ["1920x1080"]),
+        .value(
+            "size", .look, \.size, help: "Frame size: WIDTHxHEIGHT, 720p, 1080p, 4k, square (1080x1080) or vertical (1080x1920).",
+            expected: "WIDTHxHEIGHT, 720p, 1080p, 4k, square or vertical",
+            choices: FrameSize.named.map(\.name) + ["1920x1080"]),
         .value("fps", .look, \.fps, help: "Frames per second.", allowed: between(1...240), example: "30"),
-        .value("speed", .look, \.speed, help: "Animation speed, 0.5 to 2.0: how fast released notes fade.",
-               allowed: between(RenderSettings.speedRange), example: "1.5"),
+        .value(
+            "speed", .look, \.speed, help: "Animation speed, 0.5 to 2.0: how fast released notes fade.",
+            allowed: between(RenderSettings.speedRange), example: "1.5"),
         .flag("grid", .look, \.grid, help: "Draw a faint background grid."),
-        .optional("background", .look, \.background,
-                  help: "Background: a colour as #RRGGBB (a gradient from it to a darker shade), or transparent (PNG frames, .mov, .webm and .gif keep the alpha).",
-                  expected: "#RRGGBB or transparent", choices: ["transparent", "#202040"]),
-        .optional("background-image", .look, \.backgroundImage, help: "A picture (PNG or JPEG) behind the notes, scaled to cover the frame.",
-                  valueName: "file", isPath: true, example: "picture.png"),
-        .value("background-dim", .look, \.backgroundDim, help: "How much to darken --background-image, 0 to 1, to keep the notes readable.",
-               valueName: "amount", allowed: between(0.0...1.0), example: "0.6"),
-        .optional("window", .look, \.window,
-                  help: "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed).",
-                  valueName: "seconds", allowed: between(RenderSettings.windowRange), example: "5"),
+        .optional(
+            "background", .look, \.background,
+            help: "Background: a colour as #RRGGBB (a gradient from it to a darker shade), or transparent (PNG frames, .mov, .webm and .gif keep the alpha).",
+            expected: "#RRGGBB or transparent", choices: ["transparent", "#202040"]),
+        .optional(
+            "background-image", .look, \.backgroundImage, help: "A picture (PNG or JPEG) behind the notes, scaled to cover the frame.",
+            valueName: "file", isPath: true, example: "picture.png"),
+        .value(
+            "background-dim", .look, \.backgroundDim, help: "How much to darken --background-image, 0 to 1, to keep the notes readable.",
+            valueName: "amount", allowed: between(0.0...1.0), example: "0.6"),
+        .optional(
+            "window", .look, \.window,
+            help: "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed).",
+            valueName: "seconds", allowed: between(RenderSettings.windowRange), example: "5"),
         .value("keys", .look, \.keys, help: "Keys of the keyboard style: 88 (A0 to C8) or song (the song's range in whole octaves)."),
         .flag("chords", .look, \.chords, help: "Name the chord sounding now (C, Am7, G/B, ...) in the top right corner."),
-        .optional("title", .look, \.title, help: "A title for the top left corner (default: the song's first track name, if any; \"\" for none).", example: "Prelude"),
-        .value("labels", .look, \.labels,
-               help: "Write note names on falling notes, roll notes and lit keys where they fit, spelled by the key signature: names (C4, Eb5) or solfege (Do, Mib). `--labels` alone means names.",
-               valueName: "names|solfege", bare: .init(value: "names", off: "off")),
-        .flag("lyrics", .look, \.lyrics,
-              help: "Show the song's lyrics (lyric events, or .kar text) as a two-line karaoke display, each syllable lit as it is sung."),
+        .optional(
+            "title", .look, \.title, help: "A title for the top left corner (default: the song's first track name, if any; \"\" for none).", example: "Prelude"),
+        .value(
+            "labels", .look, \.labels,
+            help:
+                "Write note names on falling notes, roll notes and lit keys where they fit, spelled by the key signature: names (C4, Eb5) or solfege (Do, Mib). `--labels` alone means names.",
+            valueName: "names|solfege", bare: .init(value: "names", off: "off")),
+        .flag(
+            "lyrics", .look, \.lyrics,
+            help: "Show the song's lyrics (lyric events, or .kar text) as a two-line karaoke display, each syllable lit as it is sung."),
         .flag("effects", .look, \.effects, help: "Sparks where notes strike (every style) and a flash on the roll's playhead."),
-        .list("track-color", .look, \.trackColors,
-              help: "A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.",
-              valueName: "N=#RRGGBB", expected: "N=#RRGGBB", allowed: ({ $0.number >= 0 }, "a track numbered from 0, as `midiviz info` lists them"), example: "1=#FF8800"),
-        .list("channel-color", .look, \.channelColors, help: "A colour for one channel's notes (channels 1 to 16); repeatable. A track's colour wins.",
-              valueName: "C=#RRGGBB", expected: "C=#RRGGBB", allowed: ({ (1...16).contains($0.number) }, "a channel from 1 to 16"), example: "10=#808080"),
-        .list("hide-track", .look, \.hiddenTracks,
-              help: "Do not draw this track's notes (still heard, unless --mute-hidden); repeatable.", valueName: "N",
-              allowed: ({ $0 >= 0 }, "a track numbered from 0, as `midiviz info` lists them"), example: "1"),
-        .list("hide-channel", .look, \.hiddenChannels,
-              help: "Do not draw this channel's notes (1 to 16; still heard, unless --mute-hidden); repeatable.", valueName: "C",
-              allowed: ({ (1...16).contains($0) }, "a channel from 1 to 16"), example: "10"),
-        .list("only-track", .look, \.onlyTracks, help: "Draw only this track's notes; repeatable.", valueName: "N",
-              allowed: ({ $0 >= 0 }, "a track numbered from 0, as `midiviz info` lists them"), example: "0"),
-        .optional("font", .look, \.font,
-                  help: "A TrueType/OpenType font for labels (default: DejaVu Sans, \(FontRasterizer.defaultFontPath)).",
-                  valueName: "file", isPath: true, example: "font.ttf"),
+        .list(
+            "track-color", .look, \.trackColors,
+            help: "A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.",
+            valueName: "N=#RRGGBB", expected: "N=#RRGGBB", allowed: ({ $0.number >= 0 }, "a track numbered from 0, as `midiviz info` lists them"),
+            example: "1=#FF8800"),
+        .list(
+            "channel-color", .look, \.channelColors, help: "A colour for one channel's notes (channels 1 to 16); repeatable. A track's colour wins.",
+            valueName: "C=#RRGGBB", expected: "C=#RRGGBB", allowed: ({ (1...16).contains($0.number) }, "a channel from 1 to 16"), example: "10=#808080"),
+        .list(
+            "hide-track", .look, \.hiddenTracks,
+            help: "Do not draw this track's notes (still heard, unless --mute-hidden); repeatable.", valueName: "N",
+            allowed: ({ $0 >= 0 }, "a track numbered from 0, as `midiviz info` lists them"), example: "1"),
+        .list(
+            "hide-channel", .look, \.hiddenChannels,
+            help: "Do not draw this channel's notes (1 to 16; still heard, unless --mute-hidden); repeatable.", valueName: "C",
+            allowed: ({ (1...16).contains($0) }, "a channel from 1 to 16"), example: "10"),
+        .list(
+            "only-track", .look, \.onlyTracks, help: "Draw only this track's notes; repeatable.", valueName: "N",
+            allowed: ({ $0 >= 0 }, "a track numbered from 0, as `midiviz info` lists them"), example: "0"),
+        .optional(
+            "font", .look, \.font,
+            help: "A TrueType/OpenType font for labels (default: DejaVu Sans, \(FontRasterizer.defaultFontPath)).",
+            valueName: "file", isPath: true, example: "font.ttf"),
     ]
 
     private static let sound: [OptionDeclaration] = [
-        .optional("soundfont", .sound, \.soundFont,
-                  help: "The SoundFont (.sf2 or .sf3) (default: $MIDIVIZ_SOUNDFONT, then Debian's MuseScore General, /usr/share/sounds/sf3/MuseScore_General.sf3, then sf3/default-GM.sf3, sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).",
-                  valueName: "file", isPath: true, example: "sound.sf2"),
-        .value("sample-rate", .sound, \.sampleRate, help: "Audio sample rate in Hz (48000 suits video; 44100 also common).",
-               allowed: between(8_000...192_000), example: "44100"),
+        .optional(
+            "soundfont", .sound, \.soundFont,
+            help:
+                "The SoundFont (.sf2 or .sf3) (default: $MIDIVIZ_SOUNDFONT, then Debian's MuseScore General, /usr/share/sounds/sf3/MuseScore_General.sf3, then sf3/default-GM.sf3, sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).",
+            valueName: "file", isPath: true, example: "sound.sf2"),
+        .value(
+            "sample-rate", .sound, \.sampleRate, help: "Audio sample rate in Hz (48000 suits video; 44100 also common).",
+            allowed: between(8_000...192_000), example: "44100"),
         .value("gain", .sound, \.gain, help: "Synthesizer gain, as fluidsynth's -g.", allowed: between(0.0...10.0), example: "0.5"),
         .flag("no-reverb", .sound, \.noReverb, help: "Turn the synthesizer's reverb off."),
         .flag("no-chorus", .sound, \.noChorus, help: "Turn the synthesizer's chorus off."),
-        .value("max-tail", .sound, \.maximumTailSeconds, help: "Seconds the sound may ring on after the song's end, at most.",
-               valueName: "seconds", allowed: between(0.0...60.0), example: "1.5"),
-        .value("loudness", .sound, \.loudness,
-               help: "Normalize the sound to this integrated loudness in LUFS (EBU R128, true peak at most -1 dBTP), or off to keep the synthesizer's level.",
-               valueName: "LUFS|off", expected: "a loudness in LUFS or off",
-               allowed: ({ if case .target(let lufs) = $0 { return LoudnessTarget.range.contains(lufs) } else { return true } },
-                         "between -70 and 0 LUFS, or off"),
-               mayBeNegative: true, example: "-16"),
+        .value(
+            "max-tail", .sound, \.maximumTailSeconds, help: "Seconds the sound may ring on after the song's end, at most.",
+            valueName: "seconds", allowed: between(0.0...60.0), example: "1.5"),
+        .value(
+            "loudness", .sound, \.loudness,
+            help: "Normalize the sound to this integrated loudness in LUFS (EBU R128, true peak at most -1 dBTP), or off to keep the synthesizer's level.",
+            valueName: "LUFS|off", expected: "a loudness in LUFS or off",
+            allowed: (
+                { if case .target(let lufs) = $0 { return LoudnessTarget.range.contains(lufs) } else { return true } },
+                "between -70 and 0 LUFS, or off"
+            ),
+            mayBeNegative: true, example: "-16"),
         .flag("mute-hidden", .sound, \.muteHidden, help: "Silence the notes --hide-track, --hide-channel and --only-track hide."),
     ]
 
-    private static let render: [OptionDeclaration] = [
-        .value("crf", .render, \.crf, help: "x264 constant rate factor (0-51; lower is better and bigger).", allowed: between(0...51), example: "23"),
-        .value("preset", .render, \.preset,
-               help: "x264 preset: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.",
-               choices: presets, allowed: ({ presets.contains($0) }, "one of " + presets.joined(separator: ", "))),
-        .flag("no-audio", .render, \.noAudio, help: "A silent video: no SoundFont needed."),
-    ] + timeRange + run
+    private static let render: [OptionDeclaration] =
+        [
+            .value("crf", .render, \.crf, help: "x264 constant rate factor (0-51; lower is better and bigger).", allowed: between(0...51), example: "23"),
+            .value(
+                "preset", .render, \.preset,
+                help: "x264 preset: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.",
+                choices: presets, allowed: ({ presets.contains($0) }, "one of " + presets.joined(separator: ", "))),
+            .flag("no-audio", .render, \.noAudio, help: "A silent video: no SoundFont needed."),
+        ] + timeRange + run
 
     /// x264's presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 
     private static let timeRange: [OptionDeclaration] = [
-        .optional("from", .render, \.from, help: "Start at this time (the nearest frame): seconds, mm:ss.fff or bar:N.",
-                  expected: "a time: seconds, mm:ss.fff or bar:N", example: "1.5"),
-        .optional("to", .render, \.to, help: "End at this time: seconds, mm:ss.fff or bar:N (default: the end plus the release tail).",
-                  expected: "a time: seconds, mm:ss.fff or bar:N", example: "bar:3"),
-        .optional("preroll", .render, \.preroll,
-                  help: "Seconds of picture (and silence) before the start (default: for a whole song, the time notes take to reach the keys or playhead, so the first frame shows no note; none with --from).",
-                  valueName: "seconds", allowed: between(RenderRequest.rollRange), example: "0.5"),
-        .value("postroll", .render, \.postroll, help: "Seconds of picture after the end.", valueName: "seconds",
-               allowed: between(RenderRequest.rollRange), example: "1"),
+        .optional(
+            "from", .render, \.from, help: "Start at this time (the nearest frame): seconds, mm:ss.fff or bar:N.",
+            expected: "a time: seconds, mm:ss.fff or bar:N", example: "1.5"),
+        .optional(
+            "to", .render, \.to, help: "End at this time: seconds, mm:ss.fff or bar:N (default: the end plus the release tail).",
+            expected: "a time: seconds, mm:ss.fff or bar:N", example: "bar:3"),
+        .optional(
+            "preroll", .render, \.preroll,
+            help:
+                "Seconds of picture (and silence) before the start (default: for a whole song, the time notes take to reach the keys or playhead, so the first frame shows no note; none with --from).",
+            valueName: "seconds", allowed: between(RenderRequest.rollRange), example: "0.5"),
+        .value(
+            "postroll", .render, \.postroll, help: "Seconds of picture after the end.", valueName: "seconds",
+            allowed: between(RenderRequest.rollRange), example: "1"),
     ]
 
     private static let run: [OptionDeclaration] = [
-        .optional("jobs", .render, \.jobs, help: "Render on this many cores (default: all of them).", valueName: "n",
-                  allowed: ({ $0 >= 1 }, "at least 1"), perSong: false, example: "2", shapesOutput: false),
-        .value("stall-timeout", .render, \.stallTimeoutSeconds, help: "Fail when ffmpeg takes no frame for this many seconds.",
-               valueName: "seconds", allowed: ({ $0 > 0 && $0.isFinite }, "a positive number of seconds"), example: "30", shapesOutput: false),
+        .optional(
+            "jobs", .render, \.jobs, help: "Render on this many cores (default: all of them).", valueName: "n",
+            allowed: ({ $0 >= 1 }, "at least 1"), perSong: false, example: "2", shapesOutput: false),
+        .value(
+            "stall-timeout", .render, \.stallTimeoutSeconds, help: "Fail when ffmpeg takes no frame for this many seconds.",
+            valueName: "seconds", allowed: ({ $0 > 0 && $0.isFinite }, "a positive number of seconds"), example: "30", shapesOutput: false),
     ]
 
     private static let limits: [OptionDeclaration] = [
-        .value("max-duration", .limits, \.maximumSongSeconds, help: "Refuse songs longer than this many seconds.",
-               valueName: "seconds", allowed: ({ $0 > 0 && $0.isFinite }, "a positive number of seconds"), example: "600", shapesOutput: false),
+        .value(
+            "max-duration", .limits, \.maximumSongSeconds, help: "Refuse songs longer than this many seconds.",
+            valueName: "seconds", allowed: ({ $0 > 0 && $0.isFinite }, "a positive number of seconds"), example: "600", shapesOutput: false)
     ]
 }

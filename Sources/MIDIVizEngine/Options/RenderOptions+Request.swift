@@ -37,12 +37,15 @@ extension RenderOptions {
         do { try validate() } catch { throw .option(error) }
         var color: RGBA?
         if case .color(let chosen) = background { color = chosen }
-        var settings = RenderSettings(width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
-                                      colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: color,
-                                      window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
+        var settings = RenderSettings(
+            width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
+            colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: color,
+            window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
         settings.transparent = background == .transparent
         for track in trackColors.map(\.number) + hiddenTracks + onlyTracks where track >= song.tracks.count {
-            throw .usage("track \(track): the song has \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s") (0 to \(song.tracks.count - 1), as `midiviz info` lists them)")
+            throw .usage(
+                "track \(track): the song has \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s") (0 to \(song.tracks.count - 1), as `midiviz info` lists them)"
+            )
         }
         settings.trackLook = trackLook
         settings.labels = labels
@@ -97,13 +100,17 @@ extension RenderRequest {
     ///   - songPath: the song's file (no output may replace it); nil for a built-in song.
     ///   - songName: the name messages use for the song.
     ///   - jobs: the cores to render on when `options.jobs` is nil.
-    public init(song: Song, songPath: String?, songName: String, options: RenderOptions, outputs: [RenderOutput],
-                segment: RenderSegment? = nil, defaultJobs: Int) throws(RenderError) {
+    public init(
+        song: Song, songPath: String?, songName: String, options: RenderOptions, outputs: [RenderOutput],
+        segment: RenderSegment? = nil, defaultJobs: Int
+    ) throws(RenderError) {
         let settings = try options.settings(for: song)
-        let wantsSound = outputs.contains { if case .wav = $0 { return true } else { return false } }
+        let wantsSound =
+            outputs.contains { if case .wav = $0 { return true } else { return false } }
             || (outputs.contains { $0.container?.hasSound == true } && !options.noAudio)
-        self.init(song: options.heard(song), songPath: songPath, songName: songName, settings: settings, fontPath: options.fontPath,
-                  sound: wantsSound ? options.soundSettings : nil, outputs: outputs, jobs: options.jobs ?? defaultJobs)
+        self.init(
+            song: options.heard(song), songPath: songPath, songName: songName, settings: settings, fontPath: options.fontPath,
+            sound: wantsSound ? options.soundSettings : nil, outputs: outputs, jobs: options.jobs ?? defaultJobs)
         func seconds(_ spec: TimeSpec?, _ name: String) throws(RenderError) -> Double? {
             guard let spec else { return nil }
             guard let seconds = spec.seconds(in: song) else {
@@ -128,10 +135,13 @@ extension PosterRender {
     /// - Parameters:
     ///   - songPath: the song's file (the PNG may not replace it); nil for a built-in song.
     ///   - pngLevel: zlib's level, 0 (fastest) to 9 (smallest).
-    public static func render(song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
-                              pngLevel: Int = 6) throws(RenderError) {
-        try render(song: song, songPath: songPath, settings: options.settings(for: song), fontPath: options.fontPath,
-                   atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
-                   backgroundImagePath: options.backgroundImage)
+    public static func render(
+        song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
+        pngLevel: Int = 6
+    ) throws(RenderError) {
+        try render(
+            song: song, songPath: songPath, settings: options.settings(for: song), fontPath: options.fontPath,
+            atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
+            backgroundImagePath: options.backgroundImage)
     }
 }

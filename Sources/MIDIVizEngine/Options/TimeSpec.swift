@@ -45,7 +45,8 @@ public enum SongTime {
         case 2:
             // Digits only before the colon: `-0:01` is not one second.
             guard !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let minutes = Int(parts[0]),
-                  let rest = Double(parts[1]), rest >= 0, rest < 60 else { return nil }
+                let rest = Double(parts[1]), rest >= 0, rest < 60
+            else { return nil }
             return Double(minutes) * 60 + rest
         default:
             return nil

@@ -40,7 +40,8 @@ struct BarsLayout: StyleLayout {
             let level = (0.3 + 0.7 * Float(note.velocity) / 127) * attack * (1 - fade) * (1 - fade)
             let slot = slot(ofPitch: Int(note.pitch))
             if slot >= 0, slot < bars.count, level > bars[slot].level {
-                let color = isPitchClass && scene.settings.colorBy == .pitch
+                let color =
+                    isPitchClass && scene.settings.colorBy == .pitch
                     ? scene.colors.color(ofPitchClass: slot) : scene.colors.color(of: note)
                 bars[slot] = (level, color.scaled(NoteColors.intensity(note.velocity)))
             }
@@ -59,13 +60,17 @@ struct BarsLayout: StyleLayout {
                 shapes.append(.line(from: Point(width * 0.04, y), to: Point(width * 0.96, y), lineWidth: 1, accent.withAlpha(0.07)))
             }
         }
-        shapes.append(.line(from: Point(width * 0.04, baseline + 2), to: Point(width * 0.96, baseline + 2), lineWidth: 1.5,
-                            accent.withAlpha(0.18)))
+        shapes.append(
+            .line(
+                from: Point(width * 0.04, baseline + 2), to: Point(width * 0.96, baseline + 2), lineWidth: 1.5,
+                accent.withAlpha(0.18)))
         for slot in 0..<barCount {
             let x = centerX(ofSlot: slot) - barWidth / 2
             let restColor = isPitchClass ? scene.colors.color(ofPitchClass: slot) : scene.colors.color(ofPitch: scene.pitchRange.lowerBound + slot)
-            shapes.append(.roundedRect(Rect(x: x, y: baseline - maximumHeight, width: barWidth, height: maximumHeight),
-                                       radius: cornerRadius, top: restColor.withAlpha(0.02), bottom: restColor.withAlpha(0.08)))
+            shapes.append(
+                .roundedRect(
+                    Rect(x: x, y: baseline - maximumHeight, width: barWidth, height: maximumHeight),
+                    radius: cornerRadius, top: restColor.withAlpha(0.02), bottom: restColor.withAlpha(0.08)))
         }
         appendLabels(to: &shapes)
     }
@@ -77,11 +82,15 @@ struct BarsLayout: StyleLayout {
             let barHeight = max(barWidth * 0.3, maximumHeight * bar.level)
             let rect = Rect(x: x, y: baseline - barHeight, width: barWidth, height: barHeight)
             let alpha = min(1, 0.35 + bar.level)
-            shapes.append(.glow(center: Point(x + barWidth / 2, rect.minY), radius: max(barWidth * 1.4, height * 0.03), hole: 0,
-                                bar.color.withAlpha(0.4 * bar.level)))
-            shapes.append(.roundedRect(rect, radius: cornerRadius,
-                                       top: bar.color.mixed(with: RGBA(1, 1, 1), 0.15).withAlpha(alpha),
-                                       bottom: bar.color.scaled(0.5).withAlpha(alpha)))
+            shapes.append(
+                .glow(
+                    center: Point(x + barWidth / 2, rect.minY), radius: max(barWidth * 1.4, height * 0.03), hole: 0,
+                    bar.color.withAlpha(0.4 * bar.level)))
+            shapes.append(
+                .roundedRect(
+                    rect, radius: cornerRadius,
+                    top: bar.color.mixed(with: RGBA(1, 1, 1), 0.15).withAlpha(alpha),
+                    bottom: bar.color.scaled(0.5).withAlpha(alpha)))
         }
         let lane = DrumLane(scene: scene, centerY: height * 0.07)
         let notes = scene.song.notes
@@ -100,8 +109,9 @@ struct BarsLayout: StyleLayout {
             let slot = slot(ofPitch: Int(note.pitch))
             guard slot >= 0, slot < bars.count else { continue }
             let top = baseline - max(barWidth * 0.3, maximumHeight * bars[slot].level)
-            let burst = Sparks.Burst(origin: Point(centerX(ofSlot: slot), top), direction: Point(0, -1), spread: 0.7, speed: height * 0.45,
-                                     gravity: height * 2, lineWidth: max(2, height * 0.003))
+            let burst = Sparks.Burst(
+                origin: Point(centerX(ofSlot: slot), top), direction: Point(0, -1), spread: 0.7, speed: height * 0.45,
+                gravity: height * 2, lineWidth: max(2, height * 0.003))
             Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: share, to: &shapes)
         }
     }
@@ -115,8 +125,10 @@ struct BarsLayout: StyleLayout {
         let color = scene.settings.scheme.accent.withAlpha(0.7)
         if isPitchClass {
             for slot in 0..<12 {
-                shapes.append(.text(scene.labeler.name(UInt8(60 + slot), at: namingTime, octave: false) ?? .pitchClass(UInt8(slot)), .medium,
-                                    center: Point(centerX(ofSlot: slot), y), color))
+                shapes.append(
+                    .text(
+                        scene.labeler.name(UInt8(60 + slot), at: namingTime, octave: false) ?? .pitchClass(UInt8(slot)), .medium,
+                        center: Point(centerX(ofSlot: slot), y), color))
             }
             return
         }
@@ -125,9 +137,11 @@ struct BarsLayout: StyleLayout {
         for slot in 0..<barCount {
             let pitch = scene.pitchRange.lowerBound + slot
             guard everyBar || pitch % 12 == 0 else { continue }
-            shapes.append(.text(scene.labeler.name(UInt8(pitch), at: namingTime) ?? .noteName(UInt8(pitch)), everyBar ? .small : .medium,
-                                center: Point(centerX(ofSlot: slot), y),
-                                pitch % 12 == 0 ? color : color.withAlpha(0.45)))
+            shapes.append(
+                .text(
+                    scene.labeler.name(UInt8(pitch), at: namingTime) ?? .noteName(UInt8(pitch)), everyBar ? .small : .medium,
+                    center: Point(centerX(ofSlot: slot), y),
+                    pitch % 12 == 0 ? color : color.withAlpha(0.45)))
         }
     }
 }

@@ -62,8 +62,9 @@ struct CirclesLayout: StyleLayout {
             let share = Sparks.chosen(struck).sparksEach
             for circle in struck {
                 let note = notes[circle.index]
-                let burst = Sparks.Burst(origin: circle.center, direction: Point(0, 0), spread: 1, speed: unit * 0.4, gravity: unit * 0.6,
-                                         lineWidth: max(2, unit * 0.003), startRadius: circle.radius)
+                let burst = Sparks.Burst(
+                    origin: circle.center, direction: Point(0, 0), spread: 1, speed: unit * 0.4, gravity: unit * 0.6,
+                    lineWidth: max(2, unit * 0.003), startRadius: circle.radius)
                 Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: share, to: &shapes)
             }
         }
@@ -86,15 +87,21 @@ struct CirclesLayout: StyleLayout {
         if glowAlpha > 0.03 {
             shapes.append(.glow(center: center, radius: radius * 1.6, hole: radius - 1, base.withAlpha(glowAlpha)))
         }
-        shapes.append(.circle(center: center, radius: radius,
-                              base.scaled(0.55 + 0.45 * intensity).withAlpha(0.92 * alpha)))
-        shapes.append(.ring(center: center, radius: radius, lineWidth: max(1.5, radius * 0.07),
-                            base.mixed(with: RGBA(1, 1, 1), 0.55).withAlpha(0.85 * alpha)))
+        shapes.append(
+            .circle(
+                center: center, radius: radius,
+                base.scaled(0.55 + 0.45 * intensity).withAlpha(0.92 * alpha)))
+        shapes.append(
+            .ring(
+                center: center, radius: radius, lineWidth: max(1.5, radius * 0.07),
+                base.mixed(with: RGBA(1, 1, 1), 0.55).withAlpha(0.85 * alpha)))
         let size: TextSize = radius < unit * 0.03 ? .small : (radius < unit * 0.045 ? .medium : .large)
         let fill = base.scaled(0.55 + 0.45 * intensity)
         let ink = fill.luma > 0.62 ? RGBA(0.04, 0.04, 0.07) : RGBA(1, 1, 1)
-        shapes.append(.text(scene.labeler.name(note.pitch, at: note.startSeconds) ?? .noteName(note.pitch), size, center: center,
-                            ink.withAlpha(0.95 * alpha)))
+        shapes.append(
+            .text(
+                scene.labeler.name(note.pitch, at: note.startSeconds) ?? .noteName(note.pitch), size, center: center,
+                ink.withAlpha(0.95 * alpha)))
         return (center, radius)
     }
 
@@ -109,13 +116,17 @@ struct CirclesLayout: StyleLayout {
         for pitch in stride(from: (range.lowerBound + 11) / 12 * 12, through: range.upperBound, by: 12) {
             let y = y(ofPitch: pitch)
             shapes.append(.line(from: Point(width * 0.06, y), to: Point(width * 0.94, y), lineWidth: 1, line))
-            shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point(width * 0.03, y),
-                                scene.settings.scheme.accent.withAlpha(0.35)))
+            shapes.append(
+                .text(
+                    .noteName(UInt8(pitch)), .small, center: Point(width * 0.03, y),
+                    scene.settings.scheme.accent.withAlpha(0.35)))
         }
         for pitchClass in 0..<12 {
-            shapes.append(.text(.pitchClass(UInt8(pitchClass)), .small,
-                                center: Point(x(ofPitchClass: pitchClass), height * 0.035),
-                                scene.settings.scheme.accent.withAlpha(0.35)))
+            shapes.append(
+                .text(
+                    .pitchClass(UInt8(pitchClass)), .small,
+                    center: Point(x(ofPitchClass: pitchClass), height * 0.035),
+                    scene.settings.scheme.accent.withAlpha(0.35)))
         }
     }
 }

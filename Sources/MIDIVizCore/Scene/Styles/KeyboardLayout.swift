@@ -19,8 +19,12 @@ struct KeyboardLayout: StyleLayout {
         let shortest = shortestNoteFallSeconds(settings: settings)
         let sparks = settings.effects ? Sparks.lifeSeconds : 0
         return { note, soundingEnd in
-            (note.startSeconds - window, note.channel == Scene.drumChannel ? note.startSeconds + drum
-                : max(soundingEnd, note.startSeconds + max(impactSeconds, sparks), note.startSeconds + shortest))
+            (
+                note.startSeconds - window,
+                note.channel == Scene.drumChannel
+                    ? note.startSeconds + drum
+                    : max(soundingEnd, note.startSeconds + max(impactSeconds, sparks), note.startSeconds + shortest)
+            )
         }
     }
 
@@ -120,8 +124,10 @@ struct KeyboardLayout: StyleLayout {
         let labelSize = Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide))
         guard whiteKeyWidth >= labelSize * 1.5 else { return }
         let span = keySpan(pitch)
-        shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point((span.left + span.right) / 2, height - whiteKeyLength * 0.14 - labelSize),
-                            KeyShading.label))
+        shapes.append(
+            .text(
+                .noteName(UInt8(pitch)), .small, center: Point((span.left + span.right) / 2, height - whiteKeyLength * 0.14 - labelSize),
+                KeyShading.label))
     }
 
     /// One key, at rest or lit in a note's colour.
@@ -136,8 +142,10 @@ struct KeyboardLayout: StyleLayout {
         let rect = Rect(x: span.left + gap / 2, y: top, width: span.right - span.left - gap, height: length - lip)
         let radius = min(rect.width * 0.12, 3)
         shapes.append(.roundedRect(rect, radius: black ? radius : 0, top: colors.top, bottom: colors.bottom))
-        shapes.append(.roundedRect(Rect(x: rect.minX, y: rect.maxY, width: rect.width, height: lip), radius: radius,
-                                   top: colors.lip, bottom: colors.lip.scaled(0.85)))
+        shapes.append(
+            .roundedRect(
+                Rect(x: rect.minX, y: rect.maxY, width: rect.width, height: lip), radius: radius,
+                top: colors.lip, bottom: colors.lip.scaled(0.85)))
     }
 
     // MARK: frames
@@ -188,14 +196,17 @@ struct KeyboardLayout: StyleLayout {
         appendLitKeys(lit, to: &shapes)
         for impact in impacts {
             let span = keySpan(impact.pitch)
-            shapes.append(.glow(center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
-                                impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
+            shapes.append(
+                .glow(
+                    center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
+                    impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
         }
         let (sparking, share) = Sparks.chosen(sparks)
         for spark in sparking {
             let span = keySpan(Int(spark.note.pitch))
-            let burst = Sparks.Burst(origin: Point((span.left + span.right) / 2, keysTop), direction: Point(0, -1), spread: 0.8,
-                                     speed: height * 0.8, gravity: height * 2.0, lineWidth: max(2, height * 0.003))
+            let burst = Sparks.Burst(
+                origin: Point((span.left + span.right) / 2, keysTop), direction: Point(0, -1), spread: 0.8,
+                speed: height * 0.8, gravity: height * 2.0, lineWidth: max(2, height * 0.003))
             Sparks.append(for: spark.note, at: seconds, burst: burst, color: spark.color, most: share, to: &shapes)
         }
     }
@@ -208,8 +219,10 @@ struct KeyboardLayout: StyleLayout {
         let bottom = min(keysTop - Float(note.endSeconds - seconds) * pixelsPerSecond, keysTop)
         guard bottom - top >= 1 else { return }
         let inset = full.width * 0.3
-        shapes.append(.rect(Rect(x: full.minX + inset, y: top, width: full.width - 2 * inset, height: bottom - top),
-                            color.scaled(NoteColors.intensity(note.velocity)).withAlpha(0.35)))
+        shapes.append(
+            .rect(
+                Rect(x: full.minX + inset, y: top, width: full.width - 2 * inset, height: bottom - top),
+                color.scaled(NoteColors.intensity(note.velocity)).withAlpha(0.35)))
     }
 
     private func appendNote(_ note: Note, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
@@ -222,13 +235,15 @@ struct KeyboardLayout: StyleLayout {
         let radius = min(full.width * 0.25, height * 0.006)
         let sounding = note.startSeconds <= seconds && seconds < note.endSeconds
         let bottomColor = sounding ? base.mixed(with: white, 0.15) : base.scaled(0.72)
-        shapes.append(.roundedRect(rect, radius: radius,
-                                   top: sounding ? base.mixed(with: white, 0.35) : base.mixed(with: white, 0.1),
-                                   bottom: bottomColor))
+        shapes.append(
+            .roundedRect(
+                rect, radius: radius,
+                top: sounding ? base.mixed(with: white, 0.35) : base.mixed(with: white, 0.1),
+                bottom: bottomColor))
         // The name near the note's lower edge, the end that lands first.
         let capHeight = scene.labeler.capHeight
         guard scene.labeler.isOn, rect.height >= capHeight * 1.8,
-              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2)
+            let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2)
         else { return }
         let y = rect.maxY - max(2, capHeight * 0.4) - capHeight / 2
         shapes.append(.text(label, .small, center: Point(rect.minX + rect.width / 2, y), NoteLabeler.ink(on: bottomColor)))
@@ -248,7 +263,9 @@ struct KeyboardLayout: StyleLayout {
             let span = keySpan(pitch)
             let black = PianoKeys.isBlack(pitch)
             guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: span.right - span.left - 2) else { continue }
-            let y = black ? keysTop + feltHeight + (whiteKeyLength * PianoKeys.blackKeyLength).rounded() * 0.72
+            let y =
+                black
+                ? keysTop + feltHeight + (whiteKeyLength * PianoKeys.blackKeyLength).rounded() * 0.72
                 : height - whiteKeyLength * 0.14 - scene.labeler.pixels
             let face = KeyShading.colors(black: black, lit: color).bottom
             shapes.append(.text(label, .small, center: Point((span.left + span.right) / 2, y), NoteLabeler.ink(on: face)))

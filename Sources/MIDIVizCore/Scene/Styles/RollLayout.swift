@@ -21,8 +21,10 @@ struct RollLayout: StyleLayout {
         let narrowest = narrowestNoteSeconds(settings: settings)
         let sparks = settings.effects ? Sparks.lifeSeconds : 0
         return { note, soundingEnd in
-            (note.startSeconds - future,
-             max(max(soundingEnd, note.startSeconds + shortestNoteSeconds, note.startSeconds + narrowest) + past, note.startSeconds + sparks))
+            (
+                note.startSeconds - future,
+                max(max(soundingEnd, note.startSeconds + shortestNoteSeconds, note.startSeconds + narrowest) + past, note.startSeconds + sparks)
+            )
         }
     }
 
@@ -109,8 +111,9 @@ struct RollLayout: StyleLayout {
         let left = x(of: note.startSeconds, now: now)
         let length = max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)
         let gap = min(1, rowHeight * 0.1)
-        return Rect(x: left, y: rowTop(Int(note.pitch)) + gap, width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
-                    height: rowHeight - 2 * gap)
+        return Rect(
+            x: left, y: rowTop(Int(note.pitch)) + gap, width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
+            height: rowHeight - 2 * gap)
     }
 
     // MARK: backdrop
@@ -133,8 +136,10 @@ struct RollLayout: StyleLayout {
         if hasDrums {
             shapes.append(.rect(Rect(x: notesLeft, y: notesBottom, width: width - notesLeft, height: drumStripHeight), RGBA(0, 0, 0, 0.25)))
             shapes.append(.line(from: Point(0, notesBottom), to: Point(width, notesBottom), lineWidth: 1, accent.withAlpha(0.14)))
-            shapes.append(.text(.latin1("Drums"), .small, center: Point(keyboardWidth / 2, notesBottom + drumStripHeight / 2),
-                                accent.withAlpha(0.6)))
+            shapes.append(
+                .text(
+                    .latin1("Drums"), .small, center: Point(keyboardWidth / 2, notesBottom + drumStripHeight / 2),
+                    accent.withAlpha(0.6)))
         }
         appendKeyboard(to: &shapes)
     }
@@ -157,8 +162,10 @@ struct RollLayout: StyleLayout {
     private func appendOctaveName(_ pitch: Int, to shapes: inout [Shape]) {
         let extent = keyExtent(pitch)
         guard showsOctaveNames, extent.bottom - extent.top >= rowHeight * 0.99 else { return }
-        shapes.append(.text(.noteName(UInt8(pitch)), .small, center: Point(keyboardWidth - keyboardWidth * 0.08, (extent.top + extent.bottom) / 2),
-                            KeyShading.label, alignment: .right))
+        shapes.append(
+            .text(
+                .noteName(UInt8(pitch)), .small, center: Point(keyboardWidth - keyboardWidth * 0.08, (extent.top + extent.bottom) / 2),
+                KeyShading.label, alignment: .right))
     }
 
     /// One key of the side keyboard, at rest or lit in a note's colour.
@@ -244,11 +251,14 @@ struct RollLayout: StyleLayout {
         let flash = flashStrength(note, at: seconds)
         if flash > 0 {
             let reach = max(rowHeight * 2, height * 0.02)
-            shapes.append(.line(from: Point(playheadX, centerY - reach), to: Point(playheadX, centerY + reach), lineWidth: 3,
-                                RGBA(1, 1, 1, flash)))
+            shapes.append(
+                .line(
+                    from: Point(playheadX, centerY - reach), to: Point(playheadX, centerY + reach), lineWidth: 3,
+                    RGBA(1, 1, 1, flash)))
         }
-        let burst = Sparks.Burst(origin: Point(playheadX, centerY), direction: Point(-1, 0), spread: 0.9, speed: height * 0.35,
-                                 gravity: height * 0.8, lineWidth: max(2, height * 0.003))
+        let burst = Sparks.Burst(
+            origin: Point(playheadX, centerY), direction: Point(-1, 0), spread: 0.9, speed: height * 0.35,
+            gravity: height * 0.8, lineWidth: max(2, height * 0.003))
         Sparks.append(for: note, at: seconds, burst: burst, color: scene.colors.color(of: note), most: sparks, to: &shapes)
     }
 
@@ -277,8 +287,10 @@ struct RollLayout: StyleLayout {
         let left = max(x(of: note.endSeconds, now: seconds), notesLeft), right = min(x(of: end, now: seconds), width)
         guard right - left >= 1 else { return }
         let inset = full.height * 0.3
-        shapes.append(.rect(Rect(x: left, y: full.minY + inset, width: right - left, height: full.height - 2 * inset),
-                            scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity)).withAlpha(0.3)))
+        shapes.append(
+            .rect(
+                Rect(x: left, y: full.minY + inset, width: right - left, height: full.height - 2 * inset),
+                scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity)).withAlpha(0.3)))
     }
 
     private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
@@ -300,8 +312,10 @@ struct RollLayout: StyleLayout {
             let centre = Point(playheadX, rect.minY + rect.height / 2)
             // With `--effects` the glow flares as the note starts: the playhead's flash.
             let flash = scene.settings.effects ? flashStrength(note, at: seconds) : 0
-            shapes.append(.glow(center: centre, radius: max(rowHeight * 2.2, height * 0.018) * (1 + 0.6 * flash), hole: 0,
-                                base.mixed(with: white, 0.6 * flash).withAlpha(0.5 * NoteColors.intensity(note.velocity) + 0.5 * flash)))
+            shapes.append(
+                .glow(
+                    center: centre, radius: max(rowHeight * 2.2, height * 0.018) * (1 + 0.6 * flash), hole: 0,
+                    base.mixed(with: white, 0.6 * flash).withAlpha(0.5 * NoteColors.intensity(note.velocity) + 0.5 * flash)))
             fill = base.mixed(with: white, 0.2)
             shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.5), bottom: fill))
         } else {
@@ -311,7 +325,7 @@ struct RollLayout: StyleLayout {
         // The name at the note's visible start, when the row and the note are large enough.
         let pad = max(2, scene.labeler.pixels * 0.3)
         guard scene.labeler.isOn, rect.height >= scene.labeler.capHeight * 1.3,
-              let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2 * pad)
+            let label = scene.labeler.label(note.pitch, at: note.startSeconds, room: rect.width - 2 * pad)
         else { return }
         let ink = NoteLabeler.ink(on: fill.withAlpha(1), alpha: seconds >= note.endSeconds ? 0.6 : 0.92)
         shapes.append(.text(label, .small, center: Point(rect.minX + pad, rect.minY + rect.height / 2), ink, alignment: .left))
@@ -339,8 +353,10 @@ struct RollLayout: StyleLayout {
         } else {
             alpha = 0.22
         }
-        shapes.append(.roundedRect(Rect(x: left, y: center.y - size / 2, width: right - left, height: size), radius: size * 0.3,
-                                   top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
+        shapes.append(
+            .roundedRect(
+                Rect(x: left, y: center.y - size / 2, width: right - left, height: size), radius: size * 0.3,
+                top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
     }
 
     /// Lit keys over the keyboard (`PianoKeys.keysToRedraw`), with their octave names, or with
@@ -359,8 +375,10 @@ struct RollLayout: StyleLayout {
             let black = PianoKeys.isBlack(pitch)
             let right = (black ? blackKeyLength : keyboardWidth) - keyboardWidth * 0.08
             guard let label = scene.labeler.label(UInt8(pitch), at: litKeys.starts[pitch], room: right - keyboardWidth * 0.1) else { continue }
-            shapes.append(.text(label, .small, center: Point(right, (extent.top + extent.bottom) / 2),
-                                NoteLabeler.ink(on: KeyShading.colors(black: black, lit: color).face), alignment: .right))
+            shapes.append(
+                .text(
+                    label, .small, center: Point(right, (extent.top + extent.bottom) / 2),
+                    NoteLabeler.ink(on: KeyShading.colors(black: black, lit: color).face), alignment: .right))
         }
     }
 }

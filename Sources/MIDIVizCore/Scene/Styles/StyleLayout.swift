@@ -40,8 +40,12 @@ extension StyleLayout {
         let fade = settings.fadeSeconds, drum = settings.drumSeconds
         let sparks = settings.effects ? Sparks.lifeSeconds : 0
         return { note, soundingEnd in
-            (note.startSeconds, note.channel == Scene.drumChannel ? note.startSeconds + drum
-                : max(soundingEnd + fade, note.startSeconds + sparks))
+            (
+                note.startSeconds,
+                note.channel == Scene.drumChannel
+                    ? note.startSeconds + drum
+                    : max(soundingEnd + fade, note.startSeconds + sparks)
+            )
         }
     }
 }
