@@ -45,11 +45,7 @@ struct BatchCommand: ParsableCommand {
     var output: String?
 
     @OptionGroup var reporting: ReportingOptions
-    @OptionGroup var config: ConfigArguments
-    @OptionGroup var look: LookArguments
-    @OptionGroup var sound: SoundArguments
-    @OptionGroup var render: RenderArguments
-    @OptionGroup var limits: LimitsArguments
+    @OptionGroup var renderArguments: AllRenderOptions
 
     var outputDirectory: String { outputDirectoryOption ?? "" }
 
@@ -59,18 +55,18 @@ struct BatchCommand: ParsableCommand {
             guard outputDirectoryOption == nil else { throw ValidationError("--merge-reports renders nothing: --output-dir does not apply") }
             return
         }
-        guard outputDirectoryOption != nil || config.printConfig else { throw ValidationError("batch needs --output-dir DIR for the videos") }
+        guard outputDirectoryOption != nil || renderArguments.config.printConfig else { throw ValidationError("batch needs --output-dir DIR for the videos") }
         if output != nil {
             throw ValidationError("batch names each song's video itself under --output-dir: -o is for --merge-reports")
         }
     }
 
     /// The render options: config files, then the command line's.
-    func renderOptions() throws -> RenderOptions { try config.options([look, sound, render, limits]) }
+    func renderOptions() throws -> RenderOptions { try renderArguments.resolved() }
 
     func run() throws {
         let options = try renderOptions()
-        if config.printConfig {
+        if renderArguments.config.printConfig {
             print(ConfigFile.toml(options), terminator: "")
             return
         }

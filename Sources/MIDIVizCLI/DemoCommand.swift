@@ -10,18 +10,14 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo", abstract: "Render the built-in C-major arpeggio demo to demo.mp4.")
 
     @OptionGroup var outputs: OutputOptions
-    @OptionGroup var config: ConfigArguments
-    @OptionGroup var look: LookArguments
-    @OptionGroup var sound: SoundArguments
-    @OptionGroup var render: RenderArguments
-    @OptionGroup var limits: LimitsArguments
+    @OptionGroup var renderArguments: AllRenderOptions
 
     /// The render options: config files, then the command line's.
-    func renderOptions() throws -> RenderOptions { try config.options([look, sound, render, limits]) }
+    func renderOptions() throws -> RenderOptions { try renderArguments.resolved() }
 
     func run() throws {
         let options = try renderOptions()
-        if config.printConfig {
+        if renderArguments.config.printConfig {
             print(ConfigFile.toml(options), terminator: "")
             return
         }

@@ -58,3 +58,15 @@ struct ConfigArguments: ParsableArguments {
         return options
     }
 }
+
+/// Every render option and `--config`: what `render`, `demo` and `batch` take.
+struct AllRenderOptions: ParsableArguments {
+    @OptionGroup var config: ConfigArguments
+    @OptionGroup var look: LookArguments
+    @OptionGroup var sound: SoundArguments
+    @OptionGroup var render: RenderArguments
+    @OptionGroup var limits: LimitsArguments
+
+    /// The render options: config files, then the command line's.
+    func resolved() throws -> RenderOptions { try config.options([look, sound, render, limits]) }
+}

@@ -269,6 +269,8 @@ public final class RenderJob: Sendable {
                 }
             }
             var made: [any FrameSink] = []
+            /// The encoder that reads the sound as it is made (it ends the sound's wait when it has gone).
+            var soundReader: VideoEncoderSink?
             for output in request.outputs {
                 switch output {
                 case .video(let path, .gif, _, _):
@@ -279,11 +281,12 @@ public final class RenderJob: Sendable {
                             settings: settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
                 case .video(_, let container, let crf, let preset):
                     let path = output == encoder ? muxing?.video ?? temporary[output]! : temporary[output]!
-                    made.append(
-                        try VideoEncoderSink(
-                            path: path, container: container, ffmpeg: ffmpeg!, settings: settings,
-                            audio: output == encoder ? encoderAudio : nil, crf: crf, preset: preset,
-                            stallTimeoutSeconds: request.stallTimeoutSeconds))
+                    let sink = try VideoEncoderSink(
+                        path: path, container: container, ffmpeg: ffmpeg!, settings: settings,
+                        audio: output == encoder ? encoderAudio : nil, crf: crf, preset: preset,
+                        stallTimeoutSeconds: request.stallTimeoutSeconds)
+                    if soundReader == nil { soundReader = sink }
+                    made.append(sink)
                 case .pngFrames(_, let level):
                     made.append(PNGFolderSink(directory: temporary[output]!, level: level, alpha: settings.transparent))
                 case .rawYUV:
@@ -303,7 +306,7 @@ public final class RenderJob: Sendable {
             if let soundFont, let sound = request.sound, !soundIsDone {
                 let wavPath = wav.map { temporary[$0]! }, stall = request.stallTimeoutSeconds
                 let fifo = fifo, made = made, gone = Latch(), muxSound = muxing?.sound
-                let reader = made.lazy.compactMap { $0 as? VideoEncoderSink }.first
+                let reader = soundReader
                 soundJob = BackgroundBounce { [self] () throws(RenderError) -> Double in
                     do throws(RenderError) {
                         var sinks: [any SoundSink] = []

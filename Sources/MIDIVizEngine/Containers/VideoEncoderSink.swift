@@ -22,8 +22,9 @@ public final class VideoEncoderSink: FrameSink {
         path: String, container: VideoContainer, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
         crf: Int, preset: String, stallTimeoutSeconds: Double
     ) throws(RenderError) {
+        guard let encoding = container.encoding else { throw .usage("a \(container.rawValue) is not written by one ffmpeg encoder") }
         let alpha = settings.transparent
-        let takesRGBA = alpha || container == .mov
+        let takesRGBA = encoding.takesRGBA(alpha: alpha)
         order = takesRGBA ? .inOrderRGBA : .inOrder
         let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
         var arguments =
@@ -38,45 +39,13 @@ public final class VideoEncoderSink: FrameSink {
         }
         arguments += ["-map", "0:v"] + (audio != nil ? ["-map", "1:a"] : [])
         if takesRGBA { arguments += ["-vf", "scale=out_color_matrix=bt709:out_range=tv"] }
-        switch container {
-        case .mp4, .gif:
-            arguments += ["-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-pix_fmt", "yuv420p"] + tags
-            if audio != nil { arguments += Self.soundArguments(container) }
-            arguments += ["-movflags", "+faststart", "-f", "mp4"]
-        case .mov:
-            // prores_aw: 4 to 6 times prores_ks's speed at 1080p60 on 2 cores, the same profiles.
-            arguments +=
-                [
-                    "-c:v", "prores_aw", "-profile:v", alpha ? "4" : "3", "-vendor", "apl0",
-                    "-pix_fmt", alpha ? "yuva444p10le" : "yuv422p10le",
-                ] + tags
-            if audio != nil { arguments += Self.soundArguments(container) }
-            arguments += ["-f", "mov"]
-        case .webm:
-            // Good quality at a constant rate factor; realtime speed settings keep 1080p60 usable.
-            arguments +=
-                [
-                    "-c:v", "libvpx-vp9", "-crf", String(min(63, crf + 11)), "-b:v", "0", "-deadline", "realtime",
-                    "-cpu-used", "8", "-row-mt", "1", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
-                ] + tags
-            if alpha { arguments += ["-auto-alt-ref", "0"] }
-            if audio != nil { arguments += Self.soundArguments(container) }
-            arguments += ["-f", "webm"]
-        }
-        arguments.append(path)
+        arguments += encoding.videoArguments(alpha: alpha, crf: crf, preset: preset, tags: tags)
+        if audio != nil { arguments += encoding.soundArguments }
+        arguments += encoding.muxerArguments + [path]
         do {
             ffmpeg = try FFmpegProcess(executable: executable, arguments: arguments, stallTimeoutSeconds: stallTimeoutSeconds)
         } catch {
             throw RenderError(error)
-        }
-    }
-
-    /// The sound's codec in `container`: AAC 192 kb/s, PCM, Opus 160 kb/s.
-    static func soundArguments(_ container: VideoContainer) -> [String] {
-        switch container {
-        case .mp4, .gif: return ["-c:a", "aac", "-b:a", "192k"]
-        case .mov: return ["-c:a", "pcm_s16le"]
-        case .webm: return ["-c:a", "libopus", "-b:a", "160k"]
         }
     }
 
@@ -86,12 +55,8 @@ public final class VideoEncoderSink: FrameSink {
         _ wav: String, to video: String, into path: String, container: VideoContainer,
         ffmpeg executable: String, stallTimeoutSeconds: Double
     ) throws(RenderError) {
-        var arguments = ["-i", video, "-i", wav, "-map", "0:v", "-map", "1:a", "-c:v", "copy"] + soundArguments(container)
-        switch container {
-        case .mp4, .gif: arguments += ["-movflags", "+faststart", "-f", "mp4"]
-        case .mov: arguments += ["-f", "mov"]
-        case .webm: arguments += ["-f", "webm"]
-        }
+        guard let encoding = container.encoding else { throw .usage("a \(container.rawValue) holds no sound") }
+        let arguments = ["-i", video, "-i", wav, "-map", "0:v", "-map", "1:a", "-c:v", "copy"] + encoding.soundArguments + encoding.muxerArguments
         do {
             let process = try FFmpegProcess(executable: executable, arguments: arguments + [path], stallTimeoutSeconds: stallTimeoutSeconds)
             try process.finish()
