@@ -25,6 +25,6 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let loaded = try loadSongOrExit(song)
         let report = SongReport(song: loaded, path: song)
-        print(json ? report.json(includingNotes: notes).text : report.text)
+        print(json ? report.json(includingNotes: notes) : report.text)
     }
 }

@@ -60,22 +60,11 @@ struct RenderRun {
         guard !outputs.reporting.quiet else { return }
         let wall = Date().timeIntervalSince(started)
         let seconds = summary.durationSeconds
-        func rounded(_ value: Double) -> JSONValue { value.isFinite ? .double((value * 100).rounded() / 100) : .null }
         if outputs.reporting.progress == .json {
-            var fields: [(String, JSONValue)] = [
-                ("done", .bool(true)), ("outputs", .array(summary.outputs.map(JSONValue.string))),
-                ("duration_s", .double(seconds)), ("frames", .int(summary.frames)),
-                ("wall_s", .double((wall * 1000).rounded() / 1000)),
-                ("realtime_x", .double((seconds / max(wall, 1e-9) * 100).rounded() / 100)),
-            ]
-            if let loudness = summary.loudness {
-                fields += [
-                    ("loudness_measured_lufs", rounded(loudness.measuredLUFS)), ("true_peak_dbtp", rounded(loudness.truePeakDBTP)),
-                    ("gain_db", rounded(loudness.gainDB)), ("limited", .bool(loudness.limiterThresholdDB != nil)),
-                    ("loudness_lufs", rounded(loudness.resultLUFS)), ("loudness_true_peak_dbtp", rounded(loudness.resultTruePeakDBTP)),
-                ]
-            }
-            print(JSONValue.object(fields).text)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let line = RenderSummaryLine(summary: summary, wallSeconds: wall)
+            print(String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self))
         } else {
             var loudness = ""
             if let measured = summary.loudness {
@@ -94,5 +83,38 @@ struct RenderRun {
                         options.fps, wall, seconds / max(wall, 1e-9), loudness
                     ).utf8))
         }
+    }
+}
+
+/// The last line of `--progress json`: what was made, how long it is, how fast, and the sound's
+/// loudness (figures to 0.01; null where not finite, as for silence).
+struct RenderSummaryLine: Encodable {
+    let summary: RenderSummary
+    let wallSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case done, outputs, durationSeconds = "duration_s", frames, wallSeconds = "wall_s", realtime = "realtime_x"
+        case measuredLUFS = "loudness_measured_lufs", truePeak = "true_peak_dbtp", gain = "gain_db", limited
+        case resultLUFS = "loudness_lufs", resultTruePeak = "loudness_true_peak_dbtp"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        func hundredths(_ value: Double, _ key: CodingKeys) throws {
+            if value.isFinite { try container.encode((value * 100).rounded() / 100, forKey: key) } else { try container.encodeNil(forKey: key) }
+        }
+        try container.encode(true, forKey: .done)
+        try container.encode(summary.outputs, forKey: .outputs)
+        try container.encode((summary.durationSeconds * 1e9).rounded() / 1e9, forKey: .durationSeconds)
+        try container.encode(summary.frames, forKey: .frames)
+        try container.encode((wallSeconds * 1000).rounded() / 1000, forKey: .wallSeconds)
+        try hundredths(summary.durationSeconds / max(wallSeconds, 1e-9), .realtime)
+        guard let loudness = summary.loudness else { return }
+        try hundredths(loudness.measuredLUFS, .measuredLUFS)
+        try hundredths(loudness.truePeakDBTP, .truePeak)
+        try hundredths(loudness.gainDB, .gain)
+        try container.encode(loudness.limiterThresholdDB != nil, forKey: .limited)
+        try hundredths(loudness.resultLUFS, .resultLUFS)
+        try hundredths(loudness.resultTruePeakDBTP, .resultTruePeak)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MIDIVizCore
 
 /// What `midiviz info` prints about a song: a readable summary or one JSON object.
@@ -13,70 +14,114 @@ struct SongReport {
         lyrics = Lyrics(song: song)
     }
 
-    var json: JSONValue { json(includingNotes: false) }
-
-    func json(includingNotes: Bool) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("file", .string(path)),
-            ("format", .int(song.format)),
-            ("division", divisionJSON),
-            ("duration_s", .double(song.durationSeconds)),
-            ("end_tick", .int(song.endTick)),
-            ("note_count", .int(song.notes.count)),
-            ("tempo_changes", .array(song.tempoChanges.map { .array([.double($0.seconds), .double($0.beatsPerMinute)]) })),
-            (
-                "time_signatures",
-                .array(
-                    song.timeSignatures.map {
-                        .object([("time_s", .double($0.seconds)), ("numerator", .int($0.numerator)), ("denominator", .int($0.denominator))])
-                    })
-            ),
-            (
-                "key_signatures",
-                .array(
-                    song.keySignatures.map {
-                        .object([("time_s", .double($0.seconds)), ("sharps", .int($0.sharps)), ("minor", .bool($0.isMinor)), ("name", .string($0.name))])
-                    })
-            ),
-            (
-                "tracks",
-                .array(
-                    song.tracks.enumerated().map { index, track in
-                        .object([
-                            ("index", .int(index)),
-                            ("name", track.name.map(JSONValue.string) ?? .null),
-                            ("note_count", .int(track.noteCount)),
-                            ("channels", .array(track.channels.map { .int(Int($0)) })),
-                            ("programs", .array(track.programs.map { .int(Int($0)) })),
-                        ])
-                    })
-            ),
-            ("lyrics", .array(lyrics.syllables.map { .array([.double($0.seconds), .string($0.text)]) })),
-            ("lyrics_encoding", lyrics.syllables.isEmpty ? .null : .string(lyrics.encoding.rawValue)),
-            ("warnings", .array(song.warnings.map(JSONValue.string))),
-        ]
-        if includingNotes {
-            members.append(
-                (
-                    "notes",
-                    .array(
-                        song.notes.map { note in
-                            .array([
-                                .double(note.startSeconds), .double(note.endSeconds), .int(Int(note.pitch)),
-                                .int(Int(note.velocity)), .int(Int(note.channel)), .int(note.track),
-                            ])
-                        })
-                ))
-        }
-        return .object(members)
+    /// The report as one line of JSON (`--json`), with every note as
+    /// `[start_s, end_s, pitch, velocity, channel, track]` when `includingNotes`.
+    func json(includingNotes: Bool) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Document(report: self, includesNotes: includingNotes))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
-    private var divisionJSON: JSONValue {
-        switch song.division {
-        case .ticksPerQuarter(let ticks):
-            return .object([("ticks_per_quarter", .int(ticks))])
-        case .smpte(let fps, let ticks):
-            return .object([("smpte_fps", .double(fps)), ("ticks_per_frame", .int(ticks))])
+    /// Seconds and tempos to 9 decimals, so that binary noise (0.30000000000000004) stays out.
+    private static func nine(_ value: Double) -> Double { value.isFinite ? (value * 1e9).rounded() / 1e9 : 0 }
+
+    /// What `--json` writes, key by key.
+    private struct Document: Encodable {
+        let report: SongReport
+        let includesNotes: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case file, format, division, durationSeconds = "duration_s", endTick = "end_tick", noteCount = "note_count"
+            case tempoChanges = "tempo_changes", timeSignatures = "time_signatures", keySignatures = "key_signatures", tracks
+            case lyrics, lyricsEncoding = "lyrics_encoding", warnings, notes
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let song = report.song, lyrics = report.lyrics
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(report.path, forKey: .file)
+            try container.encode(song.format, forKey: .format)
+            switch song.division {
+            case .ticksPerQuarter(let ticks):
+                try container.encode(["ticks_per_quarter": ticks], forKey: .division)
+            case .smpte(let fps, let ticks):
+                try container.encode(SMPTEDivision(fps: fps, ticks: ticks), forKey: .division)
+            }
+            try container.encode(SongReport.nine(song.durationSeconds), forKey: .durationSeconds)
+            try container.encode(song.endTick, forKey: .endTick)
+            try container.encode(song.notes.count, forKey: .noteCount)
+            try container.encode(song.tempoChanges.map { [SongReport.nine($0.seconds), SongReport.nine($0.beatsPerMinute)] }, forKey: .tempoChanges)
+            try container.encode(
+                song.timeSignatures.map { TimeSignatureEntry(seconds: SongReport.nine($0.seconds), numerator: $0.numerator, denominator: $0.denominator) },
+                forKey: .timeSignatures)
+            try container.encode(
+                song.keySignatures.map { KeySignatureEntry(seconds: SongReport.nine($0.seconds), sharps: $0.sharps, minor: $0.isMinor, name: $0.name) },
+                forKey: .keySignatures)
+            try container.encode(
+                song.tracks.enumerated().map { index, track in
+                    TrackEntry(
+                        index: index, name: track.name, noteCount: track.noteCount, channels: track.channels.map { Int($0) },
+                        programs: track.programs.map { Int($0) })
+                }, forKey: .tracks)
+            try container.encode(lyrics.syllables.map { SyllableEntry(seconds: SongReport.nine($0.seconds), text: $0.text) }, forKey: .lyrics)
+            try container.encode(lyrics.syllables.isEmpty ? nil : lyrics.encoding.rawValue, forKey: .lyricsEncoding)
+            try container.encode(song.warnings, forKey: .warnings)
+            if includesNotes { try container.encode(song.notes.map(NoteEntry.init), forKey: .notes) }
+        }
+    }
+
+    private struct SMPTEDivision: Encodable {
+        let fps: Double, ticks: Int
+        enum CodingKeys: String, CodingKey { case fps = "smpte_fps", ticks = "ticks_per_frame" }
+    }
+
+    private struct TimeSignatureEntry: Encodable {
+        let seconds: Double, numerator: Int, denominator: Int
+        enum CodingKeys: String, CodingKey { case seconds = "time_s", numerator, denominator }
+    }
+
+    private struct KeySignatureEntry: Encodable {
+        let seconds: Double, sharps: Int, minor: Bool, name: String
+        enum CodingKeys: String, CodingKey { case seconds = "time_s", sharps, minor, name }
+    }
+
+    private struct TrackEntry: Encodable {
+        let index: Int, name: String?, noteCount: Int, channels: [Int], programs: [Int]
+        enum CodingKeys: String, CodingKey { case index, name, noteCount = "note_count", channels, programs }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(name, forKey: .name)  // null for an unnamed track
+            try container.encode(noteCount, forKey: .noteCount)
+            try container.encode(channels, forKey: .channels)
+            try container.encode(programs, forKey: .programs)
+        }
+    }
+
+    /// `[time_s, text]`.
+    private struct SyllableEntry: Encodable {
+        let seconds: Double, text: String
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(seconds)
+            try container.encode(text)
+        }
+    }
+
+    /// `[start_s, end_s, pitch, velocity, channel, track]`.
+    private struct NoteEntry: Encodable {
+        let note: Note
+        init(_ note: Note) { self.note = note }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(SongReport.nine(note.startSeconds))
+            try container.encode(SongReport.nine(note.endSeconds))
+            try container.encode(Int(note.pitch))
+            try container.encode(Int(note.velocity))
+            try container.encode(Int(note.channel))
+            try container.encode(note.track)
         }
     }
 

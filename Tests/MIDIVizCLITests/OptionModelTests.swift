@@ -8,7 +8,7 @@ import Testing
 /// Every declared option, walked from `RenderOptions.declarations` (no hand list): set by a
 /// flag, a config file and a manifest line it gives the same options; `--print-config` reads
 /// back as the same options.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct OptionModelTests {
     static let names = RenderOptions.declarations.map(\.name)
 

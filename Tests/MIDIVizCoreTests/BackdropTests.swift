@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct BackdropTests {
+@Suite(.timeLimit(.minutes(30))) struct BackdropTests {
     /// Rows of one colour right of x = 20, and a different pixel at every place left of it.
     func picture() -> Canvas {
         var canvas = Canvas(width: 120, height: 30)

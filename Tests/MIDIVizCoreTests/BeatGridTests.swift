@@ -4,7 +4,7 @@ import Testing
 
 /// Bar and beat lines from the tempo map and the time signatures, built by the loader from
 /// real meta events.
-@Suite(.timeLimit(.minutes(5))) struct BeatGridTests {
+@Suite(.timeLimit(.minutes(30))) struct BeatGridTests {
     static func tempo(_ tick: Int, microseconds: Int) -> MIDIEvent {
         MIDIEvent(tick: tick, track: 0, bytes: [0xFF, 0x51, 0x03, UInt8(microseconds >> 16), UInt8((microseconds >> 8) & 0xFF), UInt8(microseconds & 0xFF)])
     }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct ChangedTilesTests {
+@Suite(.timeLimit(.minutes(30))) struct ChangedTilesTests {
     /// The rectangles handed out, as tuples.
     func rectangles(_ tiles: ChangedTiles) -> [[Int]] {
         var result: [[Int]] = []

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct ChordNameTests {
+@Suite(.timeLimit(.minutes(30))) struct ChordNameTests {
     static let sharpNames = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
     static let symbols: [ChordName.Quality: String] = [
         .major: "", .minor: "m", .diminished: "dim", .augmented: "aug", .sus2: "sus2", .sus4: "sus4",

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct EffectsTests {
+@Suite(.timeLimit(.minutes(30))) struct EffectsTests {
     /// A chord of three notes at 1 s and one note at 3 s, each half a second long.
     func song() -> Song {
         let notes =

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct LyricsTests {
+@Suite(.timeLimit(.minutes(30))) struct LyricsTests {
     /// A song holding only `texts` (seconds, track, kind, text as bytes).
     func song(_ texts: [(Double, Int, TextEvent.Kind, [UInt8])], trackNames: [String?] = [nil, nil]) -> Song {
         Song(

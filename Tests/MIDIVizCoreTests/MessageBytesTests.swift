@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct MessageBytesTests {
+@Suite(.timeLimit(.minutes(30))) struct MessageBytesTests {
     /// Short messages inline and long ones in an array read back the same, and equal values
     /// compare equal however they were built.
     @Test(arguments: [0, 1, 3, 6, 7, 8, 9, 40])
@@ -21,7 +21,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct MergedEventsTests {
+@Suite(.timeLimit(.minutes(30))) struct MergedEventsTests {
     /// Time order; at one tick the lower track first, and within a track file order; twice.
     @Test func mergesByTickThenTrackThenFileOrder() {
         func event(_ tick: Int, _ track: Int, _ tag: UInt8) -> TrackEvent { TrackEvent(tick: tick, bytes: [0xB0, 1, tag]) }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct NoteIndexTests {
+@Suite(.timeLimit(.minutes(30))) struct NoteIndexTests {
     /// A deterministic generator, so a failure can be replayed.
     struct Generator: RandomNumberGenerator {
         var state: UInt64

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct NoteLabelsTests {
+@Suite(.timeLimit(.minutes(30))) struct NoteLabelsTests {
     func name(_ pitch: UInt8, _ spelling: ChordName.Spelling, solfege: Bool = false, octave: Bool = true) -> String {
         String(decoding: TextLabel.spelledNote(pitch, NoteNaming(solfege: solfege, spelling: spelling, octave: octave)).bytes, as: UTF8.self)
     }

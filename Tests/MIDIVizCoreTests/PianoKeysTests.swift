@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct PianoKeysTests {
+@Suite(.timeLimit(.minutes(30))) struct PianoKeysTests {
     @Test func eightyEightKeysAreFiftyTwoWhiteAndThirtySixBlack() {
         let keys = PianoKeys.eightyEight
         #expect(keys.count == 88)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct RasterTests {
+@Suite(.timeLimit(.minutes(30))) struct RasterTests {
     let black = RGBA(0, 0, 0)
     let white = RGBA(1, 1, 1)
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct SceneTests {
+@Suite(.timeLimit(.minutes(30))) struct SceneTests {
     /// One C4 of velocity 100 from 1 s to 2 s, and optionally a drum hit at 1 s.
     func song(withDrum: Bool = false) -> Song {
         var notes = [Note(startSeconds: 1, endSeconds: 2, pitch: 60, velocity: 100, channel: 0, track: 0)]

@@ -3,7 +3,7 @@ import Testing
 @testable import MIDIVizCore
 
 /// The roll and keyboard styles: where notes are at their start, and where the grid lies.
-@Suite(.timeLimit(.minutes(5))) struct ScrollingStylesTests {
+@Suite(.timeLimit(.minutes(30))) struct ScrollingStylesTests {
     /// C4 from 1 s to 2 s and E4 from 1.5 s to 1.75 s, at 120 bpm 4/4 until tick 768 (4 s),
     /// then 3/4 at 90 bpm: bars at 0, 2, 4 and 6 s, as in fixtures/tempo-map.mid.
     func song() -> Song {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct SongBuilderTests {
+@Suite(.timeLimit(.minutes(30))) struct SongBuilderTests {
     /// Builds a song at 96 ticks per quarter (120 bpm: a tick is 1/192 s) from (tick, track, bytes).
     func song(_ events: [(Int, Int, [UInt8])], trackCount: Int = 2, endTick: Int? = nil) -> Song {
         SongBuilder.build(
@@ -77,7 +77,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct TempoMapTests {
+@Suite(.timeLimit(.minutes(30))) struct TempoMapTests {
     @Test func secondsFollowEachTempoSegment() {
         let map = TempoMap(division: .ticksPerQuarter(480), changes: [(960, 1_000_000), (0, 250_000), (1920, 1_000_000)])
         #expect(map.seconds(atTick: 480) == 0.25)
@@ -92,7 +92,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct BarTests {
+@Suite(.timeLimit(.minutes(30))) struct BarTests {
     /// 4/4 at 120 bpm for two bars, then 3/4 at 90 bpm (as fixtures/tempo-map.mid).
     let song = SongBuilder.build(
         format: 1, division: .ticksPerQuarter(96), trackCount: 1,

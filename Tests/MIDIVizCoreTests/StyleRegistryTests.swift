@@ -3,7 +3,7 @@ import Testing
 @testable import MIDIVizCore
 
 /// Styles are the registered layouts, by name; each built-in constant is its own layout.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct StyleRegistryTests {
     @Test func eachStyleIsItsRegisteredLayoutByName() {
         let names = StyleRegistry.layouts.map { $0.name }

@@ -3,7 +3,7 @@ import Testing
 @testable import MIDIVizCore
 
 /// The pedals as the synthesizer hears them, and what the styles draw for them.
-@Suite(.timeLimit(.minutes(5))) struct SustainPedalTests {
+@Suite(.timeLimit(.minutes(30))) struct SustainPedalTests {
     static func cc(_ seconds: Double, _ controller: UInt8, _ value: UInt8, channel: UInt8 = 0) -> TimedMessage {
         TimedMessage(seconds: seconds, bytes: [0xB0 | channel, controller, value])
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Colours per track and channel, hidden tracks and channels: what is drawn, and what is heard
 /// with `--mute-hidden`.
-@Suite(.timeLimit(.minutes(5))) struct TrackLookTests {
+@Suite(.timeLimit(.minutes(30))) struct TrackLookTests {
     /// Two hands as two tracks (1, right: C5 E5 G5 on channel 1; 2, left: C3 G3 on channel 2)
     /// and a drum track (3, channel 10), after a conductor track (0), at 120 bpm.
     static func song() -> Song {

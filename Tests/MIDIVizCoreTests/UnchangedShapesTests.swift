@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite(.timeLimit(.minutes(5))) struct UnchangedShapesTests {
+@Suite(.timeLimit(.minutes(30))) struct UnchangedShapesTests {
     let fonts = TextFonts.empty(canvasSide: 270)
 
     /// `find` on two frames, returning which new and which previous shapes stay.

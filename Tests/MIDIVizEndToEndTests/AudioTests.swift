@@ -13,7 +13,7 @@ enum AudioTools {
 /// The WAV from `midiviz render --audio`, through the real binary and a real SoundFont.
 @Suite(
     .enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(30)))
 struct AudioTests {
     static var soundFont: String? { AudioTools.soundFont }
     static var fluidsynth: String? { AudioTools.fluidsynth }

@@ -5,7 +5,7 @@ import Testing
 /// and shards under each CI engine's own variables.
 @Suite(
     .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(30)))
 struct BatchCommandTests {
     static let small = ["--size", "160x90", "--fps", "10", "--to", "1.5", "--preroll", "0", "--soundfont", AudioTools.soundFont ?? ""]
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The option model through the binary: the command line's groups are generated from the
 /// declarations, and what `--print-config` writes renders the same frame when read back.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(30)))
 struct ConfigCommandTests {
     static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Every corpus file, through the real binary in a child process: it loads (exit 0, valid JSON)
 /// or is refused with exit 65 and one line naming the file; never a signal.
-@Suite(.timeLimit(.minutes(10))) struct CorpusRobustnessTests {
+@Suite(.timeLimit(.minutes(30))) struct CorpusRobustnessTests {
     /// The repository carries every kind of file the suites need, with nothing beside it.
     @Test func repositoryCorpusIsComplete() {
         let own = TestEnvironment.corpusFiles.filter { !$0.hasPrefix("/") }

@@ -3,7 +3,7 @@ import MIDIVizCore
 import Testing
 
 /// What a user reads and loads: `--help`, `--version`, the shell completions.
-@Suite(.timeLimit(.minutes(10))) struct HelpAndCompletionTests {
+@Suite(.timeLimit(.minutes(30))) struct HelpAndCompletionTests {
     static let commands = [[String](), ["render"], ["demo"], ["frame"], ["info"]]
 
     /// Defaults read as a user would type them: no Swift values, no default said twice, no

@@ -3,7 +3,7 @@ import Testing
 
 /// Inputs and options that crashed, hung or exhausted memory, through the real binary: each
 /// now ends with a one-line message and its exit code, and leaves nothing behind.
-@Suite(.timeLimit(.minutes(10))) struct HostileInputTests {
+@Suite(.timeLimit(.minutes(30))) struct HostileInputTests {
     static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
 
     func folder() throws -> String {

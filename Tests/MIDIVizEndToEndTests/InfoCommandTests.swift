@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `midiviz info` as a user runs it: exit codes, one-line errors, the summary and the JSON.
-@Suite(.timeLimit(.minutes(10))) struct InfoCommandTests {
+@Suite(.timeLimit(.minutes(30))) struct InfoCommandTests {
     static let fixture = TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path
 
     @Test func missingFileExits66NamingIt() throws {
@@ -93,7 +93,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct TimeBaseTests {
+@Suite(.timeLimit(.minutes(30))) struct TimeBaseTests {
     func notes(_ fixture: String) throws -> (notes: [[Double]], duration: Double) {
         let path = TestEnvironment.packageRoot.appendingPathComponent("fixtures/\(fixture)").path
         let result = try ProcessRunner.midiviz(["info", "--json", "--notes", path])

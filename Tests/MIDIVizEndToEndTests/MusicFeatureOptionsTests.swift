@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--labels`, `--lyrics`, `--effects` and the lyrics `info` lists, through the binary.
-@Suite(.timeLimit(.minutes(10))) struct MusicFeatureOptionsTests {
+@Suite(.timeLimit(.minutes(30))) struct MusicFeatureOptionsTests {
     static let root = TestEnvironment.packageRoot
     static let kar = root.appendingPathComponent("Tests/Corpus/jazz-soft/test-karaoke-kar.mid").path
     static let latin1 = root.appendingPathComponent("fixtures/karaoke-latin1.kar").path

@@ -7,7 +7,7 @@ import Testing
     .enabled(
         if: TestEnvironment.oracleIsAvailable,
         "python3 with mido and pretty_midi is missing: pip install -r scripts/requirements-reference.txt (scripts/setup does)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(30)))
 struct OracleAgreementTests {
     /// What we do with each file the oracle rejects, and why.
     enum Expected {

@@ -5,7 +5,7 @@ import Testing
 /// partial is left, nothing waits forever.
 @Suite(
     .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(30)))
 struct OutputSafetyTests {
     static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
     static let small = ["--size", "160x90", "--fps", "10", "--preroll", "0", "--soundfont", AudioTools.soundFont ?? ""]

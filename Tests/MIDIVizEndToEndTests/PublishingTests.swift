@@ -4,7 +4,7 @@ import Testing
 /// What creators publish: containers by extension, transparent video that composites cleanly,
 /// a background picture, normalized loudness and config files; through the binary, checked
 /// with ffprobe and ffmpeg (overlay, ebur128).
-@Suite(.enabled(if: VideoTools.available, "needs ffmpeg, ffprobe and a SoundFont (scripts/setup)"), .timeLimit(.minutes(10)))
+@Suite(.enabled(if: VideoTools.available, "needs ffmpeg, ffprobe and a SoundFont (scripts/setup)"), .timeLimit(.minutes(30)))
 struct PublishingTests {
     static let arpeggio = TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path
     static let groove = TestEnvironment.packageRoot.appendingPathComponent("fixtures/demo-groove.mid").path

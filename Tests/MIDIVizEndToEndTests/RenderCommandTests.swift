@@ -4,7 +4,7 @@ import MIDIVizIO
 import Testing
 
 /// `midiviz render --frames-dir` and `midiviz frame` through the real binary.
-@Suite(.timeLimit(.minutes(10))) struct RenderCommandTests {
+@Suite(.timeLimit(.minutes(30))) struct RenderCommandTests {
     static let arpeggio = TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path
 
     func temporaryDirectory(_ name: String) -> URL {

@@ -5,7 +5,7 @@ import Testing
 /// is the single render's: the same frames before encoding, frame count, timestamps and sound.
 @Suite(
     .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(30)))
 struct SegmentJoinTests {
     static let song = TestEnvironment.path(of: "fixtures/sync-notes.mid")
     static let look = ["--size", "160x90", "--fps", "30", "--style", "keyboard", "--quiet"]

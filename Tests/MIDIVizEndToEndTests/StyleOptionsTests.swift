@@ -4,7 +4,7 @@ import MIDIVizIO
 import Testing
 
 /// The roll and keyboard styles and the options around them, through the real binary.
-@Suite(.timeLimit(.minutes(10))) struct StyleOptionsTests {
+@Suite(.timeLimit(.minutes(30))) struct StyleOptionsTests {
     static let arpeggio = TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path
 
     func frame(_ arguments: [String]) throws -> Canvas {

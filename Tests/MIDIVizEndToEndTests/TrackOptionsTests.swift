@@ -5,7 +5,7 @@ import Testing
 /// `--mute-hidden` through the binary.
 @Suite(
     .enabled(if: AudioTools.soundFont != nil, "no SoundFont: apt-get install timgm6mb-soundfont (scripts/setup does)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(30)))
 struct TrackOptionsTests {
     static let groove = TestEnvironment.packageRoot.appendingPathComponent("fixtures/demo-groove.mid").path
 

@@ -31,7 +31,7 @@ enum VideoTools {
 
 @Suite(
     .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(30)))
 struct VideoTests {
     static let fixtures = TestEnvironment.packageRoot.appendingPathComponent("fixtures")
 

@@ -6,7 +6,7 @@ import Testing
 
 /// A batch as library types: the plan from inputs, shares of it, the report through JSON and
 /// merged back, and the up-to-date record as the key of every file a song's render reads.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct BatchTests {
     /// `names` copied from the arpeggio fixture under a new folder's `in`; removed by the caller.
     static func songs(_ names: [String], label: String = #function) throws -> String {
@@ -238,7 +238,7 @@ struct BatchTests {
     .enabled(
         if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont) && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
         "needs TimGM6mb and ffmpeg (scripts/setup)"),
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(30)))
 struct BatchJobTests {
     @Test func aChangedSoundFontMakesTheSongsOutOfDate() throws {
         let root = try BatchTests.songs(["a.mid", "b.mid"])

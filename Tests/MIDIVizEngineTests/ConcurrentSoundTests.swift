@@ -7,7 +7,7 @@ import Testing
 /// Several jobs in one process (a batch, a library user) bounce the same sound for the same
 /// song: FluidSynth's first synthesizer sets up the default modulators after marking that done,
 /// and one made meanwhile on another thread played its notes at other levels.
-@Suite(.timeLimit(.minutes(5))) struct ConcurrentSoundTests {
+@Suite(.timeLimit(.minutes(30))) struct ConcurrentSoundTests {
     @Test func fourJobsAtOnceBounceTheSameBytes() throws {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -6,7 +6,7 @@ import Testing
 
 /// A frame is a pure function of (song, settings, frame index): frame n of the whole song and
 /// frame n of any range that contains it are the same pixels, whatever the song, style and range.
-@Suite(.timeLimit(.minutes(5))) struct FrameGridPropertyTests {
+@Suite(.timeLimit(.minutes(30))) struct FrameGridPropertyTests {
     typealias Support = EngineTestSupport
 
     /// Notes from packed numbers: pitch, start and length (96 ticks a quarter at 120 bpm, so

@@ -7,7 +7,7 @@ import Testing
 
 /// A whole-song video starts early enough that its first frame shows no note, and the first
 /// note arrives where it would mid-song exactly at its start (plus the lead-in).
-@Suite(.timeLimit(.minutes(5))) struct LeadInTests {
+@Suite(.timeLimit(.minutes(30))) struct LeadInTests {
     /// bach_850.mid's first note starts at 0 s.
     static let songPath = EngineTestSupport.packageRoot.appendingPathComponent("Tests/Corpus/piano-midi.de/bach/bach_850.mid").path
 
@@ -119,7 +119,7 @@ import Testing
 /// normalization writes.
 @Suite(
     .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(30)))
 struct LoudnessOffTests {
     @Test func loudnessOffWritesTheSynthesizersBytes() throws {
         let song = try EngineTestSupport.song("demo-groove.mid")

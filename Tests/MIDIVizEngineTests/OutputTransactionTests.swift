@@ -7,7 +7,7 @@ import Testing
 
 /// The engine in-process: what it refuses before any work, and that all outputs of a run appear
 /// together or not at all.
-@Suite(.timeLimit(.minutes(5))) struct OutputTransactionTests {
+@Suite(.timeLimit(.minutes(30))) struct OutputTransactionTests {
     typealias Support = EngineTestSupport
 
     @Test func anOutputNamingTheInputIsRefusedAndTheSongKept() throws {
@@ -249,7 +249,7 @@ final class Results: @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct PathPartsTests {
+@Suite(.timeLimit(.minutes(30))) struct PathPartsTests {
     @Test(arguments: [
         ("a", ".", "a"), ("./a", ".", "a"), ("dir/a.mp4", "dir", "a.mp4"), ("/a", "/", "a"),
         ("dir/frames/", "dir", "frames"), ("a//b", "a", "b"), ("/x/y//", "/x", "y"), ("/", "/", "/"),
@@ -262,7 +262,7 @@ final class Results: @unchecked Sendable {
 
 /// A stop (a signal) that comes when the outputs are already committed interrupts nothing: the
 /// outputs stay, complete, and the job says so, so that the command ends as a success.
-@Suite(.timeLimit(.minutes(5))) struct StopAfterCommitTests {
+@Suite(.timeLimit(.minutes(30))) struct StopAfterCommitTests {
     @Test func aStopAfterTheCommitKeepsTheOutputsAndSaysSo() throws {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

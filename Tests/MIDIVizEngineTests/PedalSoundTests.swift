@@ -8,7 +8,7 @@ import Testing
 /// released at 0.5 s sounds until the pedal lifts at 2 s, and stops then.
 @Suite(
     .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(30)))
 struct PedalSoundTests {
     func bounce(pedal: Bool) throws -> [Float] {
         var events = [

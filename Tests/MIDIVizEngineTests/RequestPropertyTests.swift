@@ -7,7 +7,7 @@ import Testing
 
 /// The public API traps on no input: requests with any size, frame rate, speed, range, roll,
 /// segment, worker count and PNG level are refused with an error or rendered.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct RequestPropertyTests {
     typealias Support = EngineTestSupport
 

@@ -6,7 +6,7 @@ import Testing
 
 /// A C library's log lines belong to the thread that called it: jobs running at once each drain
 /// only their own (they shared one buffer before, so one job could report another's error).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct CapturedLinesTests {
     @Test func eachThreadDrainsOnlyItsOwnLines() {
         let captured = CapturedLines(limit: 1_000)

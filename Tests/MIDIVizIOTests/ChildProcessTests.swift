@@ -4,7 +4,7 @@ import Testing
 
 /// One child process: its end waited for (not polled), its output and last words read in full
 /// by then, a hung one stopped.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct ChildProcessTests {
     static let shell = "/bin/sh"
 

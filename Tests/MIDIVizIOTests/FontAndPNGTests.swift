@@ -4,7 +4,7 @@ import Testing
 @testable import MIDIVizCore
 @testable import MIDIVizIO
 
-@Suite(.timeLimit(.minutes(5))) struct FontTests {
+@Suite(.timeLimit(.minutes(30))) struct FontTests {
     @Test func dejaVuMetricsAreThoseOfATextFace() throws {
         let glyphs = try FontRasterizer().glyphSet(pixelSize: 40)
         let capital = try #require(glyphs.glyphs[Int(UInt8(ascii: "H"))])
@@ -54,7 +54,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct PNGTests {
+@Suite(.timeLimit(.minutes(30))) struct PNGTests {
     @Test func writtenPixelsReadBackTheSame() throws {
         var canvas = Canvas(width: 64, height: 48, color: RGBA(0.1, 0.2, 0.3))
         canvas.fillCircle(center: Point(30, 20), radius: 15, RGBA(1, 0.5, 0, 0.7))
@@ -75,7 +75,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct DemoSongTests {
+@Suite(.timeLimit(.minutes(30))) struct DemoSongTests {
     @Test func builtInDemoIsTheArpeggioFixture() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("fixtures/c-major-arpeggio.mid")

@@ -8,7 +8,7 @@ import Testing
 /// fixtures, per style and scheme, at `RenderSettings.forTesting`. Re-record with
 /// `RECORD_GOLDENS=1 swift test --filter GoldenFrameTests` (the run fails while recording);
 /// on a mismatch the frame is saved as PNG under $TMPDIR/midiviz-goldens/ to look at.
-@Suite(.timeLimit(.minutes(5))) struct GoldenFrameTests {
+@Suite(.timeLimit(.minutes(30))) struct GoldenFrameTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")

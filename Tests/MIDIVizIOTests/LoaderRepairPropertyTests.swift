@@ -6,7 +6,7 @@ import Testing
 /// Whatever the loader repairs (a missing End-of-Track, a wrong track count, unknown chunks,
 /// trailing bytes, stray system bytes, format 0 with several tracks) it never loses or
 /// duplicates a note: every note written is loaded once, at its tick, on its track and channel.
-@Suite(.timeLimit(.minutes(5))) struct LoaderRepairPropertyTests {
+@Suite(.timeLimit(.minutes(30))) struct LoaderRepairPropertyTests {
     struct WrittenNote: Hashable, Comparable {
         var track: Int, channel: UInt8, pitch: UInt8, startTick: Int, endTick: Int
         static func < (a: Self, b: Self) -> Bool {

@@ -14,7 +14,7 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
     return (validated, song)
 }
 
-@Suite(.timeLimit(.minutes(5))) struct LoaderRepairTests {
+@Suite(.timeLimit(.minutes(30))) struct LoaderRepairTests {
     @Test func wellFormedFileNeedsNoRepair() throws {
         let bytes = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
         let (validated, song) = try frontEndSong(bytes)

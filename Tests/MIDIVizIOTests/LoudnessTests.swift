@@ -5,7 +5,7 @@ import Testing
 
 /// The sound's normalization: libebur128's measurement, the look-ahead limiter and the kept
 /// sound played back with a gain.
-@Suite(.timeLimit(.minutes(5))) struct LoudnessTests {
+@Suite(.timeLimit(.minutes(30))) struct LoudnessTests {
     /// Quiet sines with a loud, sharp 10 ms burst every second.
     static func signal(count: Int) -> (left: [Float], right: [Float]) {
         var left = [Float](repeating: 0, count: count), right = left

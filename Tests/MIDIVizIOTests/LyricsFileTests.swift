@@ -6,7 +6,7 @@ import Testing
 
 /// Lyrics read from real files: the karaoke file of the test corpus (jazz-soft's .kar test) and
 /// the two fixtures, one in Latin-1 text events, one in UTF-8 lyric events.
-@Suite(.timeLimit(.minutes(5))) struct LyricsFileTests {
+@Suite(.timeLimit(.minutes(30))) struct LyricsFileTests {
     static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = tests.deletingLastPathComponent().appendingPathComponent("fixtures")
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MIDIVizIO
 
-@Suite(.timeLimit(.minutes(5))) struct PipeWritingTests {
+@Suite(.timeLimit(.minutes(30))) struct PipeWritingTests {
     /// Writes `frames` frames of a pattern through a 64 KiB pipe to a reader slower than the
     /// writer, scribbling over the buffer as soon as each write returns; returns whether the
     /// reader got every frame as it was when written.

@@ -4,7 +4,7 @@ import Testing
 @testable import MIDIVizCore
 @testable import MIDIVizIO
 
-@Suite(.timeLimit(.minutes(5))) struct YUVTests {
+@Suite(.timeLimit(.minutes(30))) struct YUVTests {
     @Test func bt709LimitedRangeLevels() {
         var canvas = Canvas(width: 4, height: 2, color: RGBA(1, 1, 1))
         canvas.fillRect(Rect(x: 2, y: 0, width: 2, height: 2), RGBA(0, 0, 0))
