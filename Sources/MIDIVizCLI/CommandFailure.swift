@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MIDIVizCore
 import MIDIVizEngine
 
 /// Prints `midiviz: message` on stderr and exits with `code` (sysexits.h values).
@@ -12,9 +13,22 @@ extension RenderError {
     /// The one place an engine error becomes what the user sees: one line and its exit code.
     var reported: ExitCode { fail(message, code: exitCode) }
 
-    /// The line the user reads: options named as flags.
+    /// The line the user reads: the engine's values, with options named as flags. The one
+    /// place an engine error is worded for the command line.
     var message: String {
-        if case .option(let error) = self { return error.message(prefix: "--") }
-        return description
+        switch self {
+        case .option(let error):
+            return error.message(prefix: "--")
+        case .songTooLong(let song, let seconds, let maximum):
+            return "cannot render \(song): it lasts \(Int(seconds)) s, more than --max-duration \(Int(maximum)) s"
+        case .emptyRange(let start, let end):
+            return "nothing to render: --from \(SongClock.text(start)) is not a frame before the end \(SongClock.text(end))"
+        case .timeOutsideSong(let seconds, let song, let length):
+            return "--at \(seconds) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
+        case .noBarsToCount(let option, let time, let song):
+            return "--\(option) \(time): \(song) has no bars to count (SMPTE time division)"
+        default:
+            return description
+        }
     }
 }

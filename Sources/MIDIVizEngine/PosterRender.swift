@@ -15,7 +15,7 @@ public enum PosterRender {
         try RenderJob.checkLength(of: song, named: songPath ?? "the song", maximum: maximumSongSeconds)
         let end = song.durationSeconds + settings.tailSeconds
         guard seconds.isFinite, seconds >= 0, seconds <= end else {
-            throw .usage("--at \(seconds) s is outside \(songPath ?? "the song"), which lasts \(String(format: "%.3f", end)) s with its tail")
+            throw .timeOutsideSong(seconds: seconds, song: songPath ?? "the song", lengthSeconds: end)
         }
         try OutputChecks.check(
             [(path, false)],

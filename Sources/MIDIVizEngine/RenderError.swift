@@ -1,3 +1,5 @@
+import Foundation
+import MIDIVizCore
 import MIDIVizIO
 
 /// Why a render did not happen, in one line naming the file and the cause; each case carries
@@ -17,6 +19,14 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
     case failed(String)
     /// An option's value, or options together, refused (64).
     case option(OptionError)
+    /// The song lasts longer than `RenderRequest.maximumSongSeconds` (65).
+    case songTooLong(song: String, seconds: Double, maximumSeconds: Double)
+    /// The range starts at or after its end (or within a frame of it) (64).
+    case emptyRange(startSeconds: Double, endSeconds: Double)
+    /// The time of a poster frame lies outside the song and its tail (64).
+    case timeOutsideSong(seconds: Double, song: String, lengthSeconds: Double)
+    /// A time given in bars (`bar:N`) for a song whose time division counts no bars (64).
+    case noBarsToCount(option: String, time: String, song: String)
     /// The run was stopped by `RenderJob.stop()` (a signal): 128 + the signal when known.
     case interrupted(signal: Int32?)
 
@@ -27,6 +37,14 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
             return message
         case .option(let error):
             return error.message(prefix: "")
+        case .songTooLong(let song, let seconds, let maximum):
+            return "cannot render \(song): it lasts \(Int(seconds)) s, more than the longest allowed, \(Int(maximum)) s"
+        case .emptyRange(let start, let end):
+            return "nothing to render: the start \(SongClock.text(start)) is not a frame before the end \(SongClock.text(end))"
+        case .timeOutsideSong(let seconds, let song, let length):
+            return "\(seconds) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
+        case .noBarsToCount(let option, let time, let song):
+            return "\(option) \(time): \(song) has no bars to count (SMPTE time division)"
         case .interrupted(let signal):
             return signal.map { "interrupted by signal \($0)" } ?? "interrupted"
         }
@@ -34,8 +52,8 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var exitCode: Int32 {
         switch self {
-        case .usage, .option: return 64
-        case .badInput: return 65
+        case .usage, .option, .emptyRange, .timeOutsideSong, .noBarsToCount: return 64
+        case .badInput, .songTooLong: return 65
         case .missingInput: return 66
         case .unavailable: return 69
         case .cannotCreate: return 73
@@ -44,19 +62,29 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    /// The same message and exit code as the I/O layer's errors.
-    init(exitCode: Int32, message: String) {
-        switch exitCode {
-        case 64: self = .usage(message)
-        case 65: self = .badInput(message)
-        case 66: self = .missingInput(message)
-        case 69: self = .unavailable(message)
-        case 73: self = .cannotCreate(message)
-        default: self = .failed(message)
+    /// The I/O layer's errors, by case: the same message, and the category their kind of
+    /// failure belongs to.
+    init(_ error: AudioError) {
+        switch error {
+        case .noSoundFont, .unreadableSoundFont: self = .missingInput(error.description)
+        case .invalidSoundFont, .tooLong: self = .badInput(error.description)
+        case .cannotWrite: self = .cannotCreate(error.description)
+        case .synthesizer, .stopped, .encoderStalled, .encoderGone: self = .failed(error.description)
         }
     }
 
-    init(_ error: AudioError) { self.init(exitCode: error.exitCode, message: error.description) }
-    init(_ error: VideoError) { self.init(exitCode: error.exitCode, message: error.description) }
-    init(_ error: LoadError) { self.init(exitCode: error.exitCode, message: error.description) }
+    init(_ error: VideoError) {
+        switch error {
+        case .ffmpegMissing: self = .unavailable(error.description)
+        case .cannotWrite: self = .cannotCreate(error.description)
+        case .ffmpegFailed, .ffmpegStalled: self = .failed(error.description)
+        }
+    }
+
+    init(_ error: LoadError) {
+        switch error {
+        case .unreadable: self = .missingInput(error.description)
+        case .invalid: self = .badInput(error.description)
+        }
+    }
 }

@@ -73,7 +73,7 @@ public final class RenderJob: Sendable {
     static func checkLength(of song: Song, named name: String, maximum: Double) throws(RenderError) {
         guard maximum.isFinite, maximum > 0 else { throw .usage("the longest song must be a positive number of seconds") }
         guard song.durationSeconds <= maximum else {
-            throw .badInput("cannot render \(name): it lasts \(Int(song.durationSeconds)) s, more than --max-duration \(Int(maximum)) s")
+            throw .songTooLong(song: name, seconds: song.durationSeconds, maximumSeconds: maximum)
         }
     }
 
@@ -115,7 +115,7 @@ public final class RenderJob: Sendable {
         let end = request.segment != nil ? nil : request.endSeconds.flatMap { $0 < songEnd ? $0 + postroll : nil }
         let visualEnd = end ?? songEnd + postroll
         guard abs(request.startSeconds) < 1e9, visualEnd > request.startSeconds else {  // finite, and frames fit an Int
-            throw .usage("nothing to render: --from \(SongClock.text(request.startSeconds)) is not before the end \(SongClock.text(visualEnd))")
+            throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd)
         }
         // A range starts on the song's frame grid, at the nearest frame: its frame k is then the
         // whole song's frame first + k, the same time to the bit and so the same pixels.
@@ -132,7 +132,7 @@ public final class RenderJob: Sendable {
         let segmentFrames = share?.count
         let start = settings.seconds(ofFrame: firstFrame)
         guard visualEnd > start || segmentFrames != nil else {
-            throw .usage("nothing to render: --from \(SongClock.text(request.startSeconds)) is within a frame of the end \(SongClock.text(visualEnd))")
+            throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd)
         }
         /// Frames cover the range (and the sound's tail, when it rings on longer); the WAV is
         /// padded to exactly the frames' length. A segment's frames are its share, fixed.

@@ -48,4 +48,29 @@ struct RequestPropertyTests {
             }
         }
     }
+
+    /// The engine's errors carry values and name no flag; the command line words them.
+    @Test func errorsCarryValuesNotFlags() throws {
+        let song = try Support.song()
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var request = Support.request(song, songPath: nil, outputs: [.rawYUV(path: folder + "/frames.yuv")], sound: false)
+        request.maximumSongSeconds = 1
+        #expect(throws: RenderError.songTooLong(song: "song", seconds: song.durationSeconds, maximumSeconds: 1)) { try RenderJob(request) }
+        request.maximumSongSeconds = 3600
+        request.startSeconds = 100
+        request.endSeconds = nil
+        #expect(throws: RenderError.self) { try RenderJob(request).run() }
+        do {
+            _ = try RenderJob(request).run()
+        } catch {
+            guard case .emptyRange(let start, _) = error else { Issue.record("\(error)"); return }
+            #expect(start == 100)
+            #expect(!error.description.contains("--"), "\(error.description)")
+        }
+        #expect(throws: RenderError.timeOutsideSong(seconds: 1e6, song: "the song", lengthSeconds: song.durationSeconds + RenderSettings().tailSeconds)) {
+            try PosterRender.render(song: song, songPath: nil, options: RenderOptions(), atSeconds: 1e6, to: folder + "/poster.png")
+        }
+        #expect(Support.contents(folder) == [])
+    }
 }

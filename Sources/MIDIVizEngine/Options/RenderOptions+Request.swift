@@ -114,12 +114,12 @@ extension RenderRequest {
         func seconds(_ spec: TimeSpec?, _ name: String) throws(RenderError) -> Double? {
             guard let spec else { return nil }
             guard let seconds = spec.seconds(in: song) else {
-                throw .usage("\(name) \(spec.optionText): \(songName) has no bars to count (SMPTE time division)")
+                throw .noBarsToCount(option: name, time: spec.optionText, song: songName)
             }
             return seconds
         }
-        startSeconds = try seconds(options.from, "--from") ?? 0
-        endSeconds = try seconds(options.to, "--to")
+        startSeconds = try seconds(options.from, "from") ?? 0
+        endSeconds = try seconds(options.to, "to")
         maximumSongSeconds = options.maximumSongSeconds
         stallTimeoutSeconds = options.stallTimeoutSeconds
         backgroundImagePath = options.backgroundImage
