@@ -81,7 +81,7 @@ struct BatchCommand: ParsableCommand {
         } catch {
             throw fail(error.message, code: 64)
         }
-        let job = BatchJob(plan: plan, force: force)
+        let job = BatchJob(plan: plan, force: force, describe: { $0.message })
         // A batch stopped between songs is still interrupted: the rest were not made.
         let interruption = Interruption {
             job.stop(signal: $0); return false

@@ -49,16 +49,13 @@ enum ConfigFile {
             }
             do throws(OptionError) {
                 let texts = try Self.texts(of: value, for: declaration)
-                try declaration.set(texts.map { declaration.isPath ? resolve($0, from: folder) : $0 }, in: &options)
+                try declaration.set(texts, in: &options, pathsFrom: folder)
                 if let problem = declaration.problem(in: options) { throw problem }
             } catch {
                 throw Failure(description: "\(place): \(error.message(prefix: "--"))")
             }
         }
     }
-
-    /// A path as written in a file in `folder`: relative ones are from that folder.
-    static func resolve(_ path: String, from folder: String) -> String { RenderOptions.resolvePath(path, from: folder) }
 
     /// A TOML value as the option's texts.
     private static func texts(of value: TOMLValueConvertible, for declaration: OptionDeclaration) throws(OptionError) -> [String] {
@@ -98,10 +95,10 @@ enum ConfigFile {
     /// a value, paths made absolute (from the working folder).
     static func toml(_ options: RenderOptions) -> String {
         var lines = ["# midiviz --config FILE: render options by their long names; the command line wins."]
-        let folder = FileManager.default.currentDirectoryPath
+        let resolved = options.resolvingPaths(from: FileManager.default.currentDirectoryPath)
         var group: OptionDeclaration.Group?
         for declaration in RenderOptions.declarations {
-            let texts = declaration.texts(of: options).map { declaration.isPath ? resolve($0, from: folder) : $0 }
+            let texts = declaration.texts(of: resolved)
             guard !texts.isEmpty else { continue }
             if declaration.group != group {
                 group = declaration.group

@@ -219,6 +219,23 @@ struct BatchCommandTests {
         #expect(try status() == "skipped")
     }
 
+    /// A song the engine refuses is reported in the command line's words, flags and all, as
+    /// `render` says it; the batch goes on and exits 1.
+    @Test func aRefusedSongIsReportedWithTheFlagThatRefusedIt() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try ProcessRunner.midiviz(
+            ["batch", root + "/in/arpeggio.mid", "--output-dir", root + "/out", "--max-duration", "1", "--report", root + "/report.json"]
+                + Self.small)
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try #require(FileManager.default.contents(atPath: root + "/report.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: report) as? [String: Any])
+        let songs = try #require(object["songs"] as? [[String: Any]])
+        let message = try #require(songs.first?["message"] as? String)
+        #expect(message.contains("more than --max-duration 1 s"), "\(message)")
+        #expect(songs.first?["exit_code"] as? Int == 65)
+    }
+
     @Test func twoSongsForOneOutputAreRefusedBeforeAnyWork() throws {
         let root = try songFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }

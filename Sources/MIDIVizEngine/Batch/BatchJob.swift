@@ -13,6 +13,8 @@ public final class BatchJob: Sendable {
     public let force: Bool
     private let songsAtOnce: Int
     private let processorCount: Int
+    /// How a failed song's error is worded in the report.
+    private let describe: @Sendable (RenderError) -> String
     /// What the workers and `stop` share.
     private struct State {
         var next = 0
@@ -27,9 +29,15 @@ public final class BatchJob: Sendable {
     /// - Parameters:
     ///   - force: render songs even when their outputs are up to date.
     ///   - processorCount: the cores the songs share.
-    public init(plan: BatchPlan, force: Bool = false, processorCount: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    ///   - describe: a failed song's message in the report (the command line names options as
+    ///     its flags); the error's own description by default.
+    public init(
+        plan: BatchPlan, force: Bool = false, processorCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+        describe: @escaping @Sendable (RenderError) -> String = { $0.description }
+    ) {
         self.plan = plan
         self.force = force
+        self.describe = describe
         songsAtOnce = max(1, plan.options.jobs ?? 1)
         self.processorCount = max(1, processorCount)
         state = Mutex(State(results: Array(repeating: nil, count: plan.songs.count)))
@@ -91,11 +99,7 @@ public final class BatchJob: Sendable {
                 song: song, status: status, exitCode: code, message: message, durationSeconds: duration, frames: frames,
                 wallSeconds: Date().timeIntervalSince(started))
         }
-        func failed(_ error: RenderError) -> BatchResult {
-            // Options named as flags, as the command line names them.
-            if case .option(let problem) = error { return result(.failed, code: error.exitCode, problem.message(prefix: "--")) }
-            return result(.failed, code: error.exitCode, error.description)
-        }
+        func failed(_ error: RenderError) -> BatchResult { result(.failed, code: error.exitCode, describe(error)) }
         let bytes: [UInt8]
         let loaded: Song
         do throws(LoadError) {

@@ -56,7 +56,7 @@ enum BatchManifest {
                     guard let declaration = RenderOptions.declaration(key) else { throw .unknown(key) }
                     guard declaration.perSong else { throw .notPerSong(key) }
                     let texts = try Self.texts(of: value, for: declaration)
-                    try declaration.set(texts.map { declaration.isPath ? RenderOptions.resolvePath($0, from: folder) : $0 }, in: &options)
+                    try declaration.set(texts, in: &options, pathsFrom: folder)
                 } catch .unknown(let key) {
                     throw .usage("\(place): unknown key \"\(key)\" (keys are render options by their long names, and input, output)")
                 } catch {

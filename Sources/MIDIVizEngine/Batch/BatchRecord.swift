@@ -104,7 +104,7 @@ public enum BatchFile {
     public static func write(_ data: Data, to path: String) throws(BatchError) {
         let temporary = path + ".midiviz-\(getpid())-tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = systemError()
             unlink(temporary)
             throw .cannotWrite("cannot write \(path): \(reason)")
         }

@@ -59,6 +59,12 @@ public struct OptionDeclaration: Sendable {
         try assign(&options, texts)
     }
 
+    /// Sets the option from texts written in a file in `folder` (a config file, a manifest):
+    /// a file's relative path is from that folder.
+    public func set(_ texts: [String], in options: inout RenderOptions, pathsFrom folder: String) throws(OptionError) {
+        try assign(&options, isPath ? texts.map { RenderOptions.resolvePath($0, from: folder) } : texts)
+    }
+
     /// The option's value in `options` as texts that `set` reads back: none when unset (an
     /// optional without a value, an empty list), `true`/`false` for a flag.
     public func texts(of options: RenderOptions) -> [String] { read(options) }

@@ -14,7 +14,7 @@ extension RenderOptions {
             let texts = declaration.texts(of: self)
             guard !texts.isEmpty else { continue }
             // A path takes any text: setting one back cannot fail.
-            try? declaration.set(texts.map { Self.resolvePath($0, from: folder) }, in: &options)
+            try? declaration.set(texts, in: &options, pathsFrom: folder)
         }
         return options
     }
