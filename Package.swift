@@ -60,7 +60,7 @@ if Context.environment["MIDIVIZ_FUZZ"] != nil {
     for (product, target, dependencies) in [
         ("midiviz-fuzz", "SMFLoaderFuzz", ["MIDIVizIO", "MIDIVizCore"]),
         ("midiviz-fuzz-scene", "SceneFuzz", ["MIDIVizIO", "MIDIVizCore"]),
-        ("midiviz-fuzz-options", "RenderOptionsFuzz", ["MIDIVizCLI"]),
+        ("midiviz-fuzz-options", "RenderOptionsFuzz", ["MIDIVizCLI", "MIDIVizEngine"]),
     ] {
         products.append(.executable(name: product, targets: [target]))
         var uses: [Target.Dependency] = (dependencies + ["CFuzzerDriver"]).map { .target(name: $0) }

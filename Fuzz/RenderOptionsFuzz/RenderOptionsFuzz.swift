@@ -2,6 +2,7 @@ import ArgumentParser
 import CFuzzerDriver
 import Foundation
 import MIDIVizCLI
+import MIDIVizEngine
 
 /// libFuzzer entry: argument vectors for `midiviz render` (and `frame`), run in-process in a
 /// sandbox folder. Each input byte picks a word: an option of either command, a value from a
@@ -29,23 +30,22 @@ final class Sandbox: @unchecked Sendable {
     let folder: String
     let fifo: String
 
-    static let options = [
-        "-o", "--output", "--no-video", "--no-audio", "--frames-dir", "--crf", "--preset", "--from", "--to",
-        "--png-level", "--jobs", "--max-duration", "--progress", "--stall-timeout", "--quiet", "--style", "--scheme",
-        "--color-by", "--bars", "--size", "--fps", "--speed", "--grid", "--background", "--window", "--keys",
-        "--chords", "--title", "--font", "--audio", "--soundfont", "--sample-rate", "--gain", "--no-reverb",
-        "--no-chorus", "--max-tail", "--at", "--help", "--version", "--preroll", "--postroll", "--loudness",
-        "--background-image", "--background-dim", "--print-config", "--labels", "--lyrics", "--effects",
-    ]
-    static let values = [
-        "0", "1", "-1", "0.5", "2", "7", "51", "52", "64", "1000", "65536", "1e19", "-1e19", "1e-300", "nan", "inf",
-        "-inf", "9223372036854775807", "", " ", "0:00.5", "0:01", "1:00:00", "99:99", "bar:1", "bar:2", "bar:0",
-        "bar:-1", "bar:99999999999", "720p", "1080p", "4k", "square", "vertical", "16x16", "2x2", "1x1", "0x0",
-        "17x9", "99999x99999", "64x36", "circles", "bars", "roll", "keyboard", "rainbow", "fire", "ocean", "pitch",
-        "channel", "track", "range", "pitch-class", "88", "song", "#102030", "#zzzzzz", "red", "ultrafast",
-        "veryslow", "json", "bar", "8000", "48000", "384000", "\u{1F3B9}", "title\nwith newline", "transparent", "off",
-        "-14", "-70", "-71", "out.mov", "out.webm", "out.gif", "out.avi", "x.MOV", "names", "solfege",
-    ]
+    /// The commands' own flags, and every render option from its declaration (no hand list).
+    static let options =
+        [
+            "-o", "--output", "--no-video", "--frames-dir", "--png-level", "--progress", "--quiet", "--audio", "--at", "--help",
+            "--version", "--print-config", "--config",
+        ] + RenderOptions.declarations.map { "--" + $0.name }
+    static let values =
+        [
+            "0", "1", "-1", "0.5", "2", "7", "51", "52", "64", "1000", "65536", "1e19", "-1e19", "1e-300", "nan", "inf",
+            "-inf", "9223372036854775807", "", " ", "0:00.5", "0:01", "1:00:00", "99:99", "bar:1", "bar:2", "bar:0",
+            "bar:-1", "bar:99999999999", "720p", "1080p", "4k", "square", "vertical", "16x16", "2x2", "1x1", "0x0",
+            "17x9", "99999x99999", "64x36", "circles", "bars", "roll", "keyboard", "rainbow", "fire", "ocean", "pitch",
+            "channel", "track", "range", "pitch-class", "88", "song", "#102030", "#zzzzzz", "red", "ultrafast",
+            "veryslow", "json", "bar", "8000", "48000", "384000", "\u{1F3B9}", "title\nwith newline", "transparent", "off",
+            "-14", "-70", "-71", "out.mov", "out.webm", "out.gif", "out.avi", "x.MOV", "names", "solfege",
+        ] + RenderOptions.declarations.flatMap { $0.choices + [$0.example] }
 
     init() {
         var template = Array("/tmp/midiviz-fuzz-options-XXXXXX".utf8CString)

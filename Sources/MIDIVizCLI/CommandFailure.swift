@@ -27,6 +27,15 @@ extension RenderError {
             return "--at \(seconds) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
         case .noBarsToCount(let option, let time, let song):
             return "--\(option) \(time): \(song) has no bars to count (SMPTE time division)"
+        case .ffmpegMissing:
+            return description + "; PNG frames and the WAV are still available with --frames-dir and --audio and --no-video"
+        case .noSoundFont(let searched):
+            return "no SoundFont found (looked at --soundfont, $MIDIVIZ_SOUNDFONT, \(searched.joined(separator: ", "))); "
+                + "install one with 'apt-get install musescore-general-soundfont', pass --soundfont FILE.sf2, or use --no-audio"
+        case .ffmpegStalled(let doing, let seconds):
+            return "ffmpeg \(doing) for \(seconds.formatted(.number.grouping(.never))) s (--stall-timeout): stopped it"
+        case .opaqueContainer(let path):
+            return "cannot write \(path) with a transparent background: H.264 in MP4 has no alpha; write .mov (ProRes 4444), .webm (VP9), .gif or --frames-dir"
         default:
             return description
         }

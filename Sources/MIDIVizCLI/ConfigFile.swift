@@ -23,6 +23,10 @@ enum ConfigFile {
             let problem = RegularFile.problem(at: path)
             throw Failure(description: "cannot read config \(path): \(problem ?? "not UTF-8 text")", exitCode: problem == nil ? 64 : 66)
         }
+        // TOML's parser ends a string at an escaped NUL without a word: refuse it here.
+        if let line = lineEscapingNUL(text) {
+            throw Failure(description: "\(path):\(line): a string holds \\u0000 (NUL), which no option takes")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -93,6 +97,26 @@ enum ConfigFile {
 
     /// The options as a TOML file `--config` reads back to the same options: every option with
     /// a value, paths made absolute (from the working folder).
+    /// The first line (from 1) with `\u0000` or `\U00000000` after an odd run of backslashes
+    /// (an escape, not an escaped backslash), if any.
+    static func lineEscapingNUL(_ text: String) -> Int? {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var backslashes = 0
+            for (offset, character) in zip(line.indices, line) {
+                if character == "\\" {
+                    backslashes += 1
+                    continue
+                }
+                if backslashes % 2 == 1 {
+                    let rest = line[offset...]
+                    if rest.hasPrefix("u0000") || rest.hasPrefix("U00000000") { return index + 1 }
+                }
+                backslashes = 0
+            }
+        }
+        return nil
+    }
+
     static func toml(_ options: RenderOptions) -> String {
         var lines = ["# midiviz --config FILE: render options by their long names; the command line wins."]
         let resolved = options.resolvingPaths(from: FileManager.default.currentDirectoryPath)

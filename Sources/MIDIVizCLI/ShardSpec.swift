@@ -21,7 +21,12 @@ enum ShardSpec: ExpressibleByArgument, Equatable {
     func resolve(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(BatchError) -> BatchShard {
         switch self {
         case .fixed(let shard): return shard
-        case .auto: return try BatchShard.fromEnvironment(environment)
+        case .auto:
+            do throws(BatchError) {
+                return try BatchShard.fromEnvironment(environment)
+            } catch .usage(let message) {
+                throw .usage("--shard auto: \(message)")
+            }
         }
     }
 }

@@ -4,9 +4,9 @@ import MIDIVizIO
 
 /// `--background-image`: a PNG or JPEG (anything ffmpeg reads) scaled to cover the frame
 /// (Lanczos, cropped to the middle), then darkened, decoded once by one ffmpeg child.
-public enum BackgroundPicture {
+package enum BackgroundPicture {
     /// - Parameter dim: 0 keeps the picture as it is, 1 makes it black.
-    public static func load(_ path: String, width: Int, height: Int, dim: Double) throws(RenderError) -> BackgroundImage {
+    package static func load(_ path: String, width: Int, height: Int, dim: Double) throws(RenderError) -> BackgroundImage {
         if let problem = RegularFile.problem(at: path) { throw .missingInput("cannot read background image \(path): \(problem)") }
         let ffmpeg: String
         do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }

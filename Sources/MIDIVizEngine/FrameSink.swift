@@ -4,7 +4,7 @@ import MIDIVizCore
 /// canvases from every worker in any order (a PNG folder), yuv420p frames in frame order (an
 /// encoder), or straight RGBA frames in frame order (an encoder keeping alpha or full colour).
 /// A new container or codec is one new type.
-public protocol FrameSink: AnyObject, Sendable {
+package protocol FrameSink: AnyObject, Sendable {
     var order: FrameOrder { get }
     /// A frame as rendered, from any worker thread (sinks of `.anyOrder`).
     func write(canvas: Canvas, frame: Int) throws(RenderError)
@@ -19,22 +19,22 @@ public protocol FrameSink: AnyObject, Sendable {
     func stop()
 }
 
-public enum FrameOrder: Sendable {
+package enum FrameOrder: Sendable {
     case anyOrder, inOrder, inOrderRGBA
 }
 
 extension FrameSink {
-    public func write(canvas: Canvas, frame: Int) throws(RenderError) {
+    package func write(canvas: Canvas, frame: Int) throws(RenderError) {
         preconditionFailure("\(Self.self) takes yuv420p frames in order")
     }
 
-    public func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+    package func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
         preconditionFailure("\(Self.self) takes canvases")
     }
 
-    public func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+    package func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
         preconditionFailure("\(Self.self) takes no RGBA frames")
     }
 
-    public func stop() {}
+    package func stop() {}
 }

@@ -6,23 +6,23 @@ import Synchronization
 /// Segments of one song (`RenderRequest.segment`), rendered anywhere, joined into the video of
 /// the whole song: their H.264 streams concatenated without re-encoding, with the song's sound
 /// bounced once, whole. The result has the frame count of the song rendered in one piece.
-public struct JoinRequest: Sendable {
+package struct JoinRequest: Sendable {
     /// The segments' MP4s, in order.
-    public var parts: [String]
-    public var song: Song
-    public var songPath: String?
-    public var songName: String
+    package var parts: [String]
+    package var song: Song
+    package var songPath: String?
+    package var songName: String
     /// The look the segments were rendered with (its speed sets the visual tail); the frame rate
     /// is taken from the parts.
-    public var settings: RenderSettings
-    public var sound: SoundSettings
-    public var output: String
+    package var settings: RenderSettings
+    package var sound: SoundSettings
+    package var output: String
     /// The segments' `--preroll` (nil: the style's lead-in, as a whole-song render has) and
     /// `--postroll`.
-    public var prerollSeconds: Double?
-    public var postrollSeconds: Double = 0
+    package var prerollSeconds: Double?
+    package var postrollSeconds: Double = 0
 
-    public init(
+    package init(
         parts: [String], song: Song, songPath: String?, songName: String, settings: RenderSettings,
         sound: SoundSettings, output: String
     ) {
@@ -36,8 +36,8 @@ public struct JoinRequest: Sendable {
     }
 }
 
-public final class JoinJob: Sendable {
-    public let request: JoinRequest
+package final class JoinJob: Sendable {
+    package let request: JoinRequest
     private let transaction = OutputTransaction()
     /// What `stop` shares with the run: whether it was called, and what to stop.
     private struct State {
@@ -49,7 +49,7 @@ public final class JoinJob: Sendable {
 
     /// Checks the output as `RenderJob` does: not a part, the song or the SoundFont, not a
     /// folder, device or FIFO, in a folder that can be written.
-    public init(_ request: JoinRequest) throws(RenderError) {
+    package init(_ request: JoinRequest) throws(RenderError) {
         self.request = request
         guard !request.parts.isEmpty else { throw .usage("nothing to join: no parts") }
         var inputs = request.parts.map { (path: $0, what: "part") }
@@ -59,7 +59,7 @@ public final class JoinJob: Sendable {
     }
 
     /// Joins; on any failure the temporaries go and an old output stays as it was.
-    public func run() throws(RenderError) -> RenderSummary {
+    package func run() throws(RenderError) -> RenderSummary {
         do {
             return try perform()
         } catch {
@@ -71,7 +71,7 @@ public final class JoinJob: Sendable {
     /// Stops the sound or the encoder, whichever runs, and removes the temporaries.
     /// - Returns: whether the join had already committed its video (then it stays, complete).
     @discardableResult
-    public func stop(signal: Int32) -> Bool {
+    package func stop(signal: Int32) -> Bool {
         let (job, process) = state.withLock { state in
             state.stopped = true
             return (state.soundJob, state.encoder)

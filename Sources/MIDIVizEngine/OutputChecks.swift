@@ -4,11 +4,11 @@ import MIDIVizIO
 /// What is refused before any work: an output that is the input, two outputs on one path, a
 /// folder where a file goes (or the reverse), anything but a regular file (a device, FIFO or
 /// socket), a frames folder holding other files, a folder we cannot write into.
-public enum OutputChecks {
+package enum OutputChecks {
     /// The same checks for files a command writes itself (a batch's reports): none may be one
     /// of `inputs`, share a path with another, be a folder, device or FIFO, or lie in a folder
     /// that cannot be written.
-    public static func check(files: [String], inputs: [(path: String, what: String)]) throws(RenderError) {
+    package static func check(files: [String], inputs: [(path: String, what: String)]) throws(RenderError) {
         if let folder = files.first(where: { $0.hasSuffix("/") }) { throw .usage("cannot write \(folder): it names a folder, not a file") }
         try check(files.map { ($0, false) }, inputs: inputs)
     }

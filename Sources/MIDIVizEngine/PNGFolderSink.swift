@@ -2,23 +2,23 @@ import MIDIVizCore
 import MIDIVizIO
 
 /// `frame_000001.png` ... written by every worker into a (staged) folder.
-public final class PNGFolderSink: FrameSink {
-    public let directory: String
-    public let writer: PNGWriter
-    public var order: FrameOrder { .anyOrder }
+package final class PNGFolderSink: FrameSink {
+    package let directory: String
+    package let writer: PNGWriter
+    package var order: FrameOrder { .anyOrder }
 
-    public init(directory: String, level: Int, alpha: Bool = false) {
+    package init(directory: String, level: Int, alpha: Bool = false) {
         self.directory = directory
         writer = PNGWriter(level: level, alpha: alpha)
     }
 
     /// `frame_000001.png` for frame 0.
-    public static func fileName(ofFrame index: Int) -> String {
+    package static func fileName(ofFrame index: Int) -> String {
         let number = String(index + 1)
         return "frame_" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".png"
     }
 
-    public func write(canvas: Canvas, frame: Int) throws(RenderError) {
+    package func write(canvas: Canvas, frame: Int) throws(RenderError) {
         do {
             try writer.write(canvas, to: directory + "/" + Self.fileName(ofFrame: frame))
         } catch {
@@ -26,5 +26,5 @@ public final class PNGFolderSink: FrameSink {
         }
     }
 
-    public func finish() throws(RenderError) {}
+    package func finish() throws(RenderError) {}
 }

@@ -27,6 +27,14 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
     case timeOutsideSong(seconds: Double, song: String, lengthSeconds: Double)
     /// A time given in bars (`bar:N`) for a song whose time division counts no bars (64).
     case noBarsToCount(option: String, time: String, song: String)
+    /// No ffmpeg on PATH or at `$MIDIVIZ_FFMPEG` (69).
+    case ffmpegMissing
+    /// No SoundFont given and none found at `$MIDIVIZ_SOUNDFONT` or these paths (66).
+    case noSoundFont(searched: [String])
+    /// ffmpeg took nothing (frames, sound) or did not exit for longer than the stall timeout (1).
+    case ffmpegStalled(doing: String, seconds: Double)
+    /// A transparent background asked of a container without alpha (64).
+    case opaqueContainer(path: String)
     /// The run was stopped by `RenderJob.stop()` (a signal): 128 + the signal when known.
     case interrupted(signal: Int32?)
 
@@ -45,6 +53,14 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(seconds) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
         case .noBarsToCount(let option, let time, let song):
             return "\(option) \(time): \(song) has no bars to count (SMPTE time division)"
+        case .ffmpegMissing:
+            return VideoError.ffmpegMissing.description
+        case .noSoundFont(let searched):
+            return AudioError.noSoundFont(searched: searched).description
+        case .ffmpegStalled(let doing, let seconds):
+            return VideoError.ffmpegStalled(seconds: seconds, doing: doing).description
+        case .opaqueContainer(let path):
+            return "cannot write \(path) with a transparent background: H.264 in MP4 has no alpha; write .mov (ProRes 4444), .webm (VP9), .gif or PNG frames"
         case .interrupted(let signal):
             return signal.map { "interrupted by signal \($0)" } ?? "interrupted"
         }
@@ -52,12 +68,12 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var exitCode: Int32 {
         switch self {
-        case .usage, .option, .emptyRange, .timeOutsideSong, .noBarsToCount: return 64
+        case .usage, .option, .emptyRange, .timeOutsideSong, .noBarsToCount, .opaqueContainer: return 64
         case .badInput, .songTooLong: return 65
-        case .missingInput: return 66
-        case .unavailable: return 69
+        case .missingInput, .noSoundFont: return 66
+        case .unavailable, .ffmpegMissing: return 69
         case .cannotCreate: return 73
-        case .failed: return 1
+        case .failed, .ffmpegStalled: return 1
         case .interrupted(let signal): return 128 + (signal ?? 2)
         }
     }
@@ -66,18 +82,21 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
     /// failure belongs to.
     init(_ error: AudioError) {
         switch error {
-        case .noSoundFont, .unreadableSoundFont: self = .missingInput(error.description)
+        case .noSoundFont(let searched): self = .noSoundFont(searched: searched)
+        case .encoderStalled(let seconds): self = .ffmpegStalled(doing: "took no sound", seconds: seconds)
+        case .unreadableSoundFont: self = .missingInput(error.description)
         case .invalidSoundFont, .tooLong: self = .badInput(error.description)
         case .cannotWrite: self = .cannotCreate(error.description)
-        case .synthesizer, .stopped, .encoderStalled, .encoderGone: self = .failed(error.description)
+        case .synthesizer, .stopped, .encoderGone: self = .failed(error.description)
         }
     }
 
     init(_ error: VideoError) {
         switch error {
-        case .ffmpegMissing: self = .unavailable(error.description)
+        case .ffmpegMissing: self = .ffmpegMissing
+        case .ffmpegStalled(let seconds, let doing): self = .ffmpegStalled(doing: doing, seconds: seconds)
         case .cannotWrite: self = .cannotCreate(error.description)
-        case .ffmpegFailed, .ffmpegStalled: self = .failed(error.description)
+        case .ffmpegFailed: self = .failed(error.description)
         }
     }
 

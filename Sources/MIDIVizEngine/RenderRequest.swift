@@ -57,13 +57,13 @@ public struct RenderRequest: Sendable {
 
 /// The synthesizer's settings and the SoundFont to find.
 public struct SoundSettings: Sendable {
-    public var bouncer: AudioBouncer
+    package var bouncer: AudioBouncer
     /// `--soundfont`; nil to search `$MIDIVIZ_SOUNDFONT` and Debian's SoundFonts.
     public var soundFontPath: String?
     /// The loudness the sound is normalized to; nil keeps the synthesizer's own level.
     public var loudness: LoudnessTarget?
 
-    public init(bouncer: AudioBouncer = AudioBouncer(), soundFontPath: String? = nil, loudness: LoudnessTarget? = LoudnessTarget()) {
+    package init(bouncer: AudioBouncer = AudioBouncer(), soundFontPath: String? = nil, loudness: LoudnessTarget? = LoudnessTarget()) {
         self.bouncer = bouncer
         self.soundFontPath = soundFontPath
         self.loudness = loudness

@@ -6,22 +6,22 @@ import MIDIVizCore
 /// event is sent at its sample position, between blocks of rendering. After the song's end the
 /// pedals and notes are released and the sound is rendered until it has decayed to silence
 /// (below 16-bit resolution for 50 ms) or for at most `maximumTailSeconds`.
-public struct AudioBouncer: Sendable {
-    public var sampleRate: Int = 48_000
+package struct AudioBouncer: Sendable {
+    package var sampleRate: Int = 48_000
     /// FluidSynth's `synth.gain`; 0.2 as in the fluidsynth command line.
-    public var gain: Double = 0.2
-    public var reverb = true
-    public var chorus = true
-    public var maximumTailSeconds: Double = 3
+    package var gain: Double = 0.2
+    package var reverb = true
+    package var chorus = true
+    package var maximumTailSeconds: Double = 3
 
-    public init() {}
+    package init() {}
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Stereo frames written.
-        public var frames: Int
-        public var seconds: Double
+        package var frames: Int
+        package var seconds: Double
         /// How long the sound rang on after the song's end.
-        public var tailSeconds: Double
+        package var tailSeconds: Double
     }
 
     /// Plays the song into `sink` and finishes it.
@@ -34,7 +34,7 @@ public struct AudioBouncer: Sendable {
     ///     the sound rings out after the song's end (the tail).
     ///   - length: given the natural length in seconds, the length to write; silence pads the rest.
     ///   - shouldStop: asked between blocks; when it says yes the bounce throws `.stopped`.
-    public func bounce(
+    package func bounce(
         _ song: Song, soundFont: String, into sink: some SoundSink, from start: Double = 0, until end: Double? = nil,
         length: (Double) -> Double = { $0 }, shouldStop: () -> Bool = { false }
     ) throws(AudioError) -> Result {
@@ -46,7 +46,7 @@ public struct AudioBouncer: Sendable {
 
     static let blockFrames = 4096
     /// How much is rendered (and dropped) before a later start, for release tails and reverb.
-    public static let prerollSeconds = 2.0
+    package static let prerollSeconds = 2.0
 
     private func render(
         _ song: Song, with synthesizer: FluidSynthesizer, into writer: some SoundSink, from start: Double,

@@ -1,5 +1,5 @@
 /// Why the sound of a song could not be made; each case has its exit code.
-public enum AudioError: Error, CustomStringConvertible, Sendable {
+package enum AudioError: Error, CustomStringConvertible, Sendable {
     /// No SoundFont found where we looked (exit 66).
     case noSoundFont(searched: [String])
     /// The SoundFont given does not exist or cannot be read (exit 66).
@@ -19,11 +19,11 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
     /// The encoder reading the sound has gone (exit 1); its own error says why.
     case encoderGone
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSoundFont(let searched):
-            return "no SoundFont found (looked at --soundfont, $MIDIVIZ_SOUNDFONT, \(searched.joined(separator: ", "))); "
-                + "install one with 'apt-get install musescore-general-soundfont', pass --soundfont FILE.sf2, or use --no-audio"
+            return "no SoundFont found (looked at $MIDIVIZ_SOUNDFONT, \(searched.joined(separator: ", "))); "
+                + "install one with 'apt-get install musescore-general-soundfont' or give one"
         case .unreadableSoundFont(let path, let reason): return "cannot read SoundFont \(path): \(reason)"
         case .invalidSoundFont(let path, let reason): return "cannot use SoundFont \(path): \(reason)"
         case .synthesizer(let reason): return "synthesizer failed: \(reason)"
@@ -31,12 +31,12 @@ public enum AudioError: Error, CustomStringConvertible, Sendable {
         case .tooLong(let seconds): return "the audio would last \(Int(seconds)) s, more than a WAV file can hold"
         case .stopped: return "stopped"
         case .encoderStalled(let seconds):
-            return "ffmpeg took no sound for \(seconds.formatted(.number.grouping(.never))) s (--stall-timeout): stopped it"
+            return "ffmpeg took no sound for \(seconds.formatted(.number.grouping(.never))) s: stopped it"
         case .encoderGone: return "ffmpeg stopped reading the sound"
         }
     }
 
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .noSoundFont, .unreadableSoundFont: return 66
         case .invalidSoundFont, .tooLong: return 65

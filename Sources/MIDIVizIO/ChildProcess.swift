@@ -7,9 +7,9 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `Foundation.Process` is not Sendable; every access to it and to the
 /// readers' buffers is under `lock` or after `exited` has been signalled.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     /// How a child ended.
-    public enum Termination: Sendable, Equatable {
+    package enum Termination: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
     }
@@ -25,7 +25,7 @@ public final class ChildProcess: @unchecked Sendable {
     private static let errorTailBytes = 16_384
 
     /// The path of `tool`: `$VARIABLE` when set (it must be executable), else the first on PATH.
-    public static func locate(
+    package static func locate(
         _ tool: String, variable: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
@@ -44,7 +44,7 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - writesInput: give it a pipe on stdin (`inputDescriptor`), else /dev/null.
     ///   - readsOutput: keep what it writes on stdout (`standardOutput`), else discard it.
     /// - Throws: when it cannot be started; the error says why.
-    public init(executable: String, arguments: [String], writesInput: Bool = false, readsOutput: Bool = false) throws {
+    package init(executable: String, arguments: [String], writesInput: Bool = false, readsOutput: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         input = writesInput ? Pipe() : nil
@@ -87,17 +87,17 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// The write end of its stdin; nil when it reads nothing.
-    public var inputDescriptor: Int32? { input?.fileHandleForWriting.fileDescriptor }
+    package var inputDescriptor: Int32? { input?.fileHandleForWriting.fileDescriptor }
 
     /// Closes its stdin: the end of its input.
-    public func closeInput() { try? input?.fileHandleForWriting.close() }
+    package func closeInput() { try? input?.fileHandleForWriting.close() }
 
     /// Whether it is still running.
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// Waits until it has exited and its output has been read, at most `timeoutSeconds`
     /// (nil: as long as it takes). Nil when it is still running then.
-    public func waitForExit(timeoutSeconds: Double? = nil) -> Termination? {
+    package func waitForExit(timeoutSeconds: Double? = nil) -> Termination? {
         if let timeoutSeconds {
             guard exited.wait(timeout: .now() + timeoutSeconds) == .success else { return nil }
         } else {
@@ -107,7 +107,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Stops it (SIGTERM, then SIGKILL after a second) and waits for its end. Safe from any thread.
-    public func stop() {
+    package func stop() {
         guard process.isRunning else { return }
         process.terminate()
         if waitForExit(timeoutSeconds: 1) == nil {
@@ -117,10 +117,10 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// What it wrote on stdout (complete once it has exited).
-    public var standardOutput: Data { lock.withLock { output } }
+    package var standardOutput: Data { lock.withLock { output } }
 
     /// The last `count` lines it wrote on stderr.
-    public func lastErrorLines(_ count: Int) -> [String] {
+    package func lastErrorLines(_ count: Int) -> [String] {
         let text = lock.withLock { String(decoding: errorTail, as: UTF8.self) }
         return text.split(separator: "\n").suffix(count).map(String.init)
     }

@@ -4,22 +4,22 @@ import Foundation
 /// last lines of its stderr kept for the message when it fails (no log file). If ffmpeg accepts
 /// no data for `stallTimeoutSeconds`, or does not exit that long after its input has ended, it is
 /// stopped and the call throws `.ffmpegStalled`.
-public final class FFmpegProcess: Sendable {
+package final class FFmpegProcess: Sendable {
     private let child: ChildProcess
     private let inputDescriptor: Int32
-    public let stallTimeoutSeconds: Double
+    package let stallTimeoutSeconds: Double
     /// The bytes of each write copied into the pipe: its capacity and a page. The rest is
     /// spliced (see `PipeWriting.spliceAll`).
     private let copiedTail: Int
 
     /// ffmpeg from `$MIDIVIZ_FFMPEG`, else the first on PATH.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(VideoError) -> String {
+    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(VideoError) -> String {
         guard let path = ChildProcess.locate("ffmpeg", variable: "MIDIVIZ_FFMPEG", environment: environment) else { throw .ffmpegMissing }
         return path
     }
 
     /// Starts `ffmpeg -nostdin -loglevel error -y ARGUMENTS`.
-    public init(executable: String, arguments: [String], stallTimeoutSeconds: Double = 60) throws(VideoError) {
+    package init(executable: String, arguments: [String], stallTimeoutSeconds: Double = 60) throws(VideoError) {
         self.stallTimeoutSeconds = stallTimeoutSeconds
         do {
             child = try ChildProcess(executable: executable, arguments: ["-nostdin", "-loglevel", "error", "-y"] + arguments, writesInput: true)
@@ -37,10 +37,10 @@ public final class FFmpegProcess: Sendable {
     }
 
     /// Whether ffmpeg is still running.
-    public var isRunning: Bool { child.isRunning }
+    package var isRunning: Bool { child.isRunning }
 
     /// Writes all of `bytes` to ffmpeg's stdin; they are the caller's again once this returns.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
         guard let base = bytes.baseAddress else { return }
         switch PipeWriting.spliceAll(inputDescriptor, base, count: bytes.count, copiedTail: copiedTail, timeoutSeconds: stallTimeoutSeconds) {
         case .written:
@@ -56,7 +56,7 @@ public final class FFmpegProcess: Sendable {
     }
 
     /// Closes stdin and waits for ffmpeg to exit; throws with its last stderr lines if it failed.
-    public func finish() throws(VideoError) {
+    package func finish() throws(VideoError) {
         child.closeInput()
         guard let termination = child.waitForExit(timeoutSeconds: stallTimeoutSeconds) else {
             stop()
@@ -70,5 +70,5 @@ public final class FFmpegProcess: Sendable {
     }
 
     /// Stops ffmpeg (SIGTERM, then SIGKILL after a second) and waits for it. Safe from any thread.
-    public func stop() { child.stop() }
+    package func stop() { child.stop() }
 }

@@ -3,21 +3,21 @@ import MIDIVizCore
 
 /// Rasterizes a font's Latin-1 glyphs into coverage masks with FreeType, once, before any frame
 /// is drawn. Owns an `FT_Library` and an `FT_Face`, freed in `deinit`.
-public final class FontRasterizer {
+package final class FontRasterizer {
     /// DejaVu Sans from Debian's fonts-dejavu-core.
-    public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    package static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-    public struct FontError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot load font \(path): \(reason)" }
+    package struct FontError: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot load font \(path): \(reason)" }
     }
 
     private var library: FT_Library?
     private var face: FT_Face?
 
     /// The corresponding C functions are `FT_Init_FreeType` and `FT_New_Face`.
-    public init(path: String = FontRasterizer.defaultFontPath) throws(FontError) {
+    package init(path: String = FontRasterizer.defaultFontPath) throws(FontError) {
         if let problem = RegularFile.problem(at: path) { throw FontError(path: path, reason: problem) }
         guard FT_Init_FreeType(&library) == 0 else { throw FontError(path: path, reason: "FreeType did not start") }
         let status = FT_New_Face(library, path, 0, &face)
@@ -39,7 +39,7 @@ public final class FontRasterizer {
     /// The glyphs for Latin-1 at `pixelSize`, and for the code points of `extra` the font has.
     /// The corresponding C functions are `FT_Set_Pixel_Sizes`, `FT_Get_Char_Index` and
     /// `FT_Load_Char` with `FT_LOAD_RENDER`.
-    public func glyphSet(pixelSize: Int, extra: Set<UInt32> = []) -> GlyphSet {
+    package func glyphSet(pixelSize: Int, extra: Set<UInt32> = []) -> GlyphSet {
         guard let face else { return .empty(pixelSize: pixelSize) }
         FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize))
         var glyphs = [Glyph?](repeating: nil, count: 256)
@@ -71,7 +71,7 @@ public final class FontRasterizer {
     /// Glyph sets for every `TextSize` on a canvas whose shorter side is `canvasSide` pixels;
     /// those of `Scene.textSizesBeyondLatin1` also hold the `extra` code points beyond Latin-1
     /// where the font has them.
-    public func textFonts(canvasSide: Int, extra: Set<UInt32> = []) -> TextFonts {
+    package func textFonts(canvasSide: Int, extra: Set<UInt32> = []) -> TextFonts {
         TextFonts(
             sets: TextSize.allCases.map { size in
                 glyphSet(pixelSize: size.pixelSize(canvasSide: canvasSide), extra: Scene.textSizesBeyondLatin1.contains(size) ? extra : [])

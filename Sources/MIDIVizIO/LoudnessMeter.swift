@@ -3,12 +3,12 @@ import Foundation
 
 /// EBU R128 loudness of a stereo sound, measured by libebur128 as it comes: the integrated
 /// (gated) loudness and the true peak (4x oversampled). Owns one `ebur128_state`.
-public final class LoudnessMeter {
+package final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     private var interleaved: [Float] = []
 
     /// - Parameter truePeak: measure the true peak too (4x oversampled: most of the meter's cost).
-    public init(sampleRate: Int, truePeak: Bool = true) throws(AudioError) {
+    package init(sampleRate: Int, truePeak: Bool = true) throws(AudioError) {
         let mode = Int32(EBUR128_MODE_I.rawValue | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0))
         guard let state = ebur128_init(2, UInt(sampleRate), mode) else { throw .synthesizer("libebur128 could not start a meter") }
         self.state = state
@@ -16,7 +16,7 @@ public final class LoudnessMeter {
 
     deinit { ebur128_destroy(&state) }
 
-    public func add(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) {
+    package func add(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) {
         guard count > 0 else { return }
         if interleaved.count < count * 2 { interleaved = [Float](repeating: 0, count: count * 2) }
         interleaved.withUnsafeMutableBufferPointer { samples in
@@ -29,20 +29,20 @@ public final class LoudnessMeter {
     }
 
     /// `count` stereo frames, left and right samples alternating.
-    public func add(interleaved samples: UnsafePointer<Float>, count: Int) {
+    package func add(interleaved samples: UnsafePointer<Float>, count: Int) {
         guard count > 0 else { return }
         _ = ebur128_add_frames_float(state, samples, count)
     }
 
     /// Integrated loudness in LUFS; -infinity for silence (nothing above the -70 LUFS gate).
-    public var integratedLUFS: Double {
+    package var integratedLUFS: Double {
         var value = -Double.infinity
         guard ebur128_loudness_global(state, &value) == EBUR128_SUCCESS.rawValue else { return -.infinity }
         return value
     }
 
     /// The true peak of the louder channel in dBTP; -infinity for silence.
-    public var truePeakDBTP: Double {
+    package var truePeakDBTP: Double {
         var peak = 0.0
         for channel in 0..<2 {
             var value = 0.0

@@ -3,16 +3,16 @@ import Foundation
 /// Streams 16-bit little-endian stereo PCM into a FIFO that an encoder (ffmpeg) reads, so the
 /// sound is encoded while it is being made. Opening waits for the reader; each write waits at
 /// most `stallTimeoutSeconds` for room. The corresponding C functions are `open` and `close`.
-public final class PCMPipeWriter: SoundSink {
+package final class PCMPipeWriter: SoundSink {
     private let path: String
     private var descriptor: Int32 = -1
     private let stallTimeoutSeconds: Double
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
     private var buffer: [Int16] = []
 
     /// Opens the FIFO at `path` for writing once a reader has it open.
     /// - Parameter shouldStop: asked while waiting; yes throws `.stopped`.
-    public init(fifo path: String, stallTimeoutSeconds: Double, shouldStop: () -> Bool) throws(AudioError) {
+    package init(fifo path: String, stallTimeoutSeconds: Double, shouldStop: () -> Bool) throws(AudioError) {
         self.path = path
         self.stallTimeoutSeconds = stallTimeoutSeconds
         let deadline = Date().addingTimeInterval(stallTimeoutSeconds)
@@ -29,7 +29,7 @@ public final class PCMPipeWriter: SoundSink {
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
-    public func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
+    package func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
         WAVWriter.interleave(left: left, right: right, count: count, into: &buffer)
         let outcome = buffer.withUnsafeBytes {
             PipeWriting.writeAll(descriptor, $0.baseAddress!, count: count * 4, timeoutSeconds: stallTimeoutSeconds)
@@ -43,7 +43,7 @@ public final class PCMPipeWriter: SoundSink {
     }
 
     /// Closes the FIFO: the encoder sees the end of the sound.
-    public func finish() throws(AudioError) {
+    package func finish() throws(AudioError) {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
     }

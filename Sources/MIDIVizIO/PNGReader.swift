@@ -4,14 +4,14 @@ import MIDIVizCore
 /// Reads a PNG into a canvas with libpng's simplified API (which reports errors by return value,
 /// not longjmp). Used to check written frames. The corresponding C functions are
 /// `png_image_begin_read_from_file` and `png_image_finish_read`.
-public enum PNGReader {
-    public struct ReadError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot read \(path): \(reason)" }
+package enum PNGReader {
+    package struct ReadError: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot read \(path): \(reason)" }
     }
 
-    public static func read(_ path: String) throws(ReadError) -> Canvas {
+    package static func read(_ path: String) throws(ReadError) -> Canvas {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_file(&image, path) != 0 else { throw ReadError(path: path, reason: message(of: image)) }

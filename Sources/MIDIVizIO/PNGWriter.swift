@@ -4,24 +4,24 @@ import MIDIVizCore
 
 /// Writes canvases as PNG files through libpng (8-bit RGB, or RGBA with straight alpha for a
 /// transparent canvas; zlib `level`, Up filter).
-public struct PNGWriter: Sendable {
-    public var level: Int
+package struct PNGWriter: Sendable {
+    package var level: Int
     /// Keep the canvas's alpha (a transparent background).
-    public var alpha: Bool
+    package var alpha: Bool
 
-    public init(level: Int = 1, alpha: Bool = false) {
+    package init(level: Int = 1, alpha: Bool = false) {
         self.level = level
         self.alpha = alpha
     }
 
-    public struct WriteError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot write \(path): \(reason)" }
+    package struct WriteError: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot write \(path): \(reason)" }
     }
 
     /// The corresponding C function is `midiviz_png_write_rgba` (our shim over libpng).
-    public func write(_ canvas: Canvas, to path: String) throws(WriteError) {
+    package func write(_ canvas: Canvas, to path: String) throws(WriteError) {
         var message = [CChar](repeating: 0, count: 256)
         let status = canvas.withRGBABytes { bytes in
             let write = alpha ? midiviz_png_write_premultiplied_rgba : midiviz_png_write_rgba

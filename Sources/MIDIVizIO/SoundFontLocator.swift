@@ -3,8 +3,8 @@ import Foundation
 /// Finds the SoundFont to play with: `--soundfont`, else `$MIDIVIZ_SOUNDFONT`, else Debian's
 /// General MIDI SoundFonts, best first: MuseScore General (`musescore-general-soundfont`, which
 /// `scripts/setup` installs), whatever Debian's alternatives name the default, FluidR3, TimGM6mb.
-public enum SoundFontLocator {
-    public static let debianDefaults = [
+package enum SoundFontLocator {
+    package static let debianDefaults = [
         "/usr/share/sounds/sf3/MuseScore_General.sf3",
         "/usr/share/sounds/sf3/default-GM.sf3",
         "/usr/share/sounds/sf2/default-GM.sf2",
@@ -12,7 +12,7 @@ public enum SoundFontLocator {
         "/usr/share/sounds/sf2/TimGM6mb.sf2",
     ]
 
-    public static func locate(
+    package static func locate(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
         defaults: [String] = debianDefaults
     ) throws(AudioError) -> String {

@@ -1,5 +1,5 @@
 /// Where a bounce's samples go, as they come: a WAV file, or an encoder's audio input.
-public protocol SoundSink: AnyObject, SendableMetatype {
+package protocol SoundSink: AnyObject, SendableMetatype {
     /// Stereo frames taken so far.
     var framesWritten: Int { get }
     /// Takes `count` stereo frames of float samples (-1...1).
@@ -10,7 +10,7 @@ public protocol SoundSink: AnyObject, SendableMetatype {
 
 extension SoundSink {
     /// Takes `count` frames of silence.
-    public func appendSilence(_ count: Int) throws(AudioError) {
+    package func appendSilence(_ count: Int) throws(AudioError) {
         let zeros = [Float](repeating: 0, count: min(count, 4096))
         var remaining = count
         while remaining > 0 {

@@ -6,16 +6,16 @@ import Foundation
 /// The corresponding C functions are `fopen`, `fwrite`, `fread` and `fclose`.
 // @unchecked Sendable: owns a FILE handle, used by one thread at a time (written by the
 // sound's thread, then read back by the render once that thread has ended).
-public final class SoundSpool: SoundSink, @unchecked Sendable {
+package final class SoundSpool: SoundSink, @unchecked Sendable {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?
     private let meter: LoudnessMeter
-    public let sampleRate: Int
+    package let sampleRate: Int
     private var buffer: [Float] = []
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
 
     /// Creates (or empties) the scratch file at `path`; the caller removes it.
-    public init(path: String, sampleRate: Int) throws(AudioError) {
+    package init(path: String, sampleRate: Int) throws(AudioError) {
         self.path = path
         meter = try LoudnessMeter(sampleRate: sampleRate)
         self.sampleRate = sampleRate
@@ -25,7 +25,7 @@ public final class SoundSpool: SoundSink, @unchecked Sendable {
 
     deinit { if let file { fclose(file) } }
 
-    public func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
+    package func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
         if buffer.count < count * 2 { buffer = [Float](repeating: 0, count: count * 2) }
         let written = buffer.withUnsafeMutableBufferPointer { samples in
             for index in 0..<count {
@@ -39,14 +39,14 @@ public final class SoundSpool: SoundSink, @unchecked Sendable {
         framesWritten += count
     }
 
-    public func finish() throws(AudioError) {
+    package func finish() throws(AudioError) {
         guard fflush(file) == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
     }
 
     /// The gain (and, if the gain alone would pass the true-peak ceiling, the limiting) that
     /// brings the kept sound to `target`: measured, then, when limited, measured again through
     /// the limiter and corrected until it is within 0.05 LU of the target, under the ceiling.
-    public func normalization(for target: LoudnessTarget, shouldStop: () -> Bool = { false }) throws(AudioError) -> LoudnessMeasurement {
+    package func normalization(for target: LoudnessTarget, shouldStop: () -> Bool = { false }) throws(AudioError) -> LoudnessMeasurement {
         let integrated = meter.integratedLUFS, peak = meter.truePeakDBTP
         guard integrated.isFinite else {
             return LoudnessMeasurement(
@@ -104,7 +104,7 @@ public final class SoundSpool: SoundSink, @unchecked Sendable {
 
     /// Plays the kept sound into `sink` with `gainDB` applied (then limited at `limiterThresholdDB`
     /// dBFS, if given), and finishes the sink.
-    public func replay(
+    package func replay(
         gainDB: Double, limiterThresholdDB: Double? = nil, into sink: some SoundSink,
         shouldStop: () -> Bool = { false }
     ) throws(AudioError) {

@@ -1,5 +1,5 @@
 /// Why the video could not be made; each case has its exit code.
-public enum VideoError: Error, CustomStringConvertible, Sendable {
+package enum VideoError: Error, CustomStringConvertible, Sendable {
     /// No ffmpeg on PATH (or at $MIDIVIZ_FFMPEG) (exit 69).
     case ffmpegMissing
     /// ffmpeg exited with an error; its last lines of stderr (exit 1).
@@ -9,22 +9,21 @@ public enum VideoError: Error, CustomStringConvertible, Sendable {
     /// ffmpeg took no data (or did not exit) for this long: stopped (exit 1).
     case ffmpegStalled(seconds: Double, doing: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ffmpegMissing:
-            return
-                "ffmpeg not found (install it with 'apt-get install ffmpeg'); PNG frames and the WAV are still available with --frames-dir and --audio and --no-video"
+            return "ffmpeg not found (install it with 'apt-get install ffmpeg')"
         case .ffmpegFailed(let status, let lastLines):
             let message = lastLines.isEmpty ? "no message" : lastLines
             return status < 0 ? "ffmpeg failed: \(message)" : "ffmpeg failed (exit \(status)): \(message)"
         case .cannotWrite(let path, let reason):
             return "cannot write \(path): \(reason)"
         case .ffmpegStalled(let seconds, let doing):
-            return "ffmpeg \(doing) for \(seconds.formatted(.number.grouping(.never))) s (--stall-timeout): stopped it"
+            return "ffmpeg \(doing) for \(seconds.formatted(.number.grouping(.never))) s: stopped it"
         }
     }
 
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .ffmpegMissing: return 69
         case .ffmpegFailed, .ffmpegStalled: return 1

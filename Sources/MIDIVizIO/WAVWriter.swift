@@ -2,16 +2,16 @@ import Foundation
 
 /// Writes 16-bit PCM stereo WAV data as it comes, then fixes the header's sizes on `finish`.
 /// The corresponding C functions are `fopen`, `fwrite`, `fseek` and `fclose`.
-public final class WAVWriter: SoundSink {
+package final class WAVWriter: SoundSink {
     /// The RIFF size fields are 32-bit: the data chunk can hold at most this many bytes.
     static let maximumDataBytes = Int(UInt32.max) - 36
     let path: String
     let sampleRate: Int
     private var file: UnsafeMutablePointer<FILE>?
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
     private var buffer: [Int16] = []
 
-    public init(path: String, sampleRate: Int) throws(AudioError) {
+    package init(path: String, sampleRate: Int) throws(AudioError) {
         self.path = path
         self.sampleRate = sampleRate
         guard let file = fopen(path, "wb") else { throw .cannotWrite(path: path, reason: systemError()) }
@@ -23,7 +23,7 @@ public final class WAVWriter: SoundSink {
 
     /// Converts float samples (−1…1) to 16 bits, rounding and clipping, with no dither:
     /// the same input always gives the same bytes.
-    public func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
+    package func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
         guard (framesWritten + count) * 4 <= Self.maximumDataBytes else {
             throw .tooLong(seconds: Double(framesWritten + count) / Double(sampleRate))
         }
@@ -52,7 +52,7 @@ public final class WAVWriter: SoundSink {
         return Int16(clamped < 0 ? clamped - 0.5 : clamped + 0.5)
     }
 
-    public func finish() throws(AudioError) {
+    package func finish() throws(AudioError) {
         guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
         try writeHeader(dataBytes: framesWritten * 4)
         let status = fclose(file)

@@ -4,12 +4,12 @@ import MIDIVizCore
 /// RGBA to planar YUV 4:2:0, BT.709 coefficients, limited ("TV") range: what the encoder takes,
 /// so ffmpeg need not convert (its conversion is single-threaded and costs more than the pipe).
 /// The corresponding C functions are `midiviz_rgba_to_yuv420{,_region}` (our own, in CYUV).
-public enum YUV420 {
+package enum YUV420 {
     /// Bytes of one frame: Y plane, then U and V at quarter size.
-    public static func byteCount(width: Int, height: Int) -> Int { width * height * 3 / 2 }
+    package static func byteCount(width: Int, height: Int) -> Int { width * height * 3 / 2 }
 
     /// Fills `output` (resized if needed) with the frame; width and height must be even.
-    public static func convert(_ canvas: Canvas, into output: inout [UInt8]) {
+    package static func convert(_ canvas: Canvas, into output: inout [UInt8]) {
         precondition(canvas.width % 2 == 0 && canvas.height % 2 == 0, "4:2:0 needs even sizes")
         let needed = byteCount(width: canvas.width, height: canvas.height)
         if output.count != needed { output = [UInt8](repeating: 0, count: needed) }
@@ -24,15 +24,15 @@ public enum YUV420 {
 /// One worker's frames as yuv420p, kept from frame to frame so that only the tiles a frame
 /// changed are converted again (a falling-notes frame changes a fifth of the picture or less).
 /// Feed it every frame of one `FrameWorkspace`, in the order they were drawn.
-public struct YUV420Planes: Sendable {
+package struct YUV420Planes: Sendable {
     /// The last frame, Y then U then V; empty before the first.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
     /// Brings the planes up to `canvas`, which differs from the canvas of the last update only
     /// in `changed`; the first update (or one at a new size) converts everything.
-    public mutating func update(from canvas: Canvas, changed: ChangedTiles) {
+    package mutating func update(from canvas: Canvas, changed: ChangedTiles) {
         precondition(canvas.width % 2 == 0 && canvas.height % 2 == 0, "4:2:0 needs even sizes")
         precondition(changed.width == canvas.width && changed.height == canvas.height, "tiles of another canvas")
         let needed = YUV420.byteCount(width: canvas.width, height: canvas.height)

@@ -64,7 +64,7 @@ struct OptionModelTests {
             let songs = try BatchPlan.make(inputs: [manifest], outputDirectory: folder + "/out", options: RenderOptions()).songs
             #expect(songs.count == 1 && songs.first?.options == expected, "by manifest line")
         } else {
-            #expect(throws: BatchError.usage("\(manifest):1: --\(name) applies to the whole run, not to one song")) {
+            #expect(throws: BatchError.usage("\(manifest):1: \(name) applies to the whole run, not to one song")) {
                 try BatchPlan.make(inputs: [manifest], outputDirectory: folder + "/out", options: RenderOptions())
             }
         }
@@ -175,5 +175,28 @@ struct OptionModelTests {
         for refused in ["--frames-dir", "--audio", "--no-video", "--segment", "--raw-video-out"] {
             #expect(!batchHelp.contains(refused), "batch --help lists \(refused)")
         }
+    }
+
+    /// An escaped NUL in a config's string is refused, naming the line (TOML's parser would end
+    /// the string there); an escaped backslash before `u0000` is text.
+    @Test func configRefusesAnEscapedNUL() throws {
+        let folder = NSTemporaryDirectory() + "midiviz-nul-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/look.toml"
+        for escape in [#"\u0000"#, #"\U00000000"#, #"\\\u0000"#] {
+            try "fps = 30\ntitle = \"a\(escape)b\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+            var options = RenderOptions()
+            do {
+                try ConfigFile.apply(file, to: &options)
+                Issue.record("accepted \(escape)")
+            } catch {
+                #expect(error.description == "\(file):2: a string holds \\u0000 (NUL), which no option takes")
+            }
+        }
+        try "title = \"a\\\\u0000b\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        var options = RenderOptions()
+        try ConfigFile.apply(file, to: &options)
+        #expect(options.title == #"a\u0000b"#)
     }
 }

@@ -73,4 +73,32 @@ struct RequestPropertyTests {
         }
         #expect(Support.contents(folder) == [])
     }
+
+    /// Requests the engine refuses by value: a preroll out of range, a transparent MP4, a
+    /// SoundFont that is not there. Each error's own wording names no flag.
+    @Test func refusalsNameNoFlag() throws {
+        let song = try Support.song()
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var request = Support.request(song, songPath: nil, outputs: [.rawYUV(path: folder + "/frames.yuv")], sound: false)
+        request.prerollSeconds = 1e6
+        #expect(throws: RenderError.option(.outOfRange(option: "preroll", value: "1000000.0", allowed: "between 0 and 600 seconds"))) {
+            try RenderJob(request)
+        }
+        request = Support.request(song, songPath: nil, outputs: [.mp4(path: folder + "/clear.mp4")], sound: false)
+        request.settings.transparent = true
+        #expect(throws: RenderError.opaqueContainer(path: folder + "/clear.mp4")) { try RenderJob(request) }
+        request = Support.request(song, songPath: nil, outputs: [.wav(path: folder + "/song.wav")])
+        request.sound?.soundFontPath = folder + "/missing.sf2"
+        var refused: [RenderError] = []
+        do { _ = try RenderJob(request).run() } catch { refused.append(error) }
+        #expect(refused.map(\.exitCode) == [66])
+        refused += [
+            .noSoundFont(searched: ["/usr/share/sounds/sf2/FluidR3_GM.sf2"]), .ffmpegMissing, .ffmpegStalled(doing: "accepted no frame", seconds: 1),
+            .option(.outOfRange(option: "preroll", value: "1000000.0", allowed: "between 0 and 600 seconds")),
+            .opaqueContainer(path: folder + "/clear.mp4"),
+        ]
+        for error in refused { #expect(!error.description.contains("--"), "\(error.description)") }
+        #expect(Support.contents(folder) == [])
+    }
 }

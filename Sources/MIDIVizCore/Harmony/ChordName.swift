@@ -1,13 +1,13 @@
 /// A chord symbol: root, quality and, for an inversion, the bass (`C`, `F#m7`, `Bbmaj7/D`).
 /// Chords are named from pitch classes only; `identify` knows the eleven qualities below and
 /// names nothing else.
-public struct ChordName: Sendable, Equatable, CustomStringConvertible {
-    public enum Quality: String, Sendable, CaseIterable {
+package struct ChordName: Sendable, Equatable, CustomStringConvertible {
+    package enum Quality: String, Sendable, CaseIterable {
         case major = "", minor = "m", diminished = "dim", augmented = "aug", sus2, sus4
         case major7 = "maj7", minor7 = "m7", dominant7 = "7", diminished7 = "dim7", halfDiminished7 = "m7b5"
 
         /// Semitones above the root.
-        public var intervals: [Int] {
+        package var intervals: [Int] {
             switch self {
             case .major: return [0, 4, 7]
             case .minor: return [0, 3, 7]
@@ -28,7 +28,7 @@ public struct ChordName: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// How accidentals are written.
-    public enum Spelling: Sendable, Equatable {
+    package enum Spelling: Sendable, Equatable {
         /// C# D# F# G# A#: in keys with sharps.
         case sharps
         /// Db Eb Gb Ab Bb: in keys with flats.
@@ -37,7 +37,7 @@ public struct ChordName: Sendable, Equatable, CustomStringConvertible {
         case common
 
         /// The spelling for a key signature with `sharps` sharps (negative: flats).
-        public init(keySharps sharps: Int?) {
+        package init(keySharps sharps: Int?) {
             guard let sharps, sharps != 0 else { self = .common; return }
             self = sharps > 0 ? .sharps : .flats
         }
@@ -54,36 +54,36 @@ public struct ChordName: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Pitch classes, C = 0.
-    public var root: Int
-    public var quality: Quality
+    package var root: Int
+    package var quality: Quality
     /// The lowest sounding pitch class when it is not the root.
-    public var bass: Int?
-    public var spelling: Spelling
+    package var bass: Int?
+    package var spelling: Spelling
 
-    public init(root: Int, quality: Quality, bass: Int? = nil, spelling: Spelling = .common) {
+    package init(root: Int, quality: Quality, bass: Int? = nil, spelling: Spelling = .common) {
         self.root = root
         self.quality = quality
         self.bass = bass
         self.spelling = spelling
     }
 
-    public var symbol: String {
+    package var symbol: String {
         let name = spelling.name(ofPitchClass: root) + quality.rawValue
         guard let bass else { return name }
         return name + "/" + spelling.name(ofPitchClass: bass)
     }
 
-    public var description: String { symbol }
+    package var description: String { symbol }
 
     /// The chord's pitch classes as a 12-bit set, bit 0 = C.
-    public var pitchClasses: UInt16 { Self.rotated(quality.mask, down: (12 - root % 12) % 12) }
+    package var pitchClasses: UInt16 { Self.rotated(quality.mask, down: (12 - root % 12) % 12) }
 
     /// The chord made by `pitchClasses` (a 12-bit set, bit 0 = C) over the bass pitch class
     /// `bass`, or nil when the set is not exactly one of the qualities (fewer than three pitch
     /// classes never is). When the set reads as more than one chord (an augmented triad or a
     /// diminished seventh is symmetric; Csus2 is Gsus4), the reading rooted on the bass wins,
     /// then the first quality in `Quality.allCases`.
-    public static func identify(pitchClasses: UInt16, bass: Int, spelling: Spelling = .common) -> ChordName? {
+    package static func identify(pitchClasses: UInt16, bass: Int, spelling: Spelling = .common) -> ChordName? {
         let set = pitchClasses & 0xFFF
         guard set.nonzeroBitCount >= 3, set & (1 << UInt16(bass % 12)) != 0 else { return nil }
         var best: ChordName?
@@ -107,7 +107,7 @@ public struct ChordName: Sendable, Equatable, CustomStringConvertible {
     /// The chord sounding in `pitches` (MIDI numbers, any order, doublings allowed). When all of
     /// them name no chord, the top voice is read as a melody over the chord and left out, if no
     /// lower note doubles its pitch class (C E G under a D names C).
-    public static func identify<Pitches: Sequence>(pitches: Pitches, spelling: Spelling = .common) -> ChordName? where Pitches.Element == Int {
+    package static func identify<Pitches: Sequence>(pitches: Pitches, spelling: Spelling = .common) -> ChordName? where Pitches.Element == Int {
         var set: UInt16 = 0, lowerSet: UInt16 = 0
         var lowest = Int.max, highest = Int.min
         for pitch in pitches {

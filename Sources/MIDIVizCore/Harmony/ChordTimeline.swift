@@ -9,15 +9,15 @@ import Algorithms
 /// pass faster than a chord can be read are smoothed away: a chord held for less than
 /// `shortestChord` is dropped, and a gap shorter than `longestBridge` between two chords keeps
 /// the earlier one on screen. A query is a binary search.
-public struct ChordTimeline: Sendable {
-    public struct Segment: Sendable, Equatable {
-        public var start: Double
-        public var end: Double
-        public let chord: ChordName
+package struct ChordTimeline: Sendable {
+    package struct Segment: Sendable, Equatable {
+        package var start: Double
+        package var end: Double
+        package let chord: ChordName
         /// The chord's symbol as bytes, made once for the frames that show it.
-        public let symbol: [UInt8]
+        package let symbol: [UInt8]
 
-        public init(start: Double, end: Double, chord: ChordName) {
+        package init(start: Double, end: Double, chord: ChordName) {
             self.start = start
             self.end = end
             self.chord = chord
@@ -25,13 +25,13 @@ public struct ChordTimeline: Sendable {
         }
     }
 
-    public static let shortestChord = 0.06
-    public static let longestBridge = 0.15
-    public static let recentSeconds = 0.5
+    package static let shortestChord = 0.06
+    package static let longestBridge = 0.15
+    package static let recentSeconds = 0.5
 
-    public let segments: [Segment]
+    package let segments: [Segment]
 
-    public init(song: Song, drumChannel: UInt8 = 9) {
+    package init(song: Song, drumChannel: UInt8 = 9) {
         // Starts (+1), ends (-1), and the moments a released note stops counting (0).
         var events: [(seconds: Double, pitch: Int, delta: Int)] = []
         for note in song.notes where note.channel != drumChannel && note.endSeconds > note.startSeconds {
@@ -106,7 +106,7 @@ public struct ChordTimeline: Sendable {
     }
 
     /// The chord on screen at `seconds` and when it started, if any.
-    public func segment(at seconds: Double) -> Segment? {
+    package func segment(at seconds: Double) -> Segment? {
         let low = segments.partitioningIndex { $0.start > seconds }
         guard low > 0 else { return nil }
         let segment = segments[low - 1]

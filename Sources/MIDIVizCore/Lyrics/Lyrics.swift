@@ -7,8 +7,8 @@ import Algorithms
 /// `/` a line and `@` marks a header (`@T` title, `@L` language), not a syllable. A lyric event
 /// ending in CR or LF ends its line (RP-026). Lines are also broken at a long pause and, at a
 /// word's start, when they grow too long to read in one glance.
-public struct Lyrics: Sendable, Equatable {
-    public enum Source: Sendable, Equatable {
+package struct Lyrics: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         case none
         /// FF 05 lyric events of every track.
         case lyricEvents
@@ -16,53 +16,53 @@ public struct Lyrics: Sendable, Equatable {
         case karaokeTrack(Int)
     }
 
-    public struct Syllable: Sendable, Equatable {
-        public var seconds: Double
+    package struct Syllable: Sendable, Equatable {
+        package var seconds: Double
         /// As in the file, decoded (line marks included).
-        public var text: String
+        package var text: String
     }
 
-    public struct Line: Sendable, Equatable {
+    package struct Line: Sendable, Equatable {
         /// The syllables of the line, indices into `syllables`.
-        public var syllables: Range<Int>
+        package var syllables: Range<Int>
         /// The line's characters as shown, and where each syllable's characters end in them.
-        public var characters: [UInt32]
-        public var syllableEnds: [Int]
+        package var characters: [UInt32]
+        package var syllableEnds: [Int]
         /// The first syllable's time, and when the last one has been sung.
-        public var start: Double
-        public var end: Double
+        package var start: Double
+        package var end: Double
 
-        public var text: String { String(String.UnicodeScalarView(characters.compactMap(Unicode.Scalar.init))) }
+        package var text: String { String(String.UnicodeScalarView(characters.compactMap(Unicode.Scalar.init))) }
     }
 
     /// What shows at a moment: the current line with its first `sung` syllables sung (the last
     /// of them `lastSyllableProgress` of the way lit), and the next line under it.
-    public struct Display: Sendable, Equatable {
-        public var current: Int
-        public var sung: Int
-        public var lastSyllableProgress: Float
-        public var next: Int?
+    package struct Display: Sendable, Equatable {
+        package var current: Int
+        package var sung: Int
+        package var lastSyllableProgress: Float
+        package var next: Int?
     }
 
-    public let source: Source
-    public let encoding: TextEncoding
-    public let syllables: [Syllable]
-    public let lines: [Line]
+    package let source: Source
+    package let encoding: TextEncoding
+    package let syllables: [Syllable]
+    package let lines: [Line]
 
     /// A pause longer than this between two syllables starts a new line.
-    public static let pauseSeconds = 4.0
+    package static let pauseSeconds = 4.0
     /// A line longer than this many characters is cut at word starts into nearly equal pieces.
-    public static let longestLine = 40
+    package static let longestLine = 40
     /// A line is shown this long before its first syllable when nothing else is on screen, and
     /// stays this long after its last one.
-    public static let previewSeconds = 2.5
-    public static let lingerSeconds = 1.5
+    package static let previewSeconds = 2.5
+    package static let lingerSeconds = 1.5
     /// How long a syllable takes to light up.
-    public static let lightingSeconds = 0.12
+    package static let lightingSeconds = 0.12
 
-    public var isEmpty: Bool { lines.isEmpty }
+    package var isEmpty: Bool { lines.isEmpty }
 
-    public init(song: Song) {
+    package init(song: Song) {
         let (source, events) = Self.events(of: song)
         self.source = source
         let encoding = TextEncoding.detect(events.map(\.bytes))
@@ -198,7 +198,7 @@ public struct Lyrics: Sendable, Equatable {
     }
 
     /// The lines on screen at `seconds`, or nil.
-    public func display(at seconds: Double) -> Display? {
+    package func display(at seconds: Double) -> Display? {
         // The last line that has started.
         let started = lines.partitioningIndex { $0.start > seconds } - 1
         if started >= 0, seconds < lines[started].end + Self.lingerSeconds {

@@ -2,11 +2,11 @@
 /// UTF-8 or a Western 8-bit code page. The whole set of a song's lyrics is judged at once, by
 /// what the bytes are: UTF-8 when all of it is valid UTF-8 and some of it is not ASCII, else
 /// Windows-1252 (Latin-1 with the printable characters Windows puts at 0x80-0x9F).
-public enum TextEncoding: String, Sendable, Equatable {
+package enum TextEncoding: String, Sendable, Equatable {
     case ascii = "ASCII", utf8 = "UTF-8", windows1252 = "Latin-1"
 
     /// The encoding of `texts` taken together.
-    public static func detect(_ texts: [[UInt8]]) -> TextEncoding {
+    package static func detect(_ texts: [[UInt8]]) -> TextEncoding {
         guard texts.contains(where: { $0.contains { $0 >= 0x80 } }) else { return .ascii }
         // Judged on the whole, so that a character split between two syllables still counts.
         let joined = texts.flatMap { $0 }
@@ -15,7 +15,7 @@ public enum TextEncoding: String, Sendable, Equatable {
 
     /// The characters of each of `texts`, each cut at its first NUL (as C strings in files are).
     /// A UTF-8 character split between two texts goes whole to the first, which holds its lead byte.
-    public func decode(each texts: [[UInt8]]) -> [[Unicode.Scalar]] {
+    package func decode(each texts: [[UInt8]]) -> [[Unicode.Scalar]] {
         var borrowed = 0  // continuation bytes the previous text took from this one
         return texts.enumerated().map { index, text in
             var bytes = Array(text.prefix { $0 != 0 }.dropFirst(borrowed))
@@ -40,7 +40,7 @@ public enum TextEncoding: String, Sendable, Equatable {
     }
 
     /// The characters of `bytes`; invalid UTF-8 becomes U+FFFD.
-    public func decode(_ bytes: [UInt8]) -> [Unicode.Scalar] {
+    package func decode(_ bytes: [UInt8]) -> [Unicode.Scalar] {
         switch self {
         case .ascii, .utf8:
             return Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)

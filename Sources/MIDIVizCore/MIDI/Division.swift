@@ -1,12 +1,12 @@
 /// The time base of a Standard MIDI File, from the header's division word.
-public enum Division: Sendable, Equatable {
+package enum Division: Sendable, Equatable {
     /// Metrical time: ticks per quarter note; the tempo map turns ticks into seconds.
     case ticksPerQuarter(Int)
     /// SMPTE time: a fixed number of ticks per frame at a frame rate; tempo events are ignored.
     case smpte(framesPerSecond: Double, ticksPerFrame: Int)
 
     /// Decodes the header's 16-bit division word, or returns nil when it cannot be used.
-    public init?(word: UInt16) {
+    package init?(word: UInt16) {
         if word & 0x8000 == 0 {
             guard word > 0 else { return nil }
             self = .ticksPerQuarter(Int(word))
@@ -22,7 +22,7 @@ public enum Division: Sendable, Equatable {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ticksPerQuarter(let ticks): return "\(ticks) ticks per quarter note"
         case .smpte(let fps, let ticks):

@@ -1,26 +1,26 @@
 /// The events of every track as one stream, in time order (ties: the lower track first, then
 /// file order), merged as it is read with a heap over the tracks' next events: no merged copy
 /// is made, and it can be walked more than once.
-public struct MergedEvents: Sequence, Sendable {
+package struct MergedEvents: Sequence, Sendable {
     /// Each track's events in file order.
-    public let tracks: [[TrackEvent]]
+    package let tracks: [[TrackEvent]]
 
-    public init(tracks: [[TrackEvent]]) {
+    package init(tracks: [[TrackEvent]]) {
         self.tracks = tracks
     }
 
     /// The events of `trackCount` tracks, each tagged with its track, in stream order.
-    public init(events: [MIDIEvent], trackCount: Int) {
+    package init(events: [MIDIEvent], trackCount: Int) {
         var tracks = [[TrackEvent]](repeating: [], count: trackCount)
         for event in events { tracks[event.track].append(TrackEvent(tick: event.tick, bytes: event.bytes)) }
         self.tracks = tracks
     }
 
-    public var underestimatedCount: Int { tracks.reduce(0) { $0 + $1.count } }
+    package var underestimatedCount: Int { tracks.reduce(0) { $0 + $1.count } }
 
-    public func makeIterator() -> Iterator { Iterator(tracks) }
+    package func makeIterator() -> Iterator { Iterator(tracks) }
 
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         private let tracks: [[TrackEvent]]
         private var positions: [Int]
         /// A binary min-heap of each unfinished track's next event as one number, tick << 16 |
@@ -36,7 +36,7 @@ public struct MergedEvents: Sequence, Sendable {
             for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
-        public mutating func next() -> MIDIEvent? {
+        package mutating func next() -> MIDIEvent? {
             guard let first = heap.first else { return nil }
             let track = first & 0xFFFF
             let events = tracks[track]
@@ -72,7 +72,7 @@ public struct MergedEvents: Sequence, Sendable {
 
     /// The events `isIncluded` keeps, in stream order, found track by track without merging
     /// the others (a few tempo events out of millions).
-    public func filter(_ isIncluded: (MIDIEvent) -> Bool) -> [MIDIEvent] {
+    package func filter(_ isIncluded: (MIDIEvent) -> Bool) -> [MIDIEvent] {
         var found: [(event: MIDIEvent, track: Int, position: Int)] = []
         for (track, events) in tracks.enumerated() {
             for (position, stored) in events.enumerated() {

@@ -1,7 +1,7 @@
 /// The bytes of one MIDI message, status first, in 8 bytes: up to six inline (every channel
 /// message, tempo and key meta events), longer ones (time signatures, SysEx, text) in a shared
 /// array. A song of a million notes holds two million of these: inline, they cost no allocation.
-public struct MessageBytes: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral, CustomStringConvertible {
+package struct MessageBytes: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral, CustomStringConvertible {
     private final class LongBytes: @unchecked Sendable {  // copied before a write when shared
         var bytes: [UInt8]
         init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -18,7 +18,7 @@ public struct MessageBytes: RandomAccessCollection, Hashable, Sendable, Expressi
 
     private static let inlineCapacity = 6
 
-    public init<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package init<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         var packed: UInt64 = 0
         var count = 0
         for byte in bytes {
@@ -34,7 +34,7 @@ public struct MessageBytes: RandomAccessCollection, Hashable, Sendable, Expressi
 
     /// The bytes a C library holds (the generic initializer, called from another module, is
     /// not specialized: this one is four times faster for a million-note file).
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= Self.inlineCapacity else {
             storage = .long(LongBytes(Array(bytes)))
             return
@@ -51,16 +51,16 @@ public struct MessageBytes: RandomAccessCollection, Hashable, Sendable, Expressi
         storage = Self.inline(packed, count: second == nil ? 2 : 3)
     }
 
-    public init(arrayLiteral bytes: UInt8...) { self.init(bytes) }
+    package init(arrayLiteral bytes: UInt8...) { self.init(bytes) }
 
     /// No bytes yet.
-    public init() { storage = .inline(0, 0, count: 0) }
+    package init() { storage = .inline(0, 0, count: 0) }
 
     private static func inline(_ packed: UInt64, count: Int) -> Storage {
         .inline(UInt32(truncatingIfNeeded: packed), UInt16(truncatingIfNeeded: packed >> 32), count: UInt8(count))
     }
 
-    public mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         switch storage {
         case .inline(let low, let high, let count) where Int(count) < Self.inlineCapacity:
             let packed = UInt64(low) | UInt64(high) << 32 | UInt64(byte) << (8 * UInt64(count))
@@ -75,15 +75,15 @@ public struct MessageBytes: RandomAccessCollection, Hashable, Sendable, Expressi
         }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int {
         switch storage {
         case .inline(_, _, let count): Int(count)
         case .long(let long): long.bytes.count
         }
     }
 
-    public subscript(position: Int) -> UInt8 {
+    package subscript(position: Int) -> UInt8 {
         switch storage {
         case .inline(let low, let high, let count):
             precondition(position >= 0 && position < Int(count), "index out of range")
@@ -94,12 +94,12 @@ public struct MessageBytes: RandomAccessCollection, Hashable, Sendable, Expressi
         }
     }
 
-    public static func == (left: MessageBytes, right: MessageBytes) -> Bool { left.elementsEqual(right) }
+    package static func == (left: MessageBytes, right: MessageBytes) -> Bool { left.elementsEqual(right) }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for byte in self { hasher.combine(byte) }
     }
 
-    public var description: String { Array(self).description }
+    package var description: String { Array(self).description }
 }

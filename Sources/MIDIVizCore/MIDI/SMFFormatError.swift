@@ -1,5 +1,5 @@
 /// Why the bytes of a file cannot be read as a Standard MIDI File.
-public enum SMFFormatError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SMFFormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The bytes are not a MIDI file at all (no MThd header, empty file, RIFF without MIDI data).
     case notMIDI(String)
     /// The file is a MIDI file but damaged beyond a safe repair.
@@ -7,7 +7,7 @@ public enum SMFFormatError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A valid file that midiviz does not handle (e.g. an unknown format number).
     case unsupported(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notMIDI(let reason): return "not a Standard MIDI File (\(reason))"
         case .corrupt(let reason): return "corrupt MIDI file: \(reason)"

@@ -3,11 +3,11 @@
 /// (missing End-of-Track, unknown chunks, a wrong track count, running status after a SysEx,
 /// stray system bytes, a file cut short, malformed meta events); everything else is refused with
 /// an `SMFFormatError` that names the offset.
-public enum SMFFrontEnd {
+package enum SMFFrontEnd {
     /// Files larger than this are refused before they are parsed.
-    public static let maximumFileBytes = 64 << 20
+    package static let maximumFileBytes = 64 << 20
     /// libsmf keeps ticks in a C `int`.
-    public static let maximumTick = Int(Int32.max)
+    package static let maximumTick = Int(Int32.max)
     /// Meta events whose data is longer than this are shortened or dropped (libsmf reads a
     /// meta length as one byte).
     static let maximumMetaBytes = 127
@@ -15,11 +15,11 @@ public enum SMFFrontEnd {
     /// seconds are then computed from the real SMPTE division, never from libsmf's.
     static let placeholderTicksPerQuarter: UInt16 = 960
     /// The header counts tracks in 16 bits.
-    public static let maximumTracks = Int(UInt16.max)
+    package static let maximumTracks = Int(UInt16.max)
     /// The largest delta time a four-byte variable-length quantity holds.
     static let maximumDelta = 0x0FFF_FFFF
 
-    public static func validate(_ fileBytes: [UInt8]) throws(SMFFormatError) -> ValidatedSMF {
+    package static func validate(_ fileBytes: [UInt8]) throws(SMFFormatError) -> ValidatedSMF {
         var warnings = LoadWarnings()
         guard fileBytes.count <= maximumFileBytes else {
             throw .notMIDI("\(fileBytes.count) bytes, more than the \(maximumFileBytes >> 20) MiB a MIDI file can plausibly be")

@@ -3,7 +3,7 @@
 public struct Song: Sendable {
     /// The format number the file declares.
     public var format: Int
-    public var division: Division
+    package var division: Division
     /// The time of the file's last event (End-of-Track included), in ticks and seconds.
     public var endTick: Int
     public var durationSeconds: Double
@@ -110,5 +110,5 @@ public struct KeySignature: Sendable, Equatable {
 /// the synthesizer needs: a million-note song holds two million of these.
 public struct TimedMessage: Sendable, Equatable {
     public var seconds: Double
-    public var bytes: MessageBytes
+    package var bytes: MessageBytes
 }

@@ -2,11 +2,11 @@
 /// tempo events from any track apply; a note-on of velocity 0 is a note-off; a note-off ends every
 /// sounding note of its channel and key, whichever track started it; zero-length notes are kept;
 /// notes never released end at the end of the song.
-public enum SongBuilder {
+package enum SongBuilder {
     /// - Parameters:
     ///   - events: every event of every track in stream order (by tick; ties by track, then file order).
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
-    public static func build(
+    package static func build(
         format: Int, division: Division, trackCount: Int, events: [MIDIEvent],
         endTick: Int, warnings: [String]
     ) -> Song {
@@ -19,7 +19,7 @@ public enum SongBuilder {
     ///   - events: each track's events, merged into stream order as they are read (the tempo
     ///     events first, found without a merge).
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
-    public static func build(
+    package static func build(
         format: Int, division: Division, trackCount: Int, events: MergedEvents,
         endTick: Int, warnings: [String]
     ) -> Song {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A time in the song as people read it: `m:ss.fff`.
-public enum SongClock {
-    public static func text(_ seconds: Double) -> String {
+package enum SongClock {
+    package static func text(_ seconds: Double) -> String {
         // Beyond a billion hours (a bar number far past the song) in plain seconds.
         guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%.6g s", seconds) }
         let totalMilliseconds = Int((seconds * 1000).rounded())

@@ -2,7 +2,7 @@ import Algorithms
 
 /// Converts ticks to seconds: resolved once at load from every tempo event of every track, or a
 /// fixed rate for SMPTE division.
-public struct TempoMap: Sendable {
+package struct TempoMap: Sendable {
     /// One stretch of constant tempo.
     struct Segment: Sendable {
         var startTick: Int
@@ -15,12 +15,12 @@ public struct TempoMap: Sendable {
     /// Set for SMPTE division: seconds per tick, tempo ignored.
     private let fixedSecondsPerTick: Double?
 
-    public static let defaultMicrosecondsPerQuarter = 500_000
+    package static let defaultMicrosecondsPerQuarter = 500_000
 
     /// - Parameters:
     ///   - division: the file's time division.
     ///   - changes: (tick, microseconds per quarter note) from every track, in any order.
-    public init(division: Division, changes: [(tick: Int, microsecondsPerQuarter: Int)]) {
+    package init(division: Division, changes: [(tick: Int, microsecondsPerQuarter: Int)]) {
         switch division {
         case .smpte(let fps, let ticksPerFrame):
             fixedSecondsPerTick = 1.0 / (fps * Double(ticksPerFrame))
@@ -44,7 +44,7 @@ public struct TempoMap: Sendable {
         }
     }
 
-    public func seconds(atTick tick: Int) -> Double {
+    package func seconds(atTick tick: Int) -> Double {
         if let fixedSecondsPerTick { return Double(tick) * fixedSecondsPerTick }
         // The last segment starting at or before `tick` (the first, before any).
         let segment = segments[max(0, segments.partitioningIndex { $0.startTick > tick } - 1)]
@@ -52,7 +52,7 @@ public struct TempoMap: Sendable {
     }
 
     /// The tempo changes as (seconds, beats per minute), starting with the tempo at 0; empty for SMPTE.
-    public var changes: [TempoChange] {
+    package var changes: [TempoChange] {
         segments.map {
             TempoChange(
                 seconds: $0.startSeconds, tick: $0.startTick,

@@ -1,10 +1,10 @@
 /// A picture behind the frames: opaque RGBA pixels (bytes R, G, B, A), exactly the frame's size.
-public struct BackgroundImage: Sendable, Equatable, CustomStringConvertible {
-    public let width: Int
-    public let height: Int
-    public private(set) var pixels: [UInt32]
+package struct BackgroundImage: Sendable, Equatable, CustomStringConvertible {
+    package let width: Int
+    package let height: Int
+    package private(set) var pixels: [UInt32]
 
-    public init?(width: Int, height: Int, rgba: [UInt8]) {
+    package init?(width: Int, height: Int, rgba: [UInt8]) {
         guard width > 0, height > 0, rgba.count == width * height * 4 else { return nil }
         self.width = width
         self.height = height
@@ -14,14 +14,14 @@ public struct BackgroundImage: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Its size and a hash of its pixels (FNV-1a 64), not the pixels.
-    public var description: String {
+    package var description: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for pixel in pixels { hash = (hash ^ UInt64(pixel)) &* 0x100_0000_01b3 }
         return "BackgroundImage(\(width)x\(height), \(String(hash, radix: 16)))"
     }
 
     /// The picture darkened by `amount` (0: as it is, 1: black), to keep notes readable over it.
-    public func dimmed(by amount: Double) -> BackgroundImage {
+    package func dimmed(by amount: Double) -> BackgroundImage {
         let keep = UInt32(max(0, min(256, (1 - amount) * 256)).rounded())
         var copy = self
         copy.pixelsDimmed(keep)

@@ -4,7 +4,7 @@
 /// compute coverage only for edge pixels.
 extension Canvas {
     /// Fills the whole canvas with a vertical gradient from `top` to `bottom` (opaque).
-    public mutating func fillVerticalGradient(top: RGBA, bottom: RGBA) {
+    package mutating func fillVerticalGradient(top: RGBA, bottom: RGBA) {
         let width = self.width, height = self.height
         pixels.withUnsafeMutableBufferPointer { buffer in
             for y in 0..<height {
@@ -16,7 +16,7 @@ extension Canvas {
     }
 
     /// Replaces every pixel with those of `other` (same size).
-    public mutating func copyPixels(from other: Canvas) {
+    package mutating func copyPixels(from other: Canvas) {
         precondition(other.width == width && other.height == height, "canvas sizes differ")
         pixels.withUnsafeMutableBufferPointer { target in
             other.pixels.withUnsafeBufferPointer { source in
@@ -26,7 +26,7 @@ extension Canvas {
     }
 
     /// Fills a rectangle; fractional edges are anti-aliased by their coverage.
-    public mutating func fillRect(_ rect: Rect, _ color: RGBA) {
+    package mutating func fillRect(_ rect: Rect, _ color: RGBA) {
         let x0 = max(rect.minX, 0), x1 = min(rect.maxX, Float(width))
         let y0 = max(rect.minY, 0), y1 = min(rect.maxY, Float(height))
         guard x1 > x0, y1 > y0, color.a > 0 else { return }
@@ -55,7 +55,7 @@ extension Canvas {
 
     /// Fills a rounded rectangle with a vertical gradient from `top` to `bottom`; straight edges
     /// and corners are anti-aliased from the distance to the outline.
-    public mutating func fillRoundedRect(_ rect: Rect, radius: Float, top: RGBA, bottom: RGBA) {
+    package mutating func fillRoundedRect(_ rect: Rect, radius: Float, top: RGBA, bottom: RGBA) {
         let radius = max(0, min(radius, rect.width / 2, rect.height / 2))
         let rowStart = max(0, Int(rect.minY.rounded(.down))), rowEnd = min(height, Int(rect.maxY.rounded(.up)))
         let columnStart = max(0, Int(rect.minX.rounded(.down))), columnEnd = min(width, Int(rect.maxX.rounded(.up)))
@@ -141,7 +141,7 @@ extension Canvas {
     }
 
     /// Fills an anti-aliased disc.
-    public mutating func fillCircle(center: Point, radius: Float, _ color: RGBA) {
+    package mutating func fillCircle(center: Point, radius: Float, _ color: RGBA) {
         guard color.a > 0, radius > 0 else { return }
         let ink = Ink(color)
         let outer = radius + 0.5, inner = max(0, radius - 0.5)
@@ -163,7 +163,7 @@ extension Canvas {
     }
 
     /// Strokes an anti-aliased ring of the given line width centred on `radius`.
-    public mutating func strokeCircle(center: Point, radius: Float, lineWidth: Float, _ color: RGBA) {
+    package mutating func strokeCircle(center: Point, radius: Float, lineWidth: Float, _ color: RGBA) {
         guard color.a > 0, radius > 0, lineWidth > 0 else { return }
         let ink = Ink(color)
         let half = lineWidth / 2
@@ -181,7 +181,7 @@ extension Canvas {
 
     /// A soft glow: alpha × (1 − d²/r²)², a smooth bump that reaches zero at `radius`. Pixels
     /// within `hole` of the centre are left alone (something opaque is drawn there anyway).
-    public mutating func fillGlow(center: Point, radius: Float, hole: Float = 0, _ color: RGBA) {
+    package mutating func fillGlow(center: Point, radius: Float, hole: Float = 0, _ color: RGBA) {
         guard color.a > 0, radius > 0 else { return }
         let ink = Ink(color)
         let inverseSquared = 1 / (radius * radius)
@@ -204,7 +204,7 @@ extension Canvas {
     }
 
     /// An anti-aliased line of the given width with round caps.
-    public mutating func drawLine(from start: Point, to end: Point, lineWidth: Float, _ color: RGBA) {
+    package mutating func drawLine(from start: Point, to end: Point, lineWidth: Float, _ color: RGBA) {
         guard color.a > 0, lineWidth > 0 else { return }
         if start.x == end.x || start.y == end.y {
             // Axis-aligned lines are rectangles (with square ends), the common case for grids.

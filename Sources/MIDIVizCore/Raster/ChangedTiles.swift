@@ -1,19 +1,19 @@
 /// The parts of a canvas a frame changed, on a grid of tiles: what a consumer that keeps the
 /// previous frame (the yuv420p converter) must redo. Tiles are 32 x 8 pixels, both even, so the
 /// rectangles handed out suit 4:2:0 chroma on an even-sized canvas.
-public struct ChangedTiles: Sendable {
-    public static let tileWidth = 32
-    public static let tileHeight = 8
+package struct ChangedTiles: Sendable {
+    package static let tileWidth = 32
+    package static let tileHeight = 8
 
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     private let columns: Int
     private let rows: Int
     private var marks: [Bool]
     /// Set when the whole canvas changed (a full-canvas shape), so no tile needs looking at.
-    public private(set) var isEverything = false
+    package private(set) var isEverything = false
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
         columns = (width + Self.tileWidth - 1) / Self.tileWidth
@@ -22,17 +22,17 @@ public struct ChangedTiles: Sendable {
     }
 
     /// Nothing changed.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         if isEverything || marks.contains(true) {
             marks.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
         }
         isEverything = false
     }
 
-    public mutating func markEverything() { isEverything = true }
+    package mutating func markEverything() { isEverything = true }
 
     /// Marks the tiles `region` touches (clipped to the canvas).
-    public mutating func mark(_ region: Rect) {
+    package mutating func mark(_ region: Rect) {
         guard !isEverything, let touched = tiles(touchedBy: region) else { return }
         let columns = self.columns
         marks.withUnsafeMutableBufferPointer { marks in
@@ -44,7 +44,7 @@ public struct ChangedTiles: Sendable {
     }
 
     /// Whether `region` (clipped to the canvas) touches a marked tile.
-    public func touches(_ region: Rect) -> Bool {
+    package func touches(_ region: Rect) -> Bool {
         if isEverything { return true }
         guard let touched = tiles(touchedBy: region) else { return false }
         for row in touched.rows {
@@ -63,7 +63,7 @@ public struct ChangedTiles: Sendable {
 
     /// The changed area as rectangles `x0..<x1, y0..<y1` clipped to the canvas: per band of tiles,
     /// each run of marked tiles as one; the whole canvas as one when everything changed.
-    public func forEachRectangle(_ body: (_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Void) {
+    package func forEachRectangle(_ body: (_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Void) {
         if isEverything {
             body(0, 0, width, height)
             return
@@ -84,7 +84,7 @@ public struct ChangedTiles: Sendable {
     }
 
     /// The share of the canvas's pixels inside changed tiles, 0...1.
-    public var changedFraction: Double {
+    package var changedFraction: Double {
         var pixels = 0
         forEachRectangle { x0, y0, x1, y1 in pixels += (x1 - x0) * (y1 - y0) }
         return Double(pixels) / Double(width * height)

@@ -1,25 +1,25 @@
 /// A point in canvas pixels.
-public struct Point: Sendable, Hashable {
-    public var x: Float
-    public var y: Float
-    public init(_ x: Float, _ y: Float) { self.x = x; self.y = y }
+package struct Point: Sendable, Hashable {
+    package var x: Float
+    package var y: Float
+    package init(_ x: Float, _ y: Float) { self.x = x; self.y = y }
 }
 
 /// An axis-aligned rectangle in canvas pixels.
-public struct Rect: Sendable, Hashable {
-    public var minX: Float
-    public var minY: Float
-    public var width: Float
-    public var height: Float
+package struct Rect: Sendable, Hashable {
+    package var minX: Float
+    package var minY: Float
+    package var width: Float
+    package var height: Float
 
-    public init(x: Float, y: Float, width: Float, height: Float) {
+    package init(x: Float, y: Float, width: Float, height: Float) {
         minX = x; minY = y; self.width = width; self.height = height
     }
 
-    public var maxX: Float { minX + width }
-    public var maxY: Float { minY + height }
+    package var maxX: Float { minX + width }
+    package var maxY: Float { minY + height }
 
-    public func contains(_ other: Rect) -> Bool {
+    package func contains(_ other: Rect) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 }

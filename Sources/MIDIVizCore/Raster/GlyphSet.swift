@@ -1,16 +1,16 @@
 /// One rasterized glyph: an 8-bit coverage mask and its metrics, in pixels.
-public struct Glyph: Sendable {
-    public var width: Int
-    public var height: Int
+package struct Glyph: Sendable {
+    package var width: Int
+    package var height: Int
     /// From the pen position to the mask's left edge.
-    public var left: Int
+    package var left: Int
     /// From the baseline up to the mask's top edge.
-    public var top: Int
-    public var advance: Float
+    package var top: Int
+    package var advance: Float
     /// `width × height` coverage values, row by row.
-    public var coverage: [UInt8]
+    package var coverage: [UInt8]
 
-    public init(width: Int, height: Int, left: Int, top: Int, advance: Float, coverage: [UInt8]) {
+    package init(width: Int, height: Int, left: Int, top: Int, advance: Float, coverage: [UInt8]) {
         self.width = width
         self.height = height
         self.left = left
@@ -22,23 +22,23 @@ public struct Glyph: Sendable {
 
 /// The glyphs of one font at one pixel size for the Latin-1 code points, rasterized once before
 /// any frame is drawn (by the I/O layer, with FreeType) and then shared read-only by all workers.
-public struct GlyphSet: Sendable {
-    public let pixelSize: Int
+package struct GlyphSet: Sendable {
+    package let pixelSize: Int
     /// Distance from the baseline up to the top of capitals and down to the lowest descender.
-    public let ascender: Float
-    public let descender: Float
+    package let ascender: Float
+    package let descender: Float
     /// Indexed by Latin-1 code point; nil where the font has no glyph.
-    public let glyphs: [Glyph?]
+    package let glyphs: [Glyph?]
     /// Glyphs beyond Latin-1 that some text needs (the lyrics' characters), by code point.
-    public let extraGlyphs: [UInt32: Glyph]
+    package let extraGlyphs: [UInt32: Glyph]
     /// How far any glyph's ink reaches above and below the baseline, left of its pen position
     /// and right of its advance (combining marks, tall scripts): what text's bounds must hold.
-    public let inkAbove: Float
-    public let inkBelow: Float
-    public let inkLeft: Float
-    public let inkRight: Float
+    package let inkAbove: Float
+    package let inkBelow: Float
+    package let inkLeft: Float
+    package let inkRight: Float
 
-    public init(pixelSize: Int, ascender: Float, descender: Float, glyphs: [Glyph?], extraGlyphs: [UInt32: Glyph] = [:]) {
+    package init(pixelSize: Int, ascender: Float, descender: Float, glyphs: [Glyph?], extraGlyphs: [UInt32: Glyph] = [:]) {
         precondition(glyphs.count == 256, "a glyph set covers the 256 Latin-1 code points")
         self.pixelSize = pixelSize
         self.ascender = ascender
@@ -57,19 +57,19 @@ public struct GlyphSet: Sendable {
 
     /// The glyph of a code point, or nil.
     @inline(__always)
-    public func glyph<Code: FixedWidthInteger & UnsignedInteger>(_ code: Code) -> Glyph? {
+    package func glyph<Code: FixedWidthInteger & UnsignedInteger>(_ code: Code) -> Glyph? {
         code < 256 ? glyphs[Int(code)] : extraGlyphs[UInt32(truncatingIfNeeded: code)]
     }
 
     /// A set without glyphs: text draws nothing and measures zero (for tests without a font).
-    public static func empty(pixelSize: Int) -> GlyphSet {
+    package static func empty(pixelSize: Int) -> GlyphSet {
         GlyphSet(
             pixelSize: pixelSize, ascender: Float(pixelSize) * 0.75, descender: Float(pixelSize) * 0.25,
             glyphs: Array(repeating: nil, count: 256))
     }
 
     /// The advance width of text: Latin-1 bytes or Unicode code points.
-    public func width<Text: Collection>(of text: Text) -> Float where Text.Element: FixedWidthInteger & UnsignedInteger {
+    package func width<Text: Collection>(of text: Text) -> Float where Text.Element: FixedWidthInteger & UnsignedInteger {
         text.reduce(0) { $0 + (glyph($1)?.advance ?? 0) }
     }
 }
@@ -77,7 +77,7 @@ public struct GlyphSet: Sendable {
 extension Canvas {
     /// Draws text (Latin-1 bytes or code points) with its baseline starting at `origin`;
     /// glyphs snap to whole pixels.
-    public mutating func drawText<Text: Collection>(_ text: Text, glyphs: GlyphSet, origin: Point, _ color: RGBA)
+    package mutating func drawText<Text: Collection>(_ text: Text, glyphs: GlyphSet, origin: Point, _ color: RGBA)
     where Text.Element: FixedWidthInteger & UnsignedInteger {
         guard color.a > 0 else { return }
         let ink = Ink(color)

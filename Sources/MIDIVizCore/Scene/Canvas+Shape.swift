@@ -1,10 +1,10 @@
 /// Draws the model's shapes with the rasterizer's primitives.
 extension Canvas {
-    public mutating func draw(_ shapes: [Shape], fonts: TextFonts) {
+    package mutating func draw(_ shapes: [Shape], fonts: TextFonts) {
         for shape in shapes { draw(shape, fonts: fonts) }
     }
 
-    public mutating func draw(_ shape: Shape, fonts: TextFonts) {
+    package mutating func draw(_ shape: Shape, fonts: TextFonts) {
         switch shape {
         case .background(let top, let bottom):
             fillVerticalGradient(top: top, bottom: bottom)

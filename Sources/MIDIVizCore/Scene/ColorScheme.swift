@@ -4,7 +4,7 @@ public enum ColorScheme: String, Sendable, CaseIterable {
     case rainbow, fire, ocean
 
     /// The colour at `position` in 0...1, at full intensity.
-    public func color(at position: Float) -> RGBA {
+    package func color(at position: Float) -> RGBA {
         let u = max(0, min(1, position))
         switch self {
         case .rainbow:
@@ -27,7 +27,7 @@ public enum ColorScheme: String, Sendable, CaseIterable {
     }
 
     /// The background gradient, top to bottom.
-    public var background: (top: RGBA, bottom: RGBA) {
+    package var background: (top: RGBA, bottom: RGBA) {
         switch self {
         case .rainbow: return (RGBA(0.055, 0.05, 0.11), RGBA(0.012, 0.012, 0.03))
         case .fire: return (RGBA(0.11, 0.03, 0.02), RGBA(0.015, 0.005, 0.005))
@@ -36,7 +36,7 @@ public enum ColorScheme: String, Sendable, CaseIterable {
     }
 
     /// The colour of drum hits and other neutral marks.
-    public var accent: RGBA {
+    package var accent: RGBA {
         switch self {
         case .rainbow: return RGBA(0.92, 0.92, 1.0)
         case .fire: return RGBA(1.0, 0.88, 0.70)

@@ -1,12 +1,12 @@
 /// Draws frames of a scene. The parts that never move are drawn once into a backdrop; a frame
 /// starts from it and draws the moving shapes over it. Immutable and shareable: each worker
 /// brings its own `FrameWorkspace`.
-public struct FrameRenderer: Sendable {
-    public let scene: Scene
-    public let fonts: TextFonts
+package struct FrameRenderer: Sendable {
+    package let scene: Scene
+    package let fonts: TextFonts
     private let backdrop: Backdrop
 
-    public init(scene: Scene, fonts: TextFonts) {
+    package init(scene: Scene, fonts: TextFonts) {
         self.scene = scene
         self.fonts = fonts
         let settings = scene.settings
@@ -24,18 +24,18 @@ public struct FrameRenderer: Sendable {
         self.backdrop = Backdrop(backdrop)
     }
 
-    public func makeWorkspace() -> FrameWorkspace {
+    package func makeWorkspace() -> FrameWorkspace {
         FrameWorkspace(canvas: backdrop.canvas)
     }
 
     /// Draws frame `frameIndex` (0-based) into the workspace's canvas.
-    public func render(frame frameIndex: Int, in workspace: inout FrameWorkspace) {
+    package func render(frame frameIndex: Int, in workspace: inout FrameWorkspace) {
         render(at: scene.settings.seconds(ofFrame: frameIndex), in: &workspace)
     }
 
     /// Draws the scene at any time, e.g. a poster frame. `workspace.changed` then holds what
     /// differs from the workspace's previous frame.
-    public func render(at seconds: Double, in workspace: inout FrameWorkspace) {
+    package func render(at seconds: Double, in workspace: inout FrameWorkspace) {
         scene.makeShapes(at: seconds, into: &workspace.nextShapes)
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
@@ -69,8 +69,8 @@ public struct FrameRenderer: Sendable {
 
 /// One worker's canvas and shape buffer, reused for every frame it draws. The canvas holds the
 /// last frame drawn and `shapes` what was drawn over the backdrop in it.
-public struct FrameWorkspace: Sendable {
-    public internal(set) var canvas: Canvas
+package struct FrameWorkspace: Sendable {
+    package internal(set) var canvas: Canvas
     var shapes: [Shape] = []
     /// Where each of `shapes` drew (nil: anywhere), for the next frame to put the backdrop back.
     var drawnRegions: [Rect?] = []
@@ -80,10 +80,10 @@ public struct FrameWorkspace: Sendable {
     /// Which shapes the next frame can leave as they are.
     var unchanged: UnchangedShapes
     /// The tiles the last frame changed from the frame before it in this workspace.
-    public internal(set) var changed: ChangedTiles
+    package internal(set) var changed: ChangedTiles
 
     /// How many shapes the last frame drew over the backdrop.
-    public var shapeCount: Int { shapes.count }
+    package var shapeCount: Int { shapes.count }
 
     init(canvas: Canvas) {
         self.canvas = canvas

@@ -5,7 +5,7 @@ import Algorithms
 /// each subtree. A query takes the spans that have begun (a binary search) and descends only
 /// into subtrees holding one still visible: its cost follows the notes on screen (times the
 /// tree's depth), its memory the number of notes, however long each note lasts.
-public struct NoteIndex: Sendable {
+package struct NoteIndex: Sendable {
     /// Spans scanned one by one at the tree's leaves.
     static let blockSize = 16
     /// Note indices, in order of `from` (then of index).
@@ -20,12 +20,12 @@ public struct NoteIndex: Sendable {
     ///   - visibleFrom: the time a note comes into view (its start, or earlier in styles that
     ///     show what is coming).
     ///   - visibleUntil: the time a note stops being visible (its end plus a fade).
-    public init(notes: [Note], visibleFrom: (Note) -> Double = { $0.startSeconds }, visibleUntil: (Note) -> Double) {
+    package init(notes: [Note], visibleFrom: (Note) -> Double = { $0.startSeconds }, visibleUntil: (Note) -> Double) {
         self.init(count: notes.count, visibleFrom: { visibleFrom(notes[$0]) }, visibleUntil: { visibleUntil(notes[$0]) })
     }
 
     /// The same, for notes `0..<count` by their index.
-    public init(count: Int, visibleFrom: (Int) -> Double, visibleUntil: (Int) -> Double) {
+    package init(count: Int, visibleFrom: (Int) -> Double, visibleUntil: (Int) -> Double) {
         precondition(count < Int(Int32.max), "too many notes to index")
         var spans: [(from: Double, until: Double, index: Int32)] = []
         spans.reserveCapacity(count)
@@ -53,7 +53,7 @@ public struct NoteIndex: Sendable {
 
     /// Calls `body` with the index of each note visible at `seconds`, in the order they came into
     /// view (song order, where all notes come into view alike).
-    public func forEachVisible(at seconds: Double, _ body: (Int) -> Void) {
+    package func forEachVisible(at seconds: Double, _ body: (Int) -> Void) {
         guard seconds.isFinite, !order.isEmpty else { return }
         // The spans that have begun: froms[0..<begun].
         let begun = froms.partitioningIndex { $0 > seconds }

@@ -1,14 +1,14 @@
 /// Note names as Latin-1 bytes, with middle C (MIDI 60) as C4: `C#4`.
-public enum NoteName {
+package enum NoteName {
     static let pitchClasses = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
 
     /// Names of the 128 MIDI pitches.
-    public static let all: [[UInt8]] = (0..<128).map { Array(name(of: UInt8($0)).utf8) }
+    package static let all: [[UInt8]] = (0..<128).map { Array(name(of: UInt8($0)).utf8) }
 
     /// Names of the 12 pitch classes without octave.
-    public static let classes: [[UInt8]] = pitchClasses.map { Array($0.utf8) }
+    package static let classes: [[UInt8]] = pitchClasses.map { Array($0.utf8) }
 
-    public static func name(of pitch: UInt8) -> String {
+    package static func name(of pitch: UInt8) -> String {
         pitchClasses[Int(pitch) % 12] + String(Int(pitch) / 12 - 1)
     }
 
@@ -18,12 +18,12 @@ public enum NoteName {
 
 /// How `--labels` names a note: letters (C#4, Eb5) or fixed-do solfège (Do#, Mib), with
 /// accidentals spelled by the key signature as chord names are, with or without the octave.
-public struct NoteNaming: Sendable, Hashable {
-    public var solfege: Bool
-    public var spelling: ChordName.Spelling
-    public var octave: Bool
+package struct NoteNaming: Sendable, Hashable {
+    package var solfege: Bool
+    package var spelling: ChordName.Spelling
+    package var octave: Bool
 
-    public init(solfege: Bool, spelling: ChordName.Spelling, octave: Bool) {
+    package init(solfege: Bool, spelling: ChordName.Spelling, octave: Bool) {
         self.solfege = solfege
         self.spelling = spelling
         self.octave = octave
@@ -48,7 +48,7 @@ public struct NoteNaming: Sendable, Hashable {
     static let syllables: [Character: String] = ["C": "Do", "D": "Re", "E": "Mi", "F": "Fa", "G": "Sol", "A": "La", "B": "Si"]
 
     /// `F#5`, `Gb5`, `Sol b`-style `Solb`, with middle C as C4.
-    public func name(of pitch: UInt8) -> String {
+    package func name(of pitch: UInt8) -> String {
         var name = spelling.name(ofPitchClass: Int(pitch) % 12)
         if solfege, let letter = name.first { name = Self.syllables[letter]! + name.dropFirst() }
         return octave ? name + String(Int(pitch) / 12 - 1) : name

@@ -6,25 +6,25 @@
 /// - semitone units (`semitoneSpan`), for a piano roll whose rows are one semitone each: black
 ///   keys fill their row, white keys share the rows of their group (C–E: 5/3 rows each, F–B:
 ///   7/4), so every key lines up with its notes.
-public enum PianoKeys {
-    public static func isBlack(_ pitch: Int) -> Bool { (0b0101_0100_1010 >> (pitch % 12)) & 1 == 1 }
+package enum PianoKeys {
+    package static func isBlack(_ pitch: Int) -> Bool { (0b0101_0100_1010 >> (pitch % 12)) & 1 == 1 }
 
     /// The lowest and highest keys of an 88-key piano: A0 and C8.
-    public static let eightyEight = 21...108
+    package static let eightyEight = 21...108
 
-    public static let blackKeyWidth: Float = 0.58
+    package static let blackKeyWidth: Float = 0.58
     /// Black keys reach this far along a white key's length.
-    public static let blackKeyLength: Float = 0.63
+    package static let blackKeyLength: Float = 0.63
 
     /// The white keys below `pitch` from C-1 (MIDI 0): for a white key, its left edge.
-    public static func whiteKeyIndex(_ pitch: Int) -> Int {
+    package static func whiteKeyIndex(_ pitch: Int) -> Int {
         pitch / 12 * 7 + whitesBefore[pitch % 12]
     }
 
     private static let whitesBefore = [0, 1, 1, 2, 2, 3, 4, 4, 5, 5, 6, 6]
 
     /// The key's extent in white-key units from C-1's left edge.
-    public static func whiteKeySpan(_ pitch: Int) -> (lower: Float, upper: Float) {
+    package static func whiteKeySpan(_ pitch: Int) -> (lower: Float, upper: Float) {
         guard isBlack(pitch) else {
             let left = Float(whiteKeyIndex(pitch))
             return (left, left + 1)
@@ -44,19 +44,19 @@ public enum PianoKeys {
     ]
 
     /// The key's extent in semitone rows from C-1's lower edge.
-    public static func semitoneSpan(_ pitch: Int) -> (lower: Float, upper: Float) {
+    package static func semitoneSpan(_ pitch: Int) -> (lower: Float, upper: Float) {
         if isBlack(pitch) { return (Float(pitch), Float(pitch) + 1) }
         let octave = Float(pitch / 12 * 12), edge = whiteKeyRows[pitch % 12]
         return (octave + edge.0, octave + edge.1)
     }
 
     /// The black keys touching white key `pitch` (its neighbours a semitone away).
-    public static func blackNeighbours(of pitch: Int) -> [Int] {
+    package static func blackNeighbours(of pitch: Int) -> [Int] {
         [pitch - 1, pitch + 1].filter { $0 >= 0 && $0 < 128 && isBlack($0) }
     }
 
     /// `range` widened to whole octaves, C to B, within 0...127.
-    public static func wholeOctaves(around range: ClosedRange<Int>) -> ClosedRange<Int> {
+    package static func wholeOctaves(around range: ClosedRange<Int>) -> ClosedRange<Int> {
         (range.lowerBound / 12 * 12)...min(127, range.upperBound / 12 * 12 + 11)
     }
 

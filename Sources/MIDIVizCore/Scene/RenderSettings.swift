@@ -26,43 +26,43 @@ public struct RenderSettings: Sendable, Equatable {
         case song
     }
 
-    public var width: Int
-    public var height: Int
-    public var framesPerSecond: Int
-    public var style: Style
-    public var scheme: ColorScheme
-    public var colorBy: ColorBy
-    public var barsLayout: BarsLayout
+    package var width: Int
+    package var height: Int
+    package var framesPerSecond: Int
+    package var style: Style
+    package var scheme: ColorScheme
+    package var colorBy: ColorBy
+    package var barsLayout: BarsLayout
     /// Animation speed, 0.5...2.0: the fade after a release lasts `baseFadeSeconds / speed`.
-    public var speed: Double
-    public var grid: Bool
+    package var speed: Double
+    package var grid: Bool
     /// Replaces the scheme's background gradient.
-    public var background: RGBA?
+    package var background: RGBA?
     /// The seconds of music the `roll` and `keyboard` styles show at once (nil: the style's
     /// default over `speed`).
-    public var window: Double?
-    public var keys: KeyRange
+    package var window: Double?
+    package var keys: KeyRange
     /// Name the chord sounding now.
-    public var chords: Bool
+    package var chords: Bool
     /// Written in the top left corner (nil or empty: no title).
-    public var title: String?
+    package var title: String?
     /// Frames on a transparent background: no gradient; what is drawn keeps its coverage as
     /// alpha (outputs that carry alpha write it straight, not premultiplied).
-    public var transparent = false
+    package var transparent = false
     /// A picture behind everything, already the frame's size; replaces the gradient.
-    public var backgroundImage: BackgroundImage?
+    package var backgroundImage: BackgroundImage?
     /// Colours chosen per track or channel, and the tracks and channels not drawn.
-    public var trackLook = TrackLook()
-    public var labels = Labels.off
+    package var trackLook = TrackLook()
+    package var labels = Labels.off
     /// Show the song's lyrics as a two-line karaoke display.
-    public var lyrics = false
+    package var lyrics = false
     /// Sparks where notes strike, a flash on the roll's playhead.
-    public var effects = false
+    package var effects = false
 
-    public static let baseFadeSeconds = 1.0
-    public static let speedRange = 0.5...2.0
+    package static let baseFadeSeconds = 1.0
+    package static let speedRange = 0.5...2.0
 
-    public init(
+    package init(
         width: Int = 1920, height: Int = 1080, framesPerSecond: Int = 60, style: Style = .circles,
         scheme: ColorScheme = .rainbow, colorBy: ColorBy = .pitch, barsLayout: BarsLayout = .range,
         speed: Double = 1, grid: Bool = false, background: RGBA? = nil, window: Double? = nil,
@@ -85,55 +85,55 @@ public struct RenderSettings: Sendable, Equatable {
     }
 
     /// Pinned for golden tests so that new defaults do not change recorded pixels.
-    public static let forTesting = RenderSettings(
+    package static let forTesting = RenderSettings(
         width: 480, height: 270, framesPerSecond: 30, style: .circles,
         scheme: .rainbow, colorBy: .pitch, barsLayout: .range,
         speed: 1, grid: false, background: nil, window: nil,
         keys: .piano, chords: false, title: nil)
 
-    public static let windowRange = 0.5...60.0
+    package static let windowRange = 0.5...60.0
 
     /// The seconds of music on screen in `roll` (before and after the playhead) and `keyboard`
     /// (above the keys).
-    public var windowSeconds: Double {
+    package var windowSeconds: Double {
         window ?? style.layout.defaultWindowSeconds / speed
     }
 
     /// The side text sizes follow: the shorter one, so that labels fit a vertical frame too.
-    public var textSide: Int { min(width, height) }
+    package var textSide: Int { min(width, height) }
 
     /// How long a released note takes to fade out.
-    public var fadeSeconds: Double { Self.baseFadeSeconds / speed }
+    package var fadeSeconds: Double { Self.baseFadeSeconds / speed }
 
     /// How long after its start a drum hit stays visible.
-    public var drumSeconds: Double { 0.4 / speed }
+    package var drumSeconds: Double { 0.4 / speed }
 
     /// The time after the song's end that frames still show: the last fade.
-    public var tailSeconds: Double { max(fadeSeconds, drumSeconds) }
+    package var tailSeconds: Double { max(fadeSeconds, drumSeconds) }
 
     /// How long before the song's first moment a whole-song video starts, so that its first
     /// frame shows no note and the first notes enter as they would mid-song: in `roll` and
     /// `keyboard` the time a note takes to cross the screen to the playhead or the keys, in
     /// `circles` and `bars` a short beat; whole frames, one more than that.
-    public var leadInSeconds: Double {
+    package var leadInSeconds: Double {
         let onScreen = style.layout.secondsOnScreenBeforeStart(settings: self)
         let frames = (onScreen * Double(framesPerSecond) - 1e-6).rounded(.up) + 1
         return frames / Double(framesPerSecond)
     }
 
     /// The number of frames for a song: ceil((duration + tail) × fps).
-    public func frameCount(songDuration: Double) -> Int { frameCount(seconds: songDuration + tailSeconds) }
+    package func frameCount(songDuration: Double) -> Int { frameCount(seconds: songDuration + tailSeconds) }
 
     /// The frames that cover `seconds`: ceil(seconds × fps), at least one. An end within a
     /// thousandth of a frame of a frame boundary (tempo values are rounded to microseconds)
     /// adds no frame.
-    public func frameCount(seconds: Double) -> Int {
+    package func frameCount(seconds: Double) -> Int {
         max(1, Int((seconds * Double(framesPerSecond) - 1e-3).rounded(.up)))
     }
 
     /// The nearest frame to `seconds` on the song's frame grid (negative before the song).
-    public func frameIndex(atSeconds seconds: Double) -> Int { Int((seconds * Double(framesPerSecond)).rounded()) }
+    package func frameIndex(atSeconds seconds: Double) -> Int { Int((seconds * Double(framesPerSecond)).rounded()) }
 
     /// The time frame `index` (0-based) shows: computed, never accumulated.
-    public func seconds(ofFrame index: Int) -> Double { Double(index) / Double(framesPerSecond) }
+    package func seconds(ofFrame index: Int) -> Double { Double(index) / Double(framesPerSecond) }
 }

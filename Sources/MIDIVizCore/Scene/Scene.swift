@@ -1,12 +1,12 @@
 /// The visualization model: from a song, settings and a frame index to the shapes of that
 /// frame. Pure and deterministic; everything that does not depend on time is computed once here.
-public struct Scene: Sendable {
-    public let song: Song
-    public let settings: RenderSettings
+package struct Scene: Sendable {
+    package let song: Song
+    package let settings: RenderSettings
     /// The non-drum pitch range the layouts span (at least two octaves).
-    public let pitchRange: ClosedRange<Int>
+    package let pitchRange: ClosedRange<Int>
     /// The lowest and highest non-drum pitches (60...60 without notes).
-    public let notePitches: ClosedRange<Int>
+    package let notePitches: ClosedRange<Int>
     /// Whether any note is on the drum channel.
     let hasDrums: Bool
     let colors: NoteColors
@@ -26,9 +26,9 @@ public struct Scene: Sendable {
     /// The karaoke display, with `--lyrics` when the song has lyrics.
     let lyricsOverlay: LyricsOverlay?
 
-    public static let drumChannel: UInt8 = 9
+    package static let drumChannel: UInt8 = 9
 
-    public init(song: Song, settings: RenderSettings) {
+    package init(song: Song, settings: RenderSettings) {
         let song = song.showing(settings.trackLook)
         self.song = song
         self.settings = settings
@@ -62,7 +62,7 @@ public struct Scene: Sendable {
     /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),
     /// at most `mostCharactersBeyondLatin1` of them (the first met): the fonts must hold glyphs
     /// for them too, at the sizes of `textSizesBeyondLatin1`.
-    public static func charactersBeyondLatin1(song: Song, settings: RenderSettings) -> Set<UInt32> {
+    package static func charactersBeyondLatin1(song: Song, settings: RenderSettings) -> Set<UInt32> {
         guard settings.lyrics else { return [] }
         var found = Set<UInt32>()
         for line in Lyrics(song: song).lines {
@@ -74,8 +74,8 @@ public struct Scene: Sendable {
         return found
     }
 
-    public static let mostCharactersBeyondLatin1 = 4096
-    public static let textSizesBeyondLatin1: Set<TextSize> = [LyricsOverlay.currentSize, LyricsOverlay.nextSize, .medium]
+    package static let mostCharactersBeyondLatin1 = 4096
+    package static let textSizesBeyondLatin1: Set<TextSize> = [LyricsOverlay.currentSize, LyricsOverlay.nextSize, .medium]
 
     /// Widens a pitch range to at least 24 semitones, centred, within 0...127.
     static func paddedRange(low: Int, high: Int) -> ClosedRange<Int> {
@@ -89,11 +89,11 @@ public struct Scene: Sendable {
         return max(0, low)...min(127, high)
     }
 
-    public var frameCount: Int { settings.frameCount(songDuration: song.durationSeconds) }
+    package var frameCount: Int { settings.frameCount(songDuration: song.durationSeconds) }
 
     /// The shapes that are the same in every frame (background, grid, bar slots, labels),
     /// drawn once into a backdrop that each frame starts from.
-    public func makeBackdropShapes(into shapes: inout [Shape]) {
+    package func makeBackdropShapes(into shapes: inout [Shape]) {
         shapes.removeAll(keepingCapacity: true)
         if !settings.transparent && settings.backgroundImage == nil {
             shapes.append(.background(top: background.top, bottom: background.bottom))
@@ -103,11 +103,11 @@ public struct Scene: Sendable {
 
     /// Replaces `shapes` with what moves in frame `frameIndex` (0-based), at t = index / fps;
     /// drawn over the backdrop.
-    public func makeShapes(ofFrame frameIndex: Int, into shapes: inout [Shape]) {
+    package func makeShapes(ofFrame frameIndex: Int, into shapes: inout [Shape]) {
         makeShapes(at: settings.seconds(ofFrame: frameIndex), into: &shapes)
     }
 
-    public func makeShapes(at seconds: Double, into shapes: inout [Shape]) {
+    package func makeShapes(at seconds: Double, into shapes: inout [Shape]) {
         shapes.removeAll(keepingCapacity: true)
         append(of: settings.style.layout, at: seconds, to: &shapes)
         lyricsOverlay?.append(at: seconds, to: &shapes)

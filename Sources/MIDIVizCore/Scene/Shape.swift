@@ -1,5 +1,5 @@
 /// One thing to draw: the model's output for a frame, in drawing order.
-public enum Shape: Sendable, Hashable {
+package enum Shape: Sendable, Hashable {
     case background(top: RGBA, bottom: RGBA)
     case rect(Rect, RGBA)
     case roundedRect(Rect, radius: Float, top: RGBA, bottom: RGBA)
@@ -17,20 +17,20 @@ public enum Shape: Sendable, Hashable {
 
 /// A line of lyrics as code points: the first `sungEnd` characters in `sung`, then up to
 /// `lightingEnd` in `lighting` (the syllable lighting up now), the rest in `unsung`.
-public struct LyricLine: Sendable, Hashable {
-    public var characters: [UInt32]
-    public var sungEnd: Int
-    public var lightingEnd: Int
-    public var sung: RGBA
-    public var lighting: RGBA
-    public var unsung: RGBA
+package struct LyricLine: Sendable, Hashable {
+    package var characters: [UInt32]
+    package var sungEnd: Int
+    package var lightingEnd: Int
+    package var sung: RGBA
+    package var lighting: RGBA
+    package var unsung: RGBA
 
     /// The whole line in one colour.
-    public init(_ characters: [UInt32], _ color: RGBA) {
+    package init(_ characters: [UInt32], _ color: RGBA) {
         self.init(characters, sungEnd: 0, lightingEnd: 0, sung: color, lighting: color, unsung: color)
     }
 
-    public init(_ characters: [UInt32], sungEnd: Int, lightingEnd: Int, sung: RGBA, lighting: RGBA, unsung: RGBA) {
+    package init(_ characters: [UInt32], sungEnd: Int, lightingEnd: Int, sung: RGBA, lighting: RGBA, unsung: RGBA) {
         self.characters = characters
         self.sungEnd = sungEnd
         self.lightingEnd = lightingEnd
@@ -83,7 +83,7 @@ extension GlyphSet {
 }
 
 /// Text a shape can show, referred to by value so that no `String` is built per frame.
-public enum TextLabel: Sendable, Hashable {
+package enum TextLabel: Sendable, Hashable {
     /// `C#4`
     case noteName(UInt8)
     /// `C#`
@@ -112,13 +112,13 @@ public enum TextLabel: Sendable, Hashable {
     private static let numbers: [[UInt8]] = (0..<1000).map { Array(String($0).utf8) }
 
     /// `text` in Latin-1, the glyphs the font tables hold; other characters become `?`.
-    public static func latin1(_ text: String) -> TextLabel {
+    package static func latin1(_ text: String) -> TextLabel {
         .bytes(text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") })
     }
 }
 
 /// Where text sits relative to its anchor's x.
-public enum TextAlignment: Sendable, Hashable {
+package enum TextAlignment: Sendable, Hashable {
     case left, center, right
 
     /// The x where text `width` wide starts when anchored at `x`.
@@ -131,31 +131,31 @@ public enum TextAlignment: Sendable, Hashable {
     }
 }
 
-public enum TextSize: Int, Sendable, CaseIterable {
+package enum TextSize: Int, Sendable, CaseIterable {
     /// Labels; `title` for the song's title, `display` for the chord name.
     case small, medium, large, title, display
 
     /// The pixel size of this text on a canvas whose shorter side is `side` pixels
     /// (`RenderSettings.textSide`).
-    public func pixelSize(canvasSide side: Int) -> Int {
+    package func pixelSize(canvasSide side: Int) -> Int {
         let fraction: Double = [0.016, 0.021, 0.028, 0.034, 0.052][rawValue]
         return max(8, Int((Double(side) * fraction).rounded()))
     }
 }
 
 /// The glyph sets for each `TextSize`, made once before rendering.
-public struct TextFonts: Sendable {
-    public let sets: [GlyphSet]
+package struct TextFonts: Sendable {
+    package let sets: [GlyphSet]
 
-    public init(sets: [GlyphSet]) {
+    package init(sets: [GlyphSet]) {
         precondition(sets.count == TextSize.allCases.count, "one glyph set per text size")
         self.sets = sets
     }
 
     /// Fonts without glyphs, for tests that do not look at text.
-    public static func empty(canvasSide: Int) -> TextFonts {
+    package static func empty(canvasSide: Int) -> TextFonts {
         TextFonts(sets: TextSize.allCases.map { GlyphSet.empty(pixelSize: $0.pixelSize(canvasSide: canvasSide)) })
     }
 
-    public subscript(size: TextSize) -> GlyphSet { sets[size.rawValue] }
+    package subscript(size: TextSize) -> GlyphSet { sets[size.rawValue] }
 }

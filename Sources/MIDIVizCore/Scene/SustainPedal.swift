@@ -5,20 +5,20 @@ import Algorithms
 /// sounding when the sostenuto pedal (CC 66) goes down sounds on until that pedal lifts. Either
 /// stops early when the same key is struck again on the channel (FluidSynth releases the old
 /// voice then) and at the song's end (where the bouncer releases everything).
-public struct SustainPedal: Sendable {
+package struct SustainPedal: Sendable {
     /// The times a channel's pedal is down: [down, up), in order.
-    public struct Span: Sendable, Equatable {
-        public var channel: Int
-        public var down: Double
-        public var up: Double
+    package struct Span: Sendable, Equatable {
+        package var channel: Int
+        package var down: Double
+        package var up: Double
     }
 
     /// Sustain pedal spans, every channel, by `down`.
-    public let sustain: [Span]
+    package let sustain: [Span]
     /// Sostenuto pedal spans, every channel, by `down`.
-    public let sostenuto: [Span]
+    package let sostenuto: [Span]
 
-    public init(events: [TimedMessage], songEnd: Double) {
+    package init(events: [TimedMessage], songEnd: Double) {
         var sustain: [Span] = [], sostenuto: [Span] = []
         var sustainDown = [Double?](repeating: nil, count: 16), sostenutoDown = [Double?](repeating: nil, count: 16)
         for event in events where event.bytes.count >= 3 && event.bytes[0] & 0xF0 == 0xB0 {
@@ -47,10 +47,10 @@ public struct SustainPedal: Sendable {
         self.sostenuto = sostenuto.sorted { ($0.down, $0.channel) < ($1.down, $1.channel) }
     }
 
-    public var isEmpty: Bool { sustain.isEmpty && sostenuto.isEmpty }
+    package var isEmpty: Bool { sustain.isEmpty && sostenuto.isEmpty }
 
     /// Until when each note sounds (its end, or later under a pedal); nil when no pedal is used.
-    public func soundingEnds(of notes: [Note], drumChannel: UInt8) -> [Double]? {
+    package func soundingEnds(of notes: [Note], drumChannel: UInt8) -> [Double]? {
         guard !isEmpty else { return nil }
         let sustainByChannel = Dictionary(grouping: sustain, by: \.channel)
         let sostenutoByChannel = Dictionary(grouping: sostenuto, by: \.channel)
@@ -85,7 +85,7 @@ public struct SustainPedal: Sendable {
     }
 
     /// Whether any channel's sustain or sostenuto pedal is down at `seconds`.
-    public func isDown(at seconds: Double) -> Bool {
+    package func isDown(at seconds: Double) -> Bool {
         let holds = { (span: Span) in span.down <= seconds && seconds < span.up }
         return sustain.contains(where: holds) || sostenuto.contains(where: holds)
     }

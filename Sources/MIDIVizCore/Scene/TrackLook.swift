@@ -1,26 +1,26 @@
 /// Which notes are drawn, and in which colour where the user chose one: colours per track and
 /// per channel, hidden tracks and channels, or only some tracks. Tracks are numbered from 0 as
 /// `midiviz info` lists them, channels from 1 to 16 as musicians count them.
-public struct TrackLook: Sendable, Equatable {
-    public var trackColors: [Int: RGBA] = [:]
-    public var channelColors: [Int: RGBA] = [:]
-    public var hiddenTracks: Set<Int> = []
-    public var hiddenChannels: Set<Int> = []
+package struct TrackLook: Sendable, Equatable {
+    package var trackColors: [Int: RGBA] = [:]
+    package var channelColors: [Int: RGBA] = [:]
+    package var hiddenTracks: Set<Int> = []
+    package var hiddenChannels: Set<Int> = []
     /// When not empty, only these tracks are drawn.
-    public var onlyTracks: Set<Int> = []
+    package var onlyTracks: Set<Int> = []
 
-    public init() {}
+    package init() {}
 
     /// Whether any note may be hidden.
-    public var hidesAny: Bool { !hiddenTracks.isEmpty || !hiddenChannels.isEmpty || !onlyTracks.isEmpty }
+    package var hidesAny: Bool { !hiddenTracks.isEmpty || !hiddenChannels.isEmpty || !onlyTracks.isEmpty }
 
-    public func shows(_ note: Note) -> Bool {
+    package func shows(_ note: Note) -> Bool {
         if !onlyTracks.isEmpty && !onlyTracks.contains(note.track) { return false }
         return !hiddenTracks.contains(note.track) && !hiddenChannels.contains(Int(note.channel) + 1)
     }
 
     /// The colour chosen for the note's track, else for its channel; nil for the scheme's.
-    public func color(of note: Note) -> RGBA? {
+    package func color(of note: Note) -> RGBA? {
         if trackColors.isEmpty && channelColors.isEmpty { return nil }
         return trackColors[note.track] ?? channelColors[Int(note.channel) + 1]
     }
@@ -29,19 +29,19 @@ public struct TrackLook: Sendable, Equatable {
 extension TrackLook: CustomStringConvertible, CustomDebugStringConvertible {
     /// The same text for the same look, whatever order its sets and dictionaries hold it in
     /// (what `batch` compares to tell whether a video is up to date).
-    public var description: String {
+    package var description: String {
         func colors(_ colors: [Int: RGBA]) -> String { "[" + colors.keys.sorted().map { "\($0): \(colors[$0]!.hex)" }.joined(separator: ", ") + "]" }
         func numbers(_ set: Set<Int>) -> String { "\(set.sorted())" }
         return "TrackLook(trackColors: \(colors(trackColors)), channelColors: \(colors(channelColors)), hiddenTracks: \(numbers(hiddenTracks)), "
             + "hiddenChannels: \(numbers(hiddenChannels)), onlyTracks: \(numbers(onlyTracks)))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 }
 
 extension Song {
     /// The song without what `look` hides: its notes are not drawn.
-    public func showing(_ look: TrackLook) -> Song {
+    package func showing(_ look: TrackLook) -> Song {
         guard look.hidesAny else { return self }
         var song = self
         song.notes = notes.filter(look.shows)
@@ -50,7 +50,7 @@ extension Song {
 
     /// The song with the hidden notes silent too: their note-ons, and the note-offs that end
     /// them, are taken out of what the synthesizer plays (controllers and programs stay).
-    public func muting(hiddenBy look: TrackLook) -> Song {
+    package func muting(hiddenBy look: TrackLook) -> Song {
         guard look.hidesAny else { return self }
         // A hidden note's start, channel and key: its note-on in the synthesizer's events.
         struct Start: Hashable { var seconds: Double; var slot: Int }

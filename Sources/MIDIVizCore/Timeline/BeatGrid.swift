@@ -3,24 +3,24 @@ import Algorithms
 /// The song's bar and beat lines in seconds, from the time signatures and the tempo map: each
 /// line's time is converted from its tick, never accumulated, so a tempo change does not make
 /// the grid drift. Built once; a query is a binary search, whatever the song's length.
-public struct BeatGrid: Sendable {
-    public struct Line: Sendable, Equatable {
-        public var seconds: Double
-        public var tick: Int
+package struct BeatGrid: Sendable {
+    package struct Line: Sendable, Equatable {
+        package var seconds: Double
+        package var tick: Int
         /// The bar this line is in (1-based).
-        public var bar: Int
+        package var bar: Int
         /// True for the first beat of a bar.
-        public var isBarStart: Bool
+        package var isBarStart: Bool
     }
 
-    public let lines: [Line]
+    package let lines: [Line]
 
     init(lines: [Line]) { self.lines = lines }
 
     /// Lines from the start until `seconds` (SMPTE files have none). Lines closer than
     /// `minimumGap` to the one before are left out (a bar start replaces a beat), so a
     /// degenerate meter or tempo cannot fill the frame or the memory.
-    public init(song: Song, until seconds: Double) {
+    package init(song: Song, until seconds: Double) {
         var lines: [Line] = []
         var clock = TickClock(song: song)
         var candidates = 0
@@ -51,7 +51,7 @@ public struct BeatGrid: Sendable {
     static let candidateLimit = 2_000_000
 
     /// Calls `body` with each line in `range`, in time order.
-    public func forEachLine(in range: ClosedRange<Double>, _ body: (Line) -> Void) {
+    package func forEachLine(in range: ClosedRange<Double>, _ body: (Line) -> Void) {
         var low = lines.partitioningIndex { $0.seconds >= range.lowerBound }
         while low < lines.count, lines[low].seconds <= range.upperBound {
             body(lines[low])

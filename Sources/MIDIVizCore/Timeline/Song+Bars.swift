@@ -1,7 +1,7 @@
 /// Times of ticks and bars, from the tempo map and time signatures resolved at load.
 extension Song {
     /// Seconds at `tick`, from the tempo changes (or the SMPTE rate).
-    public func seconds(atTick tick: Int) -> Double {
+    package func seconds(atTick tick: Int) -> Double {
         switch division {
         case .smpte(let fps, let ticksPerFrame):
             return Double(tick) / (fps * Double(ticksPerFrame))
@@ -78,7 +78,7 @@ extension Song {
     /// The start of bar `number` (1-based) in seconds, counting bars with the time signatures
     /// (4/4 before the first); a signature change starts a new bar. Nil for SMPTE files, which
     /// have no beats, and for bar numbers below 1.
-    public func startSeconds(ofBar number: Int) -> Double? {
+    package func startSeconds(ofBar number: Int) -> Double? {
         guard number >= 1 else { return nil }
         for segment in meterSegments() where number - segment.firstBar < segment.barCount {
             return seconds(atTick: segment.tick(ofBar: number - segment.firstBar))

@@ -46,7 +46,7 @@ enum BatchManifest {
             var relative = input
             if let output = object["output"] {
                 guard case .text(let name) = output, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
-                    throw .usage("\(place): \"output\" must be a name inside --output-dir")
+                    throw .usage("\(place): \"output\" must be a name inside the output folder")
                 }
                 relative = name
             }
@@ -60,13 +60,13 @@ enum BatchManifest {
                 } catch .unknown(let key) {
                     throw .usage("\(place): unknown key \"\(key)\" (keys are render options by their long names, and input, output)")
                 } catch {
-                    throw .usage("\(place): \(error.message(prefix: "--"))")
+                    throw .usage("\(place): \(error.message(prefix: ""))")
                 }
             }
             do throws(OptionError) {
                 try options.validate()
             } catch {
-                throw .usage("\(place): \(error.message(prefix: "--"))")
+                throw .usage("\(place): \(error.message(prefix: ""))")
             }
             let output =
                 relative == input

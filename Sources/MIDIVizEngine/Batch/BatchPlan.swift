@@ -51,7 +51,7 @@ public struct BatchPlan: Sendable {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
-            throw .usage("--output-dir \(outputDirectory) is not a folder")
+            throw .usage("the output folder \(outputDirectory) is not a folder")
         }
         var songs: [BatchSong] = []
         var manifests: [String] = []

@@ -8,19 +8,19 @@ import MIDIVizIO
 /// the font, the background image), every option that shapes the output (by
 /// `RenderOptions.declarations`, files as absolute paths), and the midiviz version. A batch
 /// skips a song whose output and record are there and match: the record is its up-to-date key.
-public struct BatchRecord: Codable, Equatable, Sendable {
-    public var inputBytes: Int
-    public var inputSHA256: String
+package struct BatchRecord: Codable, Equatable, Sendable {
+    package var inputBytes: Int
+    package var inputSHA256: String
     /// The SoundFont's bytes; nil for a silent render.
-    public var soundFontSHA256: String?
+    package var soundFontSHA256: String?
     /// The font's bytes; nil when it cannot be read (then the render fails).
-    public var fontSHA256: String?
+    package var fontSHA256: String?
     /// The background image's bytes; nil without one.
-    public var backgroundImageSHA256: String?
-    public var options: [String: [String]]
-    public var version: String
+    package var backgroundImageSHA256: String?
+    package var options: [String: [String]]
+    package var version: String
     /// The output's size when it was made (only the record knows it).
-    public var outputBytes: Int
+    package var outputBytes: Int
 
     enum CodingKeys: String, CodingKey {
         case inputBytes = "input_bytes", inputSHA256 = "input_sha256", soundFontSHA256 = "soundfont_sha256", fontSHA256 = "font_sha256"
@@ -33,7 +33,7 @@ public struct BatchRecord: Codable, Equatable, Sendable {
     ///     when it has no sound.
     ///   - digest: the SHA-256 of a file, or nil when it cannot be read (`FileDigest.sha256`;
     ///     a batch caches it).
-    public init(
+    package init(
         input bytes: [UInt8], options: RenderOptions, soundFont: String?,
         digest: (String) -> String? = { FileDigest.sha256(ofFile: $0) }
     ) {
@@ -48,16 +48,16 @@ public struct BatchRecord: Codable, Equatable, Sendable {
     }
 
     /// The record of `output`'s file.
-    public static func path(of output: String) -> String { output + ".midiviz.json" }
+    package static func path(of output: String) -> String { output + ".midiviz.json" }
 
     /// The record beside `output`, if there is one and it reads.
-    public static func read(for output: String) -> BatchRecord? {
+    package static func read(for output: String) -> BatchRecord? {
         guard let data = FileManager.default.contents(atPath: path(of: output)) else { return nil }
         return try? JSONDecoder().decode(BatchRecord.self, from: data)
     }
 
     /// Writes the record beside `output`, under a temporary name, then renamed into place.
-    public func write(for output: String) throws(BatchError) {
+    package func write(for output: String) throws(BatchError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(self)) ?? Data()
@@ -67,7 +67,7 @@ public struct BatchRecord: Codable, Equatable, Sendable {
     /// The output is there, as large as when it was made, and its record says it was made from
     /// the same bytes with the same options by this version (what `self` records, but for the
     /// output's size, which only the record knows).
-    public func isUpToDate(output: String) -> Bool {
+    package func isUpToDate(output: String) -> Bool {
         guard let recorded = Self.read(for: output),
             let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int
         else { return false }
@@ -78,9 +78,9 @@ public struct BatchRecord: Codable, Equatable, Sendable {
 }
 
 /// SHA-256 of files, as lower-case hex.
-public enum FileDigest {
+package enum FileDigest {
     /// The SHA-256 of the regular file at `path`, read in pieces; nil when it cannot be read.
-    public static func sha256(ofFile path: String) -> String? {
+    package static func sha256(ofFile path: String) -> String? {
         guard RegularFile.problem(at: path) == nil, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = SHA256()
@@ -99,9 +99,9 @@ public enum FileDigest {
 }
 
 /// Files a batch writes whole or not at all.
-public enum BatchFile {
+package enum BatchFile {
     /// Writes `data` to `path` under a temporary name, then renames it into place.
-    public static func write(_ data: Data, to path: String) throws(BatchError) {
+    package static func write(_ data: Data, to path: String) throws(BatchError) {
         let temporary = path + ".midiviz-\(getpid())-tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, path) == 0 else {
             let reason = systemError()

@@ -53,14 +53,14 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
             found = (task - (number("SLURM_ARRAY_TASK_MIN") ?? 0) + 1, count)
         } else if let index = number("JOB_COMPLETION_INDEX") {
             guard let count = number("MIDIVIZ_SHARD_COUNT") else {
-                throw .usage("--shard auto in a Kubernetes Indexed Job needs MIDIVIZ_SHARD_COUNT (the Job's completions)")
+                throw .usage("a shard from a Kubernetes Indexed Job needs MIDIVIZ_SHARD_COUNT (the Job's completions)")
             }
             found = (index + 1, count)
         }
         guard let (index, count) = found else {
-            throw .usage("--shard auto found no shard: set MIDIVIZ_SHARD=K/N, or run under GitLab parallel:, a Slurm job array or a Kubernetes Indexed Job")
+            throw .usage("no shard in the environment: set MIDIVIZ_SHARD=K/N, or run under GitLab parallel:, a Slurm job array or a Kubernetes Indexed Job")
         }
-        guard let shard = BatchShard(index: index, count: count) else { throw .usage("--shard auto found shard \(index) of \(count)") }
+        guard let shard = BatchShard(index: index, count: count) else { throw .usage("the environment gives shard \(index) of \(count), which is not one") }
         return shard
     }
 

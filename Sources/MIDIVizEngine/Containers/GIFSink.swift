@@ -9,8 +9,8 @@ import Synchronization
 /// palette, then for the GIF. Memory stays bounded whatever the clip's length. A transparent
 /// background keeps one palette entry transparent. GIF delays are in hundredths of a second
 /// and browsers slow anything faster than 50 fps: above that, every n-th frame is kept.
-public final class GIFSink: FrameSink {
-    public var order: FrameOrder { .inOrderRGBA }
+package final class GIFSink: FrameSink {
+    package var order: FrameOrder { .inOrderRGBA }
     private let intermediate: FFmpegProcess
     private let path: String, scratch: String, palette: String
     private let executable: String
@@ -21,7 +21,7 @@ public final class GIFSink: FrameSink {
 
     /// - Parameters:
     ///   - scratch, palette: temporary files (`.mkv`, `.png`) the caller removes.
-    public init(
+    package init(
         path: String, scratch: String, palette: String, ffmpeg executable: String, settings: RenderSettings,
         stallTimeoutSeconds: Double
     ) throws(RenderError) {
@@ -45,11 +45,11 @@ public final class GIFSink: FrameSink {
         running.withLock { $0.current = intermediate }
     }
 
-    public func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+    package func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
         do { try intermediate.write(rgba) } catch { throw RenderError(error) }
     }
 
-    public func finish() throws(RenderError) {
+    package func finish() throws(RenderError) {
         do { try intermediate.finish() } catch { throw RenderError(error) }
         let fps = settings.framesPerSecond
         let keep = (fps + 49) / 50  // every n-th frame: at most 50 fps
@@ -84,7 +84,7 @@ public final class GIFSink: FrameSink {
         do { try process.finish() } catch { throw RenderError(error) }
     }
 
-    public func stop() {
+    package func stop() {
         let process = running.withLock { running in
             running.stopped = true
             return running.current

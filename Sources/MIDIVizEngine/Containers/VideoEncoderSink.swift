@@ -5,12 +5,12 @@ import MIDIVizIO
 /// WAV or a FIFO: H.264 + AAC in an MP4 with `+faststart`, ProRes + PCM in a MOV, VP9 + Opus in
 /// a WebM. Tagged BT.709 limited range. Opaque H.264 and VP9 take yuv420p; ProRes and anything
 /// transparent take straight RGBA, converted by ffmpeg with the BT.709 matrix.
-public final class VideoEncoderSink: FrameSink {
+package final class VideoEncoderSink: FrameSink {
     private let ffmpeg: FFmpegProcess
-    public let order: FrameOrder
+    package let order: FrameOrder
 
     /// Where ffmpeg reads the sound.
-    public enum Audio: Sendable {
+    package enum Audio: Sendable {
         /// A finished WAV file.
         case wav(path: String)
         /// A FIFO carrying 16-bit stereo PCM as it is made.
@@ -18,7 +18,7 @@ public final class VideoEncoderSink: FrameSink {
     }
 
     /// Starts ffmpeg writing `path` as `container` (not `.gif`: `GIFSink`).
-    public init(
+    package init(
         path: String, container: VideoContainer, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
         crf: Int, preset: String, stallTimeoutSeconds: Double
     ) throws(RenderError) {
@@ -51,7 +51,7 @@ public final class VideoEncoderSink: FrameSink {
 
     /// Puts a finished video (without sound) and a WAV together into `path`: the video copied,
     /// the sound encoded as `container` carries it. One short ffmpeg run at the end.
-    public static func addSound(
+    package static func addSound(
         _ wav: String, to video: String, into path: String, container: VideoContainer,
         ffmpeg executable: String, stallTimeoutSeconds: Double
     ) throws(RenderError) {
@@ -65,20 +65,20 @@ public final class VideoEncoderSink: FrameSink {
         }
     }
 
-    public func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+    package func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
         do { try ffmpeg.write(yuv420p) } catch { throw RenderError(error) }
     }
 
-    public func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
+    package func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
         do { try ffmpeg.write(rgba) } catch { throw RenderError(error) }
     }
 
-    public func finish() throws(RenderError) {
+    package func finish() throws(RenderError) {
         do { try ffmpeg.finish() } catch { throw RenderError(error) }
     }
 
-    public func stop() { ffmpeg.stop() }
+    package func stop() { ffmpeg.stop() }
 
     /// Whether ffmpeg is still running.
-    public var isEncoding: Bool { ffmpeg.isRunning }
+    package var isEncoding: Bool { ffmpeg.isRunning }
 }

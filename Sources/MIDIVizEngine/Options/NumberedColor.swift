@@ -4,9 +4,9 @@ import MIDIVizCore
 /// `--track-color 2=#ff8800`, `--channel-color 10=#808080`: a number and a colour.
 public struct NumberedColor: OptionValue {
     public var number: Int
-    public var color: RGBA
+    package var color: RGBA
 
-    public init(number: Int, color: RGBA) {
+    package init(number: Int, color: RGBA) {
         self.number = number
         self.color = color
     }

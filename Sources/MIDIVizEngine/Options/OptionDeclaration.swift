@@ -1,12 +1,12 @@
 /// One option of `RenderOptions`, declared once: its name, kind, help, default, allowed range
 /// and whether it may vary per song. Everything that reads or writes options goes through the
 /// declarations: the command line, config files, manifests, `--print-config`, records, reports.
-public struct OptionDeclaration: Sendable {
+package struct OptionDeclaration: Sendable {
     /// A switch (`--grid`), one value (`--style bars`), or a repeatable value (`--hide-track 1 --hide-track 3`).
-    public enum Kind: Sendable { case flag, value, list }
+    package enum Kind: Sendable { case flag, value, list }
 
     /// Which part of a render the option shapes; commands take whole groups.
-    public enum Group: String, Sendable, CaseIterable {
+    package enum Group: String, Sendable, CaseIterable {
         /// How frames look.
         case look
         /// How the song sounds.
@@ -19,62 +19,62 @@ public struct OptionDeclaration: Sendable {
 
     /// The value an option takes when given without one (`--labels` is `--labels names`), and
     /// its value for "none" (`labels = false` in a file).
-    public struct BareValue: Sendable {
-        public let value: String
-        public let off: String
+    package struct BareValue: Sendable {
+        package let value: String
+        package let off: String
     }
 
     /// The long name, without dashes: `color-by`.
-    public let name: String
-    public let group: Group
-    public let kind: Kind
-    public let help: String
+    package let name: String
+    package let group: Group
+    package let kind: Kind
+    package let help: String
     /// The value's placeholder in help (`<seconds>`); nil for the property's own.
-    public let valueName: String?
+    package let valueName: String?
     /// The default as typed, said in help; nil where the help says it or there is none.
-    public let defaultText: String?
+    package let defaultText: String?
     /// The values shells complete.
-    public let choices: [String]
+    package let choices: [String]
     /// A file: relative paths in a config file or manifest are from that file's folder.
-    public let isPath: Bool
+    package let isPath: Bool
     /// May differ between the songs of one batch (a manifest line may set it).
-    public let perSong: Bool
+    package let perSong: Bool
     /// A config file writes it as a TOML number.
-    public let isNumber: Bool
+    package let isNumber: Bool
     /// Takes a value that starts with `-` (`--loudness -16`).
-    public let mayBeNegative: Bool
-    public let bare: BareValue?
+    package let mayBeNegative: Bool
+    package let bare: BareValue?
     /// A value other than the default, as typed (in tests and docs).
-    public let example: String
+    package let example: String
     /// Changes what a render writes (so an output made without it is out of date); false for
     /// how the run goes: cores, time limits.
-    public let shapesOutput: Bool
+    package let shapesOutput: Bool
     private let assign: @Sendable (inout RenderOptions, [String]) throws(OptionError) -> Void
     private let read: @Sendable (RenderOptions) -> [String]
     private let check: @Sendable (RenderOptions) -> OptionError?
 
     /// Sets the option from the texts given: one for a value, each item for a list, `true` or
     /// `false` for a flag.
-    public func set(_ texts: [String], in options: inout RenderOptions) throws(OptionError) {
+    package func set(_ texts: [String], in options: inout RenderOptions) throws(OptionError) {
         try assign(&options, texts)
     }
 
     /// Sets the option from texts written in a file in `folder` (a config file, a manifest):
     /// a file's relative path is from that folder.
-    public func set(_ texts: [String], in options: inout RenderOptions, pathsFrom folder: String) throws(OptionError) {
+    package func set(_ texts: [String], in options: inout RenderOptions, pathsFrom folder: String) throws(OptionError) {
         try assign(&options, isPath ? texts.map { RenderOptions.resolvePath($0, from: folder) } : texts)
     }
 
     /// The option's value in `options` as texts that `set` reads back: none when unset (an
     /// optional without a value, an empty list), `true`/`false` for a flag.
-    public func texts(of options: RenderOptions) -> [String] { read(options) }
+    package func texts(of options: RenderOptions) -> [String] { read(options) }
 
     /// Whether `options` holds this option's default.
-    public func isDefault(in options: RenderOptions) -> Bool { read(options) == read(RenderOptions()) }
+    package func isDefault(in options: RenderOptions) -> Bool { read(options) == read(RenderOptions()) }
 
     /// What is wrong with the option's value alone, if anything. No value holds a NUL: a C
     /// string (a path, a TOML file's text) would end there.
-    public func problem(in options: RenderOptions) -> OptionError? {
+    package func problem(in options: RenderOptions) -> OptionError? {
         if let text = read(options).first(where: { $0.unicodeScalars.contains("\0") }) {
             return .invalid(option: name, value: text, expected: "a text without NUL characters")
         }

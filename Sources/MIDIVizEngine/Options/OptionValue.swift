@@ -2,7 +2,7 @@ import MIDIVizCore
 
 /// A value an option holds, read from and written as the text a user types (`1080p`, `#ff8800`,
 /// `bar:17`). One text form serves the command line, config files, manifests and records.
-public protocol OptionValue: Sendable, Equatable {
+package protocol OptionValue: Sendable, Equatable {
     /// Reads the text a user typed; nil when it is not a value of this kind.
     init?(optionText: String)
     /// The text that reads back as this value.
@@ -12,33 +12,33 @@ public protocol OptionValue: Sendable, Equatable {
 }
 
 extension OptionValue {
-    public static var isNumber: Bool { false }
+    package static var isNumber: Bool { false }
 }
 
 extension Int: OptionValue {
-    public init?(optionText: String) { self.init(optionText) }
-    public var optionText: String { String(self) }
-    public static var isNumber: Bool { true }
+    package init?(optionText: String) { self.init(optionText) }
+    package var optionText: String { String(self) }
+    package static var isNumber: Bool { true }
 }
 
 extension Double: OptionValue {
-    public init?(optionText: String) { self.init(optionText) }
+    package init?(optionText: String) { self.init(optionText) }
     /// Whole numbers without `.0`, as typed: `3600`, `0.4`.
-    public var optionText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
-    public static var isNumber: Bool { true }
+    package var optionText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+    package static var isNumber: Bool { true }
 }
 
 extension String: OptionValue {
-    public init?(optionText: String) { self = optionText }
-    public var optionText: String { self }
+    package init?(optionText: String) { self = optionText }
+    package var optionText: String { self }
 }
 
 /// A choice among names: its raw values are the texts.
-public protocol OptionChoice: OptionValue, RawRepresentable<String>, CaseIterable {}
+package protocol OptionChoice: OptionValue, RawRepresentable<String>, CaseIterable {}
 
 extension OptionChoice {
-    public init?(optionText: String) { self.init(rawValue: optionText) }
-    public var optionText: String { rawValue }
+    package init?(optionText: String) { self.init(rawValue: optionText) }
+    package var optionText: String { rawValue }
 }
 
 extension RenderSettings.Style: OptionChoice {}

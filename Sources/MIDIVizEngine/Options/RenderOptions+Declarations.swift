@@ -4,10 +4,10 @@ import MIDIVizIO
 extension RenderOptions {
     /// Every render option, in the order help and `--print-config` list them. Adding an option
     /// is one line here, a property in `RenderOptions` and its effect.
-    public static let declarations: [OptionDeclaration] = look + sound + render + limits
+    package static let declarations: [OptionDeclaration] = look + sound + render + limits
 
     /// The declaration named `name` (its long name without dashes).
-    public static func declaration(_ name: String) -> OptionDeclaration? { byName[name] }
+    package static func declaration(_ name: String) -> OptionDeclaration? { byName[name] }
 
     private static let byName = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
 
@@ -115,7 +115,7 @@ extension RenderOptions {
         ] + timeRange + run
 
     /// x264's presets, fastest first.
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+    package static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 
     private static let timeRange: [OptionDeclaration] = [
         .optional(

@@ -3,12 +3,12 @@ import Foundation
 extension RenderOptions {
     /// A path as written in a file (a config file, a manifest) in `folder`: relative ones are
     /// from that folder; an empty or absolute path is left as it is.
-    public static func resolvePath(_ path: String, from folder: String) -> String {
+    package static func resolvePath(_ path: String, from folder: String) -> String {
         path.isEmpty || path.hasPrefix("/") ? path : URL(fileURLWithPath: folder).appendingPathComponent(path).path
     }
 
     /// These options with every file (the options declared `isPath`) made absolute from `folder`.
-    public func resolvingPaths(from folder: String) -> RenderOptions {
+    package func resolvingPaths(from folder: String) -> RenderOptions {
         var options = self
         for declaration in Self.declarations where declaration.isPath {
             let texts = declaration.texts(of: self)
@@ -22,7 +22,7 @@ extension RenderOptions {
     /// The options that shape an output (`OptionDeclaration.shapesOutput`), by declared name,
     /// as texts `OptionDeclaration.set` reads back; files as absolute paths from the working
     /// folder. With `changedOnly`, only those that differ from the defaults.
-    public func shapingTexts(changedOnly: Bool = false) -> [String: [String]] {
+    package func shapingTexts(changedOnly: Bool = false) -> [String: [String]] {
         let resolved = resolvingPaths(from: FileManager.default.currentDirectoryPath)
         var texts: [String: [String]] = [:]
         for declaration in Self.declarations where declaration.shapesOutput {

@@ -21,7 +21,7 @@ extension RenderOptions {
     }
 
     /// The colours and visibility per track and channel.
-    public var trackLook: TrackLook {
+    package var trackLook: TrackLook {
         var look = TrackLook()
         for entry in trackColors { look.trackColors[entry.number] = entry.color }
         for entry in channelColors { look.channelColors[entry.number] = entry.color }
@@ -58,7 +58,7 @@ extension RenderOptions {
     }
 
     /// The synthesizer's settings.
-    public var bouncer: AudioBouncer {
+    package var bouncer: AudioBouncer {
         var bouncer = AudioBouncer()
         bouncer.sampleRate = sampleRate
         bouncer.gain = gain

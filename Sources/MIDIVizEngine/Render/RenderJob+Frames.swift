@@ -1,0 +1,200 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizIO
+import Synchronization
+
+extension RenderJob {
+    /// Where the sound goes while the frames are made.
+    private struct SoundRoute {
+        /// What the encoder carrying the sound reads: a FIFO fed as the sound is made, or a WAV.
+        var encoderAudio: VideoEncoderSink.Audio?
+        var fifo: String?
+        /// Normalizing beside the frames: the encoder writes a video without sound here, and the
+        /// sound goes into this WAV, to be put together at the end (`VideoEncoderSink.addSound`).
+        var muxing: (video: String, sound: String)?
+        /// The sound was made before the frames (no FIFO on this file system).
+        var isDone = false
+    }
+
+    /// The frames stage: every frame sink fed by the frame pipeline, with the sound made beside
+    /// the frames (into the WAV output and the encoder) on its own thread. Until the sound has
+    /// rung out, `frames` is a floor.
+    /// - Returns: the frames made, and the sound's loudness when it was normalized here.
+    func renderFrames(
+        _ plan: RenderPlan, frames: Int, sound: RenderSound?, kept: RenderSound.Kept?, spoolPath: String?,
+        temporary: [RenderOutput: String],
+        progress: @escaping @Sendable (RenderProgress) -> Void
+    ) throws(RenderError) -> (frames: Int, loudness: LoudnessMeasurement?) {
+        guard let fonts = plan.fonts else { return (frames, nil) }
+        var frames = frames
+        let route = try soundRoute(plan, sound: sound, kept: kept, temporary: temporary, frames: &frames)
+        let (made, soundReader) = try makeSinks(plan, route: route, temporary: temporary)
+        let soundDecidesLength = sound != nil && plan.end == nil && !route.isDone && kept == nil
+        let pipeline = FramePipeline(
+            renderer: FrameRenderer(scene: Scene(song: request.song, settings: plan.settings), fonts: fonts),
+            jobs: request.jobs, firstFrame: plan.firstFrame, frameCount: frames, isFinal: !soundDecidesLength, sinks: made)
+        let loudness = Box<LoudnessMeasurement>()
+        var soundJob: BackgroundBounce?
+        if let sound, !route.isDone {
+            soundJob = soundBeside(
+                plan, sound: sound, kept: kept, spoolPath: spoolPath, route: route, wavPath: plan.wav.map { temporary[$0]! }, pipeline: pipeline,
+                sinks: made, reader: soundReader, loudness: loudness)
+        }
+        var framesError: Error?
+        do {
+            try pipeline.run(
+                progress: { progress(RenderProgress(framesDone: $0, frames: $1)) },
+                shouldStop: { self.shouldStop })
+        } catch {
+            framesError = error
+        }
+        // The sound's own failure says more than what it caused downstream.
+        if case .failure(let error)? = soundJob?.wait() { throw error }
+        if let error = framesError as? RenderError { throw error }
+        if let error = framesError { throw .failed(String(describing: error)) }
+        for sink in made { try sink.finish() }
+        if let muxing = route.muxing, let encoder = plan.encoder, let container = encoder.container, let ffmpeg = plan.ffmpeg {
+            try VideoEncoderSink.addSound(
+                muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container, ffmpeg: ffmpeg,
+                stallTimeoutSeconds: request.stallTimeoutSeconds)
+        }
+        return (pipeline.frameCount, loudness.value)
+    }
+
+    /// Where the sound goes: a FIFO the encoder reads as the sound is made, or (normalizing) a
+    /// WAV to put with a silent video at the end; with no FIFOs on this file system (vfat, some
+    /// FUSE) the sound is made first, into a WAV, and its length settles `frames`.
+    private func soundRoute(
+        _ plan: RenderPlan, sound: RenderSound?, kept: RenderSound.Kept?, temporary: [RenderOutput: String], frames: inout Int
+    ) throws(RenderError) -> SoundRoute {
+        var route = SoundRoute()
+        guard let encoder = plan.encoder, let sound else { return route }
+        if plan.normalizesBeside {
+            route.muxing = (try transaction.scratch(beside: encoder.path, suffix: "video"), try transaction.scratch(beside: encoder.path, suffix: "wav"))
+            return route
+        }
+        let path = try transaction.scratch(beside: encoder.path, suffix: "pcm")
+        unlink(path)
+        if mkfifo(path, 0o600) == 0 {
+            route.fifo = path
+            route.encoderAudio = .pcmFIFO(path: path, sampleRate: sound.settings.bouncer.sampleRate)
+            return route
+        }
+        let wavPath: String
+        if let wav = plan.wav { wavPath = temporary[wav]! } else { wavPath = try transaction.scratch(beside: encoder.path, suffix: "wav") }
+        var settled = frames
+        _ = try sound.writeWAV(wavPath, kept: kept) { natural in
+            let length = plan.settled(naturalSeconds: natural)
+            settled = length.frames
+            return length.seconds
+        }
+        frames = settled
+        route.encoderAudio = .wav(path: wavPath)
+        route.isDone = true
+        return route
+    }
+
+    /// A frame sink per output that takes frames, in the outputs' order; and the encoder that
+    /// reads the sound as it is made (it ends the sound's wait when it has gone).
+    private func makeSinks(
+        _ plan: RenderPlan, route: SoundRoute, temporary: [RenderOutput: String]
+    ) throws(RenderError) -> (sinks: [any FrameSink], soundReader: VideoEncoderSink?) {
+        var made: [any FrameSink] = []
+        var soundReader: VideoEncoderSink?
+        for output in request.outputs {
+            switch output {
+            case .video(let path, .gif, _, _):
+                made.append(
+                    try GIFSink(
+                        path: temporary[output]!, scratch: try transaction.scratch(beside: path, suffix: "mkv"),
+                        palette: try transaction.scratch(beside: path, suffix: "png"), ffmpeg: plan.ffmpeg!,
+                        settings: plan.settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
+            case .video(_, let container, let crf, let preset):
+                let carriesSound = output == plan.encoder
+                let sink = try VideoEncoderSink(
+                    path: carriesSound ? route.muxing?.video ?? temporary[output]! : temporary[output]!, container: container,
+                    ffmpeg: plan.ffmpeg!, settings: plan.settings, audio: carriesSound ? route.encoderAudio : nil, crf: crf, preset: preset,
+                    stallTimeoutSeconds: request.stallTimeoutSeconds)
+                if soundReader == nil { soundReader = sink }
+                made.append(sink)
+            case .pngFrames(_, let level):
+                made.append(PNGFolderSink(directory: temporary[output]!, level: level, alpha: plan.settings.transparent))
+            case .rawYUV:
+                made.append(try RawYUVSink(path: temporary[output]!))
+            case .wav:
+                break
+            }
+            state.withLock { $0.sinks = made }
+            if shouldStop { throw .interrupted(signal: nil) }
+        }
+        return (made, soundReader)
+    }
+
+    /// The sound made on its own thread beside the frames: into the WAV output, the encoder's
+    /// FIFO and (normalizing) the WAV to put with the video; its natural length settles the
+    /// pipeline's frame count. A failure stops the frames and every sink.
+    private func soundBeside(
+        _ plan: RenderPlan, sound: RenderSound, kept: RenderSound.Kept?, spoolPath: String?, route: SoundRoute, wavPath: String?,
+        pipeline: FramePipeline, sinks made: [any FrameSink], reader: VideoEncoderSink?, loudness: Box<LoudnessMeasurement>
+    ) -> BackgroundBounce {
+        let stall = request.stallTimeoutSeconds, fifo = route.fifo, muxSound = route.muxing?.sound, gone = Latch()
+        let sampleRate = sound.settings.bouncer.sampleRate
+        let spool: (target: LoudnessTarget, path: String)? =
+            if plan.normalizesBeside, let target = plan.loudness, let spoolPath { (target, spoolPath) } else { nil }
+        return BackgroundBounce { [self] () throws(RenderError) -> Double in
+            do throws(RenderError) {
+                var sinks: [any SoundSink] = []
+                do throws(AudioError) {
+                    if let wavPath { sinks.append(try WAVWriter(path: wavPath, sampleRate: sampleRate)) }
+                    if let muxSound { sinks.append(try WAVWriter(path: muxSound, sampleRate: sampleRate)) }
+                    if let fifo {
+                        let writer = try PCMPipeWriter(fifo: fifo, stallTimeoutSeconds: stall) {
+                            if self.shouldStop { return true }
+                            if reader?.isEncoding == false { gone.set() }
+                            return gone.isSet
+                        }
+                        sinks.append(writer)
+                    }
+                } catch .stopped where !gone.isSet {
+                    throw .interrupted(signal: nil)
+                } catch .stopped {
+                    throw RenderError(AudioError.encoderGone)
+                } catch {
+                    throw RenderError(error)
+                }
+                let settle = { (natural: Double) -> Double in
+                    let length = plan.settled(naturalSeconds: natural)
+                    pipeline.settle(frameCount: length.frames)
+                    return length.seconds
+                }
+                guard let spool else { return try sound.make(into: SoundFanOut(sinks), kept: kept, length: settle) }
+                let normalized = try sound.keep(normalizingTo: spool.target, spoolPath: spool.path, length: settle)
+                loudness.set(normalized.loudness)
+                return try sound.play(normalized, into: SoundFanOut(sinks))
+            } catch {
+                // An encoder that has gone says why in its own words.
+                var reported = error
+                if let reader, error == RenderError(AudioError.encoderGone) || !reader.isEncoding {
+                    do throws(RenderError) { try reader.finish() } catch { reported = error }
+                }
+                pipeline.fail(reported)
+                for sink in made { sink.stop() }
+                throw reported
+            }
+        }
+    }
+}
+
+/// A value set once, read from any thread.
+final class Box<Value: Sendable>: Sendable {
+    private let stored = Mutex<Value?>(nil)
+    var value: Value? { stored.withLock { $0 } }
+    func set(_ newValue: Value) { stored.withLock { $0 = newValue } }
+}
+
+/// A flag set once, read from any thread.
+final class Latch: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
