@@ -76,10 +76,10 @@ struct BatchCommand: ParsableCommand {
         do throws(BatchError) {
             plan = try BatchPlan.make(inputs: inputs, outputDirectory: outputDirectory, options: options)
             // The reports replace no song, manifest or other output.
-            try plan.check(reports: [report, junit].compactMap { $0 })
+            try plan.check(reports: [report, junit].compactMap { $0 }, configFiles: renderArguments.config.config)
             if let shard { plan = plan.sharded(try shard.resolve()) }
         } catch {
-            throw fail(error.message, code: 64)
+            throw fail(error.message, code: error.exitCode)
         }
         let job = BatchJob(plan: plan, force: force, describe: { $0.message })
         // A batch stopped between songs is still interrupted: the rest were not made.

@@ -29,6 +29,9 @@ struct DemoCommand: ParsableCommand {
             throw fail(error.description, code: error.exitCode)
         }
         let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil : outputs.output ?? "demo.mp4"
-        try RenderRun(song: song, songPath: nil, songName: DemoSong.name, videoPath: video, options: options, outputs: outputs).run()
+        try RenderRun(
+            song: song, songPath: nil, songName: DemoSong.name, videoPath: video, options: options, outputs: outputs,
+            configFiles: renderArguments.config.config
+        ).run()
     }
 }

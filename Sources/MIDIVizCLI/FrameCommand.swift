@@ -41,7 +41,9 @@ struct FrameCommand: ParsableCommand {
         }
         let loaded = try loadSongOrExit(song)
         do {
-            try PosterRender.render(song: loaded, songPath: song, options: options, atSeconds: at.seconds, to: output, pngLevel: pngLevel)
+            try PosterRender.render(
+                song: loaded, songPath: song, options: options, atSeconds: at.seconds, to: output, pngLevel: pngLevel,
+                configFiles: config.config)
         } catch {
             throw error.reported
         }

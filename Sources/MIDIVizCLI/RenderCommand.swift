@@ -34,6 +34,9 @@ struct RenderCommand: ParsableCommand {
             outputs.noVideo || outputs.rawVideoOut != nil
             ? nil
             : outputs.output ?? URL(fileURLWithPath: song).deletingPathExtension().appendingPathExtension("mp4").path
-        try RenderRun(song: loaded, songPath: song, songName: song, videoPath: video, options: options, outputs: outputs).run()
+        try RenderRun(
+            song: loaded, songPath: song, songName: song, videoPath: video, options: options, outputs: outputs,
+            configFiles: renderArguments.config.config
+        ).run()
     }
 }

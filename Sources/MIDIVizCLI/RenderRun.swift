@@ -14,6 +14,8 @@ struct RenderRun {
     let videoPath: String?
     let options: RenderOptions
     let outputs: OutputOptions
+    /// The config files the options came from (no output may replace one).
+    let configFiles: [String]
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
@@ -51,9 +53,11 @@ struct RenderRun {
         if let raw = outputs.rawVideoOut { list.append(.rawYUV(path: raw)) }
         if let directory = outputs.framesDirectory { list.append(.pngFrames(directory: directory, level: outputs.pngLevel)) }
         if let audio = outputs.audio { list.append(.wav(path: audio)) }
-        return try RenderRequest(
+        var request = try RenderRequest(
             song: song, songPath: songPath, songName: songName, options: options, outputs: list,
             segment: outputs.segment?.segment, defaultJobs: ProcessInfo.processInfo.activeProcessorCount)
+        request.configFiles = configFiles
+        return request
     }
 
     private func report(_ summary: RenderSummary, started: Date) {

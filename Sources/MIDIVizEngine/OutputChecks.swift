@@ -92,7 +92,7 @@ package enum OutputChecks {
 }
 
 /// A file's device and inode: two paths naming one file have the same.
-struct FileIdentity: Equatable {
+struct FileIdentity: Hashable {
     var device: UInt64
     var inode: UInt64
 

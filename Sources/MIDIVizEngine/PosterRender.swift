@@ -4,11 +4,11 @@ import MIDIVizIO
 
 /// One frame as a PNG (`midiviz frame`), with a render's checks and its all-or-nothing write.
 public enum PosterRender {
-    public static func render(
+    package static func render(
         song: Song, songPath: String?, settings: RenderSettings, fontPath: String,
         atSeconds seconds: Double, to path: String, pngLevel: Int,
         maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds,
-        backgroundImagePath: String? = nil
+        backgroundImagePath: String? = nil, configFiles: [String] = []
     ) throws(RenderError) {
         try settings.check()
         guard (0...9).contains(pngLevel) else { throw .option(.outOfRange(option: "png-level", value: String(pngLevel), allowed: "between 0 and 9")) }
@@ -20,7 +20,7 @@ public enum PosterRender {
         try OutputChecks.check(
             [(path, false)],
             inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? [])
-                + (backgroundImagePath.map { [($0, "background image")] } ?? []))
+                + (backgroundImagePath.map { [($0, "background image")] } ?? []) + configFiles.map { ($0, "config file") })
         let fonts = try RenderJob.loadFonts(
             fontPath, canvasSide: settings.textSide,
             extra: Scene.charactersBeyondLatin1(song: song, settings: settings))

@@ -39,6 +39,8 @@ public struct RenderRequest: Sendable {
     public var stallTimeoutSeconds: Double = 60
     /// Only this share of the whole song's frames, as a silent video for `join` (nil: the range).
     public var segment: RenderSegment?
+    /// Other files the options came from (config files): no output may replace one.
+    public var configFiles: [String] = []
 
     public init(
         song: Song, songPath: String?, songName: String, settings: RenderSettings, fontPath: String,

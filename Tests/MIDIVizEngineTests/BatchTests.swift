@@ -126,13 +126,14 @@ struct BatchTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = BatchReport(
             songs: [Self.result("b.mid", .rendered, frames: 15, wall: 0.25), Self.result("d.mid", .failed, frames: 0, wall: 0.0004)],
-            wallSeconds: 2.0004, shard: BatchShard(index: 1, count: 2))
-        let second = BatchReport(songs: [Self.result("a.mid", .skipped, frames: 0, wall: 0.01)], wallSeconds: 3, shard: BatchShard(index: 2, count: 2))
+            wallSeconds: 2.0004, shard: BatchShard(index: 1, count: 2), plan: "p")
+        let second = BatchReport(
+            songs: [Self.result("a.mid", .skipped, frames: 0, wall: 0.01)], wallSeconds: 3, shard: BatchShard(index: 2, count: 2), plan: "p")
         try first.writeJSON(to: folder + "/1.json")
         try second.writeJSON(to: folder + "/2.json")
 
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/1.json"))) as? [String: Any])
-        #expect(Set(object.keys) == ["songs", "totals", "shard"] && object["shard"] as? String == "1/2")
+        #expect(Set(object.keys) == ["songs", "totals", "shard", "plan"] && object["shard"] as? String == "1/2")
         let song = try #require((object["songs"] as? [[String: Any]])?.first)
         #expect(Set(song.keys) == ["input", "path", "status", "exit_code", "message", "outputs", "duration_s", "frames", "wall_s", "options"])
         #expect(song["status"] as? String == "rendered" && song["exit_code"] as? Int == 0 && song["frames"] as? Int == 15)
@@ -163,14 +164,29 @@ struct BatchTests {
         #expect(junit.contains("<failure message=\"cannot read /music/d.mid: &quot;quoted&quot;&#10;second line\" type=\"exit 65\">"))
         #expect(first.junit.contains("name=\"midiviz batch (shard 1/2)\""))
 
-        #expect(throws: BatchError.badReport("/music/b.mid is in two reports: \(folder)/1.json and \(folder)/1.json")) {
+        #expect(throws: BatchError.badReport("\(folder)/1.json and \(folder)/1.json are both shard 1/2")) {
             try BatchReport.merge([folder + "/1.json", folder + "/1.json"])
+        }
+        #expect(throws: BatchError.badReport("shard 2 of 2 is missing: merge every shard's report")) { try BatchReport.merge([folder + "/1.json"]) }
+        var other = second
+        other.plan = "q"
+        try other.writeJSON(to: folder + "/other.json")
+        #expect(throws: BatchError.badReport("\(folder)/other.json and \(folder)/1.json are shards of different batches (other songs or options)")) {
+            try BatchReport.merge([folder + "/1.json", folder + "/other.json"])
+        }
+        // The same song in two shards of one plan (a plan's shares never do that).
+        var twice = second
+        twice.songs = first.songs
+        try twice.writeJSON(to: folder + "/twice.json")
+        #expect(throws: BatchError.badReport("/music/b.mid is in two reports: \(folder)/1.json and \(folder)/twice.json")) {
+            try BatchReport.merge([folder + "/1.json", folder + "/twice.json"])
         }
         try "{\"songs\": 3}".write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
         #expect(throws: BatchError.badReport("\(folder)/bad.json: not a midiviz batch report")) { try BatchReport.merge([folder + "/bad.json"]) }
     }
 
-    /// A report of an earlier version, without `options`, still merges.
+    /// A report of an earlier version, without `options`, still reads back; without the plan's
+    /// identity it does not merge.
     @Test func anEarlierReportWithoutOptionsReadsBack() throws {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -181,6 +197,9 @@ struct BatchTests {
         """.write(toFile: folder + "/old.json", atomically: true, encoding: .utf8)
         let report = try BatchReport.read(folder + "/old.json")
         #expect(report.songs.first?.options == [:] && report.songs.first?.frames == 20 && report.shard == BatchShard(index: 1, count: 1))
+        #expect(throws: BatchError.badReport("\(folder)/old.json does not say which batch it is from (written before midiviz 0.3.0): render its shard again")) {
+            try BatchReport.merge([folder + "/old.json"])
+        }
     }
 
     /// The record is a key of every byte the render reads: the song, the SoundFont, the font

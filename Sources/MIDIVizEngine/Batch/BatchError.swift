@@ -8,10 +8,12 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case badReport(String)
     /// A report or record that cannot be written (73).
     case cannotWrite(String)
+    /// A report to merge that is not there or cannot be read (66).
+    case missingReport(String)
 
     public var description: String {
         switch self {
-        case .usage(let message), .badReport(let message), .cannotWrite(let message): return message
+        case .usage(let message), .badReport(let message), .cannotWrite(let message), .missingReport(let message): return message
         }
     }
 
@@ -23,6 +25,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .usage: return 64
         case .badReport: return 65
         case .cannotWrite: return 73
+        case .missingReport: return 66
         }
     }
 }

@@ -63,7 +63,7 @@ public final class BatchJob: Sendable {
             }
         }
         let done = state.withLock { $0.results.compactMap { $0 } }
-        return BatchReport(songs: done, wallSeconds: Date().timeIntervalSince(started), shard: plan.shard)
+        return BatchReport(songs: done, wallSeconds: Date().timeIntervalSince(started), shard: plan.shard, plan: plan.identity)
     }
 
     /// Stops every song being rendered (each removes its temporaries) and starts no more.
@@ -100,6 +100,7 @@ public final class BatchJob: Sendable {
                 wallSeconds: Date().timeIntervalSince(started))
         }
         func failed(_ error: RenderError) -> BatchResult { result(.failed, code: error.exitCode, describe(error)) }
+        if let problem = song.problem { return result(.failed, code: 66, problem) }
         let bytes: [UInt8]
         let loaded: Song
         do throws(LoadError) {
@@ -126,8 +127,10 @@ public final class BatchJob: Sendable {
             do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { return failed(RenderError(error)) }
         }
         var record = BatchRecord(input: bytes, options: options, soundFont: soundFont, digest: digest)
-        if !force, record.isUpToDate(output: song.output) {
-            return result(.skipped, "up to date", duration: loaded.durationSeconds)
+        if !force, let made = record.upToDate(output: song.output) {
+            // What the render made, as a report of that render said: the same totals as a run
+            // that renders it.
+            return result(.skipped, "up to date", duration: made.durationSeconds ?? 0, frames: made.frames ?? 0)
         }
         let folder = URL(fileURLWithPath: song.output).deletingLastPathComponent().path
         do {
@@ -145,6 +148,8 @@ public final class BatchJob: Sendable {
         let summary: RenderSummary
         do { summary = try job.run() } catch { return failed(error) }
         record.outputBytes = ((try? FileManager.default.attributesOfItem(atPath: song.output))?[.size] as? Int) ?? 0
+        record.durationSeconds = summary.durationSeconds
+        record.frames = summary.frames
         // Under the lock, and not once stopped: a signal never cuts a record short (a video
         // without its record is only rendered again).
         let written: Result<Void, BatchError> = state.withLock { state in

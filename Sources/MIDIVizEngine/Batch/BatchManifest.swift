@@ -35,7 +35,10 @@ enum BatchManifest {
         guard let data = FileManager.default.contents(atPath: path) else { throw .usage("\(path): cannot read the manifest") }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var songs: [BatchSong] = []
-        for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }  // a byte-order mark, as some editors write
+        text = text.replacingOccurrences(of: "\r\n", with: "\n")  // CRLF line ends (one Character in Swift)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let place = "\(path):\(index + 1)"
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             guard let object = try? JSONDecoder().decode([String: Value].self, from: Data(line.utf8)) else {

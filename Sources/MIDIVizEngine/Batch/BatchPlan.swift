@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MIDIVizIO
 
@@ -12,12 +13,16 @@ public struct BatchSong: Sendable, Equatable {
     public var output: String
     /// The batch's options, or a manifest line's over them.
     public var options: RenderOptions
+    /// Why the input cannot be read, found while planning (a subfolder we may not read): the
+    /// song fails with this, and the batch goes on.
+    public var problem: String?
 
-    public init(input: String, relativePath: String, output: String, options: RenderOptions) {
+    public init(input: String, relativePath: String, output: String, options: RenderOptions, problem: String? = nil) {
         self.input = input
         self.relativePath = relativePath
         self.output = output
         self.options = options
+        self.problem = problem
     }
 }
 
@@ -34,6 +39,10 @@ public struct BatchPlan: Sendable {
     public var manifests: [String]
     /// The share of the songs this plan holds, when sharded.
     public var shard: BatchShard?
+    /// What the whole plan is, before any share is taken: SHA-256 of its songs (names, outputs
+    /// and the options that shape them) as hex. Every machine's share of one batch has the
+    /// same; reports carry it, so that merging refuses shards of different batches.
+    public let identity: String
 
     /// The extensions of songs in a folder (any case).
     public static let songExtensions: Set<String> = ["mid", "midi", "kar", "rmi"]
@@ -44,6 +53,13 @@ public struct BatchPlan: Sendable {
         self.outputDirectory = outputDirectory
         self.manifests = manifests
         self.shard = shard
+        var hasher = SHA256()
+        for song in songs {
+            let texts = song.options.shapingTexts().sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.joined(separator: "\u{1F}"))" }
+            for field in [song.relativePath, song.output, song.problem ?? ""] + texts { hasher.update(data: Data((field + "\u{1E}").utf8)) }
+            hasher.update(data: Data("\u{1D}".utf8))
+        }
+        identity = FileDigest.hex(hasher.finalize())
     }
 
     /// The songs of `inputs` into `outputDirectory` with `options` (a manifest line's over them).
@@ -68,32 +84,99 @@ public struct BatchPlan: Sendable {
             }
         }
         var seen: [String: String] = [:]
-        for song in songs {
+        for song in songs where song.problem == nil {
             if let other = seen[song.output] {
                 throw .usage("\(other) and \(song.input) would both be written to \(song.output)")
             }
             seen[song.output] = song.input
         }
         guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi) in \(inputs.joined(separator: ", "))") }
-        return BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
+        let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
+        try plan.checkOutputs()
+        return plan
     }
 
-    /// The songs under `folder`, by their paths in it, sorted.
-    private static func folderSongs(_ folder: String, outputDirectory: String, options: RenderOptions) throws(BatchError) -> [BatchSong] {
-        let files = FileManager.default
-        let root = URL(fileURLWithPath: folder).standardizedFileURL.path
-        guard let walker = files.enumerator(atPath: root) else { throw .usage("\(folder): cannot read the folder") }
-        var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            guard songExtensions.contains(URL(fileURLWithPath: relative).pathExtension.lowercased()) else { continue }
-            var isSubfolder: ObjCBool = false
-            if files.fileExists(atPath: root + "/" + relative, isDirectory: &isSubfolder), !isSubfolder.boolValue {
-                found.append(relative)
+    /// Refuses a song whose video or record would lie outside the output folder (through `..`,
+    /// an absolute name or a symbolic link to a folder elsewhere) or replace a file the batch
+    /// reads (a song, a manifest, a SoundFont, font or background image).
+    private func checkOutputs() throws(BatchError) {
+        let reads = ReadFiles(readsOf: self)
+        let folder = OutputChecks.absolute(outputDirectory.isEmpty ? "." : outputDirectory)
+        let realFolder = Self.realPath(ofDeepestExisting: folder)
+        for song in songs where song.problem == nil {
+            let inside = OutputChecks.absolute(song.output)  // `..` resolved
+            guard inside.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
+                throw .usage("refusing to write \(song.output) for \(song.relativePath): it is outside the output folder \(outputDirectory)")
+            }
+            let real = Self.realPath(ofDeepestExisting: PathParts(inside).folder)
+            guard real == realFolder || real.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else {
+                throw .usage("refusing to write \(song.output) for \(song.relativePath): a link takes it outside the output folder, to \(real)")
+            }
+            for written in [song.output, BatchRecord.path(of: song.output)] {
+                if let what = reads.what(written) { throw .usage("refusing to write \(written): it is the \(what)") }
             }
         }
-        return found.sorted().map {
+    }
+
+    /// The songs under `folder`, by their paths in it, sorted. A song that is a broken link is
+    /// a song (it fails, naming the link); a subfolder that cannot be read is a failed input.
+    /// Links to folders are not followed (no loops).
+    private static func folderSongs(_ folder: String, outputDirectory: String, options: RenderOptions) throws(BatchError) -> [BatchSong] {
+        let root = URL(fileURLWithPath: folder).standardizedFileURL.path
+        if let problem = unreadableFolder(root) { throw .usage("\(folder): cannot read the folder: \(problem)") }
+        var found: [String] = []
+        var unreadable: [(relative: String, problem: String)] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? root : root + "/" + relative
+            if let problem = unreadableFolder(path) {
+                unreadable.append((relative, problem))
+                continue
+            }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var status = stat()
+                guard lstat(root + "/" + child, &status) == 0 else { continue }
+                if status.st_mode & S_IFMT == S_IFDIR {
+                    pending.append(child)
+                } else if songExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
+                    var target = stat()
+                    // A link to a folder named like a song is neither.
+                    if status.st_mode & S_IFMT == S_IFLNK, stat(root + "/" + child, &target) == 0, target.st_mode & S_IFMT == S_IFDIR { continue }
+                    found.append(child)
+                }
+            }
+        }
+        let songs = found.sorted().map {
             BatchSong(input: root + "/" + $0, relativePath: $0, output: outputPath(for: $0, in: outputDirectory), options: options)
         }
+        let failed = unreadable.sorted { $0.relative < $1.relative }.map {
+            BatchSong(
+                input: root + "/" + $0.relative, relativePath: $0.relative + "/", output: "", options: options,
+                problem: "cannot read the folder \(root)/\($0.relative): \($0.problem)")
+        }
+        return songs + failed
+    }
+
+    /// Why the folder at `path` cannot be listed, or nil.
+    private static func unreadableFolder(_ path: String) -> String? {
+        guard let handle = opendir(path) else { return systemError() }
+        closedir(handle)
+        return nil
+    }
+
+    /// The real path (links resolved) of `path`, or of its deepest folder that exists, with the
+    /// rest of `path` after it.
+    static func realPath(ofDeepestExisting path: String) -> String {
+        var existing = path
+        var rest: [String] = []
+        while realpath(existing, nil) == nil, existing != "/", !existing.isEmpty {
+            rest.insert(PathParts(existing).name, at: 0)
+            existing = PathParts(existing).folder
+        }
+        guard let resolved = realpath(existing, nil) else { return path }
+        defer { free(resolved) }
+        return ([String(cString: resolved)] + rest).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
     }
 
     /// `song.mid` → `DIR/song.mp4`, `album/track.kar` → `DIR/album/track.mp4`.
@@ -103,12 +186,19 @@ public struct BatchPlan: Sendable {
         return (directory.hasSuffix("/") ? directory : directory + "/") + stem + ".mp4"
     }
 
-    /// Refuses reports (`--report`, `--junit`) that would replace a song, a manifest or a
-    /// song's video, or that cannot be written where they are.
-    public func check(reports: [String]) throws(BatchError) {
-        let reads = songs.map { ($0.input, "input song") } + manifests.map { ($0, "manifest") } + songs.map { ($0.output, "song's video") }
+    /// Refuses reports (`--report`, `--junit`) that would replace a file the batch reads (a
+    /// song, a manifest, a config file, a SoundFont, font or background image) or writes (a
+    /// song's video or its record), or that cannot be written where they are.
+    /// - Parameter configFiles: the config files the options came from.
+    public func check(reports: [String], configFiles: [String] = []) throws(BatchError) {
+        let written = songs.filter { $0.problem == nil }.flatMap {
+            [($0.output, "video of \($0.relativePath)"), (BatchRecord.path(of: $0.output), "record of \($0.relativePath)")]
+        }
+        let reads = ReadFiles(readsOf: self, configFiles: configFiles).list + written
         do throws(RenderError) {
             try OutputChecks.check(files: reports, inputs: reads)
+        } catch .cannotCreate(let message) {
+            throw .cannotWrite(message)
         } catch {
             throw .usage(error.description)
         }
@@ -122,5 +212,39 @@ public struct BatchPlan: Sendable {
         plan.songs = shard.share(songs, durations: durations, name: \.relativePath)
         plan.shard = shard
         return plan
+    }
+}
+
+/// The files a batch reads, with what each is: by path and by file (device and inode), so a
+/// lookup is quick for thousands of songs.
+struct ReadFiles {
+    private(set) var list: [(path: String, what: String)] = []
+    private var byPath: [String: String] = [:]
+    private var byFile: [FileIdentity: String] = [:]
+
+    init(readsOf plan: BatchPlan, configFiles: [String] = []) {
+        for song in plan.songs where song.problem == nil { add(song.input, "input song \(song.relativePath)") }
+        for manifest in plan.manifests { add(manifest, "manifest") }
+        for file in configFiles { add(file, "config file") }
+        for options in [plan.options] + plan.songs.map(\.options) {
+            add(options.fontPath, "font")
+            if let soundFont = options.soundFont { add(soundFont, "SoundFont") }
+            if let image = options.backgroundImage { add(image, "background image") }
+        }
+    }
+
+    private mutating func add(_ path: String, _ what: String) {
+        let absolute = OutputChecks.absolute(path)
+        guard byPath[absolute] == nil else { return }
+        byPath[absolute] = what
+        list.append((path, what))
+        if let file = FileIdentity(path: absolute), byFile[file] == nil { byFile[file] = what }
+    }
+
+    /// What `path` is, when the batch reads it.
+    func what(_ path: String) -> String? {
+        let absolute = OutputChecks.absolute(path)
+        if let what = byPath[absolute] { return what }
+        return FileIdentity(path: absolute).flatMap { byFile[$0] }
     }
 }

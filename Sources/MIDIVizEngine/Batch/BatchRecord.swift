@@ -21,10 +21,14 @@ package struct BatchRecord: Codable, Equatable, Sendable {
     package var version: String
     /// The output's size when it was made (only the record knows it).
     package var outputBytes: Int
+    /// The output's length and frames when it was made: what a batch that skips it reports.
+    package var durationSeconds: Double?
+    package var frames: Int?
 
     enum CodingKeys: String, CodingKey {
         case inputBytes = "input_bytes", inputSHA256 = "input_sha256", soundFontSHA256 = "soundfont_sha256", fontSHA256 = "font_sha256"
         case backgroundImageSHA256 = "background_image_sha256", options, version = "midiviz", outputBytes = "output_bytes"
+        case durationSeconds = "duration_seconds", frames
     }
 
     /// The record of rendering the song `bytes` with `options`.
@@ -65,15 +69,20 @@ package struct BatchRecord: Codable, Equatable, Sendable {
     }
 
     /// The output is there, as large as when it was made, and its record says it was made from
-    /// the same bytes with the same options by this version (what `self` records, but for the
-    /// output's size, which only the record knows).
-    package func isUpToDate(output: String) -> Bool {
+    /// the same bytes with the same options by this version (what `self` records, but for what
+    /// only the record knows: the output's size, length and frames).
+    package func isUpToDate(output: String) -> Bool { upToDate(output: output) != nil }
+
+    /// The output's record when the output is up to date (`isUpToDate`), else nil.
+    package func upToDate(output: String) -> BatchRecord? {
         guard let recorded = Self.read(for: output),
             let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int
-        else { return false }
+        else { return nil }
         var made = self
         made.outputBytes = recorded.outputBytes
-        return recorded == made && size == recorded.outputBytes
+        made.durationSeconds = recorded.durationSeconds
+        made.frames = recorded.frames
+        return recorded == made && size == recorded.outputBytes ? recorded : nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MIDIVizIO
 
 /// How one song of a batch went: a JSON object of the report (`--report`, and a `--progress
 /// json` line), by the keys `input`, `path`, `status`, `exit_code`, `message`, `outputs`,
@@ -151,11 +152,14 @@ public struct BatchReport: Codable, Sendable, Equatable {
     public var songs: [BatchResult]
     public var totals: BatchTotals
     public var shard: BatchShard?
+    /// The identity of the batch's plan (`BatchPlan.identity`): the same in every shard's report.
+    public var plan: String?
 
-    public init(songs: [BatchResult], wallSeconds: Double, shard: BatchShard? = nil) {
+    public init(songs: [BatchResult], wallSeconds: Double, shard: BatchShard? = nil, plan: String? = nil) {
         self.songs = songs
         totals = BatchTotals(results: songs, wallSeconds: wallSeconds)
         self.shard = shard
+        self.plan = plan
     }
 
     /// How many songs went so.
@@ -170,21 +174,67 @@ public struct BatchReport: Codable, Sendable, Equatable {
     /// Writes the JUnit XML report to `path` whole.
     public func writeJUnit(to path: String) throws(BatchError) { try BatchFile.write(Data(junit.utf8), to: path) }
 
-    /// Reads a JSON report (`--report`) back.
+    /// Reads a JSON report (`--report`) back, refusing numbers no batch writes.
     public static func read(_ path: String) throws(BatchError) -> BatchReport {
-        guard let data = FileManager.default.contents(atPath: path),
-            let report = try? JSONDecoder().decode(BatchReport.self, from: data)
-        else {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .missingReport("\(path): cannot read the report: \(RegularFile.problem(at: path) ?? "unreadable")")
+        }
+        guard let report = try? JSONDecoder().decode(BatchReport.self, from: data) else {
             throw .badReport("\(path): not a midiviz batch report")
+        }
+        for song in report.songs {
+            let problem =
+                !(0...255).contains(song.exitCode)
+                ? "exit code \(song.exitCode)"
+                : !(0...Self.largestCount).contains(song.frames)
+                    ? "\(song.frames) frames"
+                    : !(0...Self.longestSeconds).contains(song.durationSeconds)
+                        ? "a duration of \(song.durationSeconds) s"
+                        : !(0...Self.longestSeconds).contains(song.wallSeconds) ? "a wall time of \(song.wallSeconds) s" : nil
+            if let problem { throw .badReport("\(path): \(song.input) has \(problem), which no batch writes") }
+        }
+        guard (0...Self.longestSeconds).contains(report.totals.wallSeconds) else {
+            throw .badReport("\(path): a wall time of \(report.totals.wallSeconds) s, which no batch writes")
         }
         return report
     }
 
+    /// Bounds on what a report read back may say (far beyond any real batch), so that totals
+    /// cannot overflow.
+    static let largestCount = 1 << 48
+    static let longestSeconds = 1e12
+
     /// The shards' reports joined: every song once, sorted by name, the totals added up (wall
-    /// time: the longest shard's, as they run at once; machine time: all of them). Refuses a
-    /// song in two reports.
+    /// time: the longest shard's, as they run at once; machine time: all of them). Refuses
+    /// reports that are not shards (`--shard`) of one batch (the same plan and N), a shard
+    /// given twice, a shard missing, and a song in two reports.
     /// - Parameter reports: each report with the name errors use for it (its path).
     public static func merge(_ reports: [(name: String, report: BatchReport)]) throws(BatchError) -> BatchReport {
+        guard let (firstName, first) = reports.first else { throw .usage("no reports to merge") }
+        var byIndex: [Int: String] = [:]
+        for (name, report) in reports {
+            guard let shard = report.shard else {
+                throw .badReport("\(name) is not a shard's report (its batch ran without --shard): there is nothing to merge it with")
+            }
+            guard let plan = report.plan else {
+                throw .badReport("\(name) does not say which batch it is from (written before midiviz 0.3.0): render its shard again")
+            }
+            guard plan == first.plan else {
+                throw .badReport("\(name) and \(firstName) are shards of different batches (other songs or options)")
+            }
+            guard shard.count == first.shard?.count else {
+                throw .badReport("\(name) is shard \(shard) but \(firstName) is shard \(first.shard.map(\.description) ?? "none")")
+            }
+            if let other = byIndex[shard.index] { throw .badReport("\(other) and \(name) are both shard \(shard)") }
+            byIndex[shard.index] = name
+        }
+        let count = first.shard?.count ?? 0
+        if byIndex.count < count {
+            let missing = (1...count).filter { byIndex[$0] == nil }
+            let shown = missing.prefix(10).map(String.init).joined(separator: ", ") + (missing.count > 10 ? ", ..." : "")
+            throw .badReport(
+                "\(missing.count == 1 ? "shard" : "shards") \(shown) of \(count) \(missing.count == 1 ? "is" : "are") missing: merge every shard's report")
+        }
         var songs: [BatchResult] = []
         var seen: [String: String] = [:]
         for (name, report) in reports {
@@ -196,7 +246,7 @@ public struct BatchReport: Codable, Sendable, Equatable {
         }
         songs.sort { $0.input < $1.input }
         let walls = reports.map(\.report.totals.wallSeconds)
-        var merged = BatchReport(songs: songs, wallSeconds: walls.max() ?? 0)
+        var merged = BatchReport(songs: songs, wallSeconds: walls.max() ?? 0, plan: first.plan)
         merged.totals.machineSeconds = walls.reduce(0, +)
         merged.totals.shards = reports.count
         return merged

@@ -71,7 +71,10 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
         let order = items.indices.sorted {
             durations[$0] != durations[$1] ? durations[$0] > durations[$1] : name(items[$0]) < name(items[$1])
         }
-        var loads = [Double](repeating: 0, count: count)
+        // Only the first `items.count` shares can get an item (each next item goes to an empty
+        // share while there is one, the lowest first): no more loads than items, whatever N.
+        var loads = [Double](repeating: 0, count: min(count, items.count))
+        guard index <= loads.count else { return [] }
         var mine: [Int] = []
         for item in order {
             let least = loads.indices.min { loads[$0] != loads[$1] ? loads[$0] < loads[$1] : $0 < $1 }!

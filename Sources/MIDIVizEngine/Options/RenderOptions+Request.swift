@@ -135,13 +135,14 @@ extension PosterRender {
     /// - Parameters:
     ///   - songPath: the song's file (the PNG may not replace it); nil for a built-in song.
     ///   - pngLevel: zlib's level, 0 (fastest) to 9 (smallest).
+    ///   - configFiles: files the options came from (the PNG may not replace one).
     public static func render(
         song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
-        pngLevel: Int = 6
+        pngLevel: Int = 6, configFiles: [String] = []
     ) throws(RenderError) {
         try render(
             song: song, songPath: songPath, settings: options.settings(for: song), fontPath: options.fontPath,
             atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
-            backgroundImagePath: options.backgroundImage)
+            backgroundImagePath: options.backgroundImage, configFiles: configFiles)
     }
 }

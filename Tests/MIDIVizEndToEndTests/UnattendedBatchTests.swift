@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+/// `midiviz batch` left to run alone, given hostile paths and reports: nothing outside
+/// `--output-dir` is written, no input is replaced, unreadable inputs are failed songs, and
+/// merging refuses anything but every shard of one batch.
+@Suite(
+    .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
+    .timeLimit(.minutes(30)))
+struct UnattendedBatchTests {
+    static let small = ["--size", "160x90", "--fps", "10", "--to", "1", "--preroll", "0", "--no-audio"]
+
+    /// A folder with `songs/a.mid`, `songs/b.mid` and `x/e.mid`; removed by the caller.
+    func folder() throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-unattended-\(UUID().uuidString.prefix(8))").path
+        for sub in ["songs", "x"] { try FileManager.default.createDirectory(atPath: root + "/" + sub, withIntermediateDirectories: true) }
+        for (fixture, name) in [("c-major-arpeggio.mid", "songs/a.mid"), ("drum-beat.mid", "songs/b.mid"), ("tempo-map.mid", "x/e.mid")] {
+            try FileManager.default.copyItem(atPath: TestEnvironment.path(of: "fixtures/" + fixture), toPath: root + "/" + name)
+        }
+        return root
+    }
+
+    func batch(_ arguments: [String], in root: String) throws -> ProcessRunner.Result {
+        try ProcessRunner.midiviz(["batch"] + arguments + Self.small, currentDirectory: URL(fileURLWithPath: root))
+    }
+
+    func report(_ path: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
+    }
+
+    /// Every file under `root`, with its bytes.
+    func snapshot(_ root: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: root) ?? FileManager.default.enumerator(atPath: "/")! {
+            if let data = FileManager.default.contents(atPath: root + "/" + name) { files[name] = data }
+        }
+        return files
+    }
+
+    /// A manifest's song whose output would land outside the output folder (through `..` in its
+    /// input or output, or a link to a folder elsewhere) refuses the batch; nothing is written.
+    @Test func noOutputLandsOutsideTheOutputFolder() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/v", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/v/link", withDestinationPath: root + "/elsewhere")
+        // The file the old batch overwrote: x/e.mp4, beside x/e.mid.
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: root + "/x/e.mp4"))
+        let before = snapshot(root)
+        for (line, words) in [
+            (#"{"input": "../x/e.mid"}"#, "refusing to write v/../x/e.mp4 for ../x/e.mid: it is outside the output folder v"),
+            (#"{"input": "a.mid", "output": "link/a.mp4"}"#, "refusing to write v/link/a.mp4 for a.mid: a link takes it outside the output folder"),
+            (#"{"input": "a.mid", "output": "../a.mp4"}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
+            (#"{"input": "a.mid", "output": "/tmp/a.mp4"}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
+        ] {
+            try (line + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+            let result = try batch(["songs/m.jsonl", "--output-dir", "v"], in: root)
+            #expect(result.status == 64 && result.stderr.contains(words), "\(line): \(result.stderr)")
+            try FileManager.default.removeItem(atPath: root + "/songs/m.jsonl")
+            #expect(snapshot(root) == before, "\(line) wrote something")
+        }
+        // Named inside the folder, the same song renders there.
+        try (#"{"input": "../x/e.mid", "output": "e.mp4"}"# + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+        let result = try batch(["songs/m.jsonl", "--output-dir", "v"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try VideoTools.probe(root + "/v/e.mp4")["video"]?.frames == 10)
+        #expect(FileManager.default.contents(atPath: root + "/x/e.mp4") == Data("keep me".utf8))
+    }
+
+    /// No report and no song's video or record may be a file the batch reads or writes: the
+    /// config file, the font, a song, a manifest, a record. Refused before any work, the file
+    /// as it was.
+    @Test func noOutputIsAnInputOfTheRun() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "fps = 10\n".write(toFile: root + "/look.toml", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: root + "/font.ttf")
+        try (#"{"input": "b.mid", "output": "b.mp4"}"# + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+        let before = snapshot(root)
+        for (arguments, words) in [
+            (["songs/a.mid", "--output-dir", "v", "--config", "look.toml", "--report", "look.toml"], "refusing to write look.toml: it is the config file"),
+            (["songs/a.mid", "--output-dir", "v", "--font", "font.ttf", "--junit", "font.ttf"], "refusing to write font.ttf: it is the font"),
+            (["songs/a.mid", "--output-dir", "v", "--report", "songs/a.mid"], "refusing to write songs/a.mid: it is the input song a.mid"),
+            (["songs/m.jsonl", "--output-dir", "v", "--report", "songs/m.jsonl"], "refusing to write songs/m.jsonl: it is the manifest"),
+            (["songs/a.mid", "--output-dir", "v", "--report", "v/a.mp4.midiviz.json"], "refusing to write v/a.mp4.midiviz.json: it is the record of a.mid"),
+            (["songs/a.mid", "--output-dir", "v", "--report", "v/a.mp4"], "refusing to write v/a.mp4: it is the video of a.mid"),
+            // A manifest line whose output is the manifest itself.
+            (["songs/m.jsonl", "--output-dir", "songs"], ""),
+        ] {
+            if arguments == ["songs/m.jsonl", "--output-dir", "songs"] {
+                try (#"{"input": "a.mid", "output": "m.jsonl"}"# + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+            }
+            let result = try batch(arguments, in: root)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(words.isEmpty ? "refusing to write songs/m.jsonl: it is the manifest" : words), "\(result.stderr)")
+            var now = snapshot(root)
+            now["songs/m.jsonl"] = before["songs/m.jsonl"]
+            #expect(now == before, "\(arguments) wrote something")
+        }
+        // render: the WAV may not replace the config file.
+        let render = try ProcessRunner.midiviz(
+            ["render", "songs/a.mid", "--config", "look.toml", "--audio", "look.toml", "--no-video", "--soundfont", AudioTools.soundFont ?? ""],
+            currentDirectory: URL(fileURLWithPath: root))
+        #expect(render.status == 64 && render.stderr.contains("refusing to write look.toml: it is the config file"), "\(render.stderr)")
+        #expect(FileManager.default.contents(atPath: root + "/look.toml") == Data("fps = 10\n".utf8))
+    }
+
+    /// A report in a folder that does not exist cannot be created: 73, before any work.
+    @Test func aReportThatCannotBeCreatedIs73() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try batch(["songs/a.mid", "--output-dir", "v", "--report", "missing/r.json"], in: root)
+        #expect(result.status == 73 && result.stderr.contains("cannot create missing/r.json: no folder \(root)/missing"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/v"))
+    }
+
+    /// A manifest written on Windows (CRLF line ends, a byte-order mark) reads as any other.
+    @Test func aManifestWithCRLFAndAByteOrderMarkReads() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let text = "\u{FEFF}{\"input\": \"a.mid\", \"fps\": 20}\r\n{\"input\": \"b.mid\"}\r\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/songs/m.jsonl"))
+        let result = try batch(["songs/m.jsonl", "--output-dir", "v", "--report", "r.json"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try VideoTools.probe(root + "/v/a.mp4")["video"]?.frames == 20)
+        #expect(try VideoTools.probe(root + "/v/b.mp4")["video"]?.frames == 10)
+    }
+
+    /// A broken link and a subfolder that cannot be read are failed songs in the report (66),
+    /// not skipped in silence; the other songs render. The subfolder is unreadable to the user
+    /// `nobody`, who runs the batch (root reads every folder).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && getuid() == 0, "needs root and setpriv"))
+    func unreadableInputsAreFailedSongs() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/songs/locked", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: root + "/x/e.mid", toPath: root + "/songs/locked/e.mid")
+        try FileManager.default.createSymbolicLink(atPath: root + "/songs/broken.mid", withDestinationPath: root + "/nowhere.mid")
+        for path in [root, root + "/songs", root + "/x"] { chmod(path, 0o777) }
+        for path in [root + "/songs/a.mid", root + "/songs/b.mid"] { chmod(path, 0o644) }
+        chmod(root + "/songs/locked", 0o700)
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid=65534", "--regid=65534", "--clear-groups", TestEnvironment.binary.path, "batch", "songs", "--output-dir", "v", "--report", "r.json"]
+                + Self.small, currentDirectory: URL(fileURLWithPath: root))
+        #expect(result.status == 1, "\(result.stderr)")
+        let songs = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
+        var byName: [String: [String: Any]] = [:]
+        for song in songs { byName[song["input"] as? String ?? "?"] = song }
+        #expect(Set(byName.keys) == ["a.mid", "b.mid", "broken.mid", "locked/"])
+        #expect(byName["a.mid"]?["status"] as? String == "rendered" && byName["b.mid"]?["status"] as? String == "rendered")
+        #expect(byName["broken.mid"]?["status"] as? String == "failed" && byName["broken.mid"]?["exit_code"] as? Int == 66)
+        #expect(byName["locked/"]?["status"] as? String == "failed" && byName["locked/"]?["exit_code"] as? Int == 66)
+        #expect((byName["locked/"]?["message"] as? String ?? "").contains("cannot read the folder \(root)/songs/locked: Permission denied"))
+    }
+
+    /// A song skipped as up to date reports what its render made (frames, seconds), so a rerun
+    /// (a requeued task) adds up to the same totals.
+    @Test func aSkippedSongReportsWhatItsRenderMade() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try batch(["songs", "--output-dir", "v", "--report", "first.json"], in: root)
+        let again = try batch(["songs", "--output-dir", "v", "--report", "again.json"], in: root)
+        #expect(again.status == 0, "\(again.stderr)")
+        let first = try report(root + "/first.json")["totals"] as? [String: Any] ?? [:]
+        let second = try report(root + "/again.json")["totals"] as? [String: Any] ?? [:]
+        #expect(second["skipped"] as? Int == 2 && second["frames"] as? Int == 20)
+        #expect(second["frames"] as? Int == first["frames"] as? Int && second["duration_s"] as? Double == first["duration_s"] as? Double)
+    }
+
+    /// Shards past the number of songs are empty, at once and in little memory (N is never an
+    /// array's size); merging refuses a shard missing, another batch's shard, another N, and
+    /// numbers no batch writes; every shard in any order merges to one machine's totals.
+    @Test func shardsMergeOnlyWhenWholeAndOfOneBatch() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (index, shard) in ["1/9223372036854775807", "2/100000000", "3/100000000"].enumerated() {
+            let result = try batch(["songs", "--output-dir", "huge", "--shard", shard, "--report", "huge-\(index).json"], in: root)
+            #expect(result.status == 0, "\(shard): \(result.stderr)")
+            #expect((try report(root + "/huge-\(index).json")["songs"] as? [Any])?.count == (index < 2 ? 1 : 0), "\(shard)")
+        }
+        for shard in 1...3 {
+            _ = try batch(["songs", "--output-dir", "v", "--shard", "\(shard)/3", "--report", "s\(shard).json"], in: root)
+        }
+        _ = try batch(["songs", "--output-dir", "v", "--shard", "2/2", "--report", "other-n.json"], in: root)
+        _ = try batch(["songs", "--output-dir", "v", "--shard", "2/3", "--style", "bars", "--report", "other-batch.json"], in: root)
+        _ = try batch(["songs", "--output-dir", "one", "--report", "one.json"], in: root)
+        var huge = try report(root + "/s1.json")
+        var songs = huge["songs"] as? [[String: Any]] ?? []
+        songs[0]["frames"] = 9_223_372_036_854_775_807
+        huge["songs"] = songs
+        try JSONSerialization.data(withJSONObject: huge).write(to: URL(fileURLWithPath: root + "/huge.json"))
+        for (reports, words) in [
+            (["s1.json", "s3.json"], "shard 2 of 3 is missing: merge every shard's report"),
+            (["s1.json", "other-batch.json", "s3.json"], "other-batch.json and s1.json are shards of different batches"),
+            (["s1.json", "other-n.json", "s3.json"], "other-n.json is shard 2/2 but s1.json is shard 1/3"),
+            (["huge.json", "s2.json", "s3.json"], "huge.json: "),
+            (["one.json"], "one.json is not a shard's report"),
+        ] {
+            let result = try ProcessRunner.midiviz(["batch", "--merge-reports"] + reports + ["-o", "all.json"], currentDirectory: URL(fileURLWithPath: root))
+            #expect(result.status == 65 && result.stderr.contains(words), "\(reports): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: root + "/all.json"))
+        }
+        let merged = try ProcessRunner.midiviz(
+            ["batch", "--merge-reports", "s3.json", "s1.json", "s2.json", "-o", "all.json"], currentDirectory: URL(fileURLWithPath: root))
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let all = try report(root + "/all.json")["totals"] as? [String: Any] ?? [:]
+        let one = try report(root + "/one.json")["totals"] as? [String: Any] ?? [:]
+        for key in ["songs", "rendered", "failed", "frames"] { #expect(all[key] as? Int == one[key] as? Int, "\(key)") }
+        #expect(all["duration_s"] as? Double == one["duration_s"] as? Double)
+    }
+}
