@@ -3,7 +3,7 @@
 # The build stage installs the libraries and tools with scripts/setup and the release build with
 # scripts/install (the Swift runtime linked in); the image has the libraries, ffmpeg, a SoundFont
 # and the font midiviz needs, and the installed binary, not the toolchain.
-FROM swift:6.1-bookworm AS build
+FROM swift:6.2-bookworm AS build
 WORKDIR /src
 COPY . .
 RUN scripts/setup && scripts/install --prefix /opt/midiviz
