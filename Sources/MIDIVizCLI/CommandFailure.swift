@@ -36,6 +36,15 @@ extension RenderError {
             return "ffmpeg \(doing) for \(seconds.formatted(.number.grouping(.never))) s (--stall-timeout): stopped it"
         case .opaqueContainer(let path):
             return "cannot write \(path) with a transparent background: H.264 in MP4 has no alpha; write .mov (ProRes 4444), .webm (VP9), .gif or --frames-dir"
+        case .segmentContainer(let path):
+            return "cannot write \(path) as a segment (--segment): `midiviz join` joins MP4 parts only; name it .mp4"
+        case .badPart(let path, .notASegment):
+            return "\(path) is not a segment of midiviz: it carries no segment identity (render each part with `midiviz render --segment K/N`)"
+        case .badPart(let path, .otherOptions):
+            return "\(path) was rendered with other options than this join's: give join the look and sound options "
+                + "(--style, --size, --fps, --speed, --soundfont, ...) and the --preroll and --postroll the segments were rendered with"
+        case .badPart(let path, .otherEncoding(let than)):
+            return "\(path) was encoded with another --crf or --preset than \(than)"
         default:
             return description
         }

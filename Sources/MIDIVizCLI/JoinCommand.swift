@@ -11,16 +11,16 @@ struct JoinCommand: ParsableCommand {
         commandName: "join",
         abstract: "Join the segments of a song (render --segment K/N) into one video with its sound.",
         discussion:
-            "The parts are concatenated without re-encoding, in the order given; the sound is bounced once for the whole song. Give the song, --speed and the sound options the segments were rendered with: the parts must hold exactly the frames of the song rendered whole (exit 65 otherwise)."
+            "The parts are concatenated without re-encoding, in the order of their segments whatever the order given; the sound is bounced once for the whole song. Give the song and the look and sound options (and --preroll, --postroll) the segments were rendered with: every segment K of N must be there once, each a segment of this song with these options, whole (exit 65 otherwise, naming the part and the cause). Writes MP4 only."
     )
 
-    @Argument(help: "The segments' MP4s, in order (part-1.mp4 part-2.mp4 ...).")
+    @Argument(help: "The segments' MP4s, in any order (part-*.mp4).")
     var parts: [String]
 
     @Option(help: "The Standard MIDI File the segments show.")
     var song: String
 
-    @Option(name: .shortAndLong, help: "The MP4 to write.")
+    @Option(name: .shortAndLong, help: "The MP4 to write (.mp4: the parts' H.264 is copied, not re-encoded).")
     var output: String
 
     @Flag(help: "Print nothing but errors.")
@@ -29,8 +29,8 @@ struct JoinCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The segments' --preroll (default: the style's lead-in, as they had).", valueName: "seconds"))
     var preroll: Double?
 
-    @Option(help: ArgumentHelp("The segments' --postroll.", valueName: "seconds"))
-    var postroll: Double = 0
+    @Option(help: ArgumentHelp("The segments' --postroll (default: 0).", valueName: "seconds"))
+    var postroll: Double?
 
     @OptionGroup var config: ConfigArguments
     @OptionGroup var look: LookArguments
@@ -40,7 +40,10 @@ struct JoinCommand: ParsableCommand {
     func renderOptions() throws -> RenderOptions { try config.options([look, sound]) }
 
     func run() throws {
-        let options = try renderOptions()
+        var options = try renderOptions()
+        // The segments' preroll and postroll are part of the options they were made with.
+        if let preroll { options.preroll = preroll }
+        if let postroll { options.postroll = postroll }
         if config.printConfig {
             print(ConfigFile.toml(options), terminator: "")
             return
@@ -52,12 +55,13 @@ struct JoinCommand: ParsableCommand {
         do {
             request = JoinRequest(
                 parts: parts, song: options.heard(loaded), songPath: song, songName: song,
-                settings: try options.settings(for: loaded), sound: options.soundSettings, output: output)
+                settings: try options.settings(for: loaded), sound: options.soundSettings,
+                optionsSHA256: try options.segmentOptionsDigest(withSound: true), output: output)
         } catch {
             throw error.reported
         }
-        request.prerollSeconds = preroll
-        request.postrollSeconds = postroll
+        request.prerollSeconds = options.preroll
+        request.postrollSeconds = options.postroll
         let job: JoinJob
         do { job = try JoinJob(request) } catch { throw error.reported }
         let interruption = Interruption { job.stop(signal: $0) }

@@ -24,7 +24,10 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Also write the sound as this WAV (16-bit stereo).")
     var audio: String?
 
-    @Option(help: ArgumentHelp("Render only share K of N of the whole song's frames, silent, for `midiviz join` (one song across machines).", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Render only share K of N (1 <= K <= N <= \(RenderSegment.maximumCount)) of the whole song's frames, as a silent MP4 for `midiviz join` (one song across machines).",
+            valueName: "K/N"))
     var segment: SegmentSpec?
 
     @OptionGroup var reporting: ReportingOptions

@@ -4,10 +4,12 @@ import MIDIVizIO
 import Synchronization
 
 /// Segments of one song (`RenderRequest.segment`), rendered anywhere, joined into the video of
-/// the whole song: their H.264 streams concatenated without re-encoding, with the song's sound
-/// bounced once, whole. The result has the frame count of the song rendered in one piece.
+/// the whole song: their H.264 streams concatenated without re-encoding, in the order of their
+/// shares, with the song's sound bounced once, whole. The result has the frame count of the song
+/// rendered in one piece. Each part says what it is (`SegmentIdentity`); parts that do not make
+/// the song with these options, exactly once each, are refused, naming the part and the cause.
 package struct JoinRequest: Sendable {
-    /// The segments' MP4s, in order.
+    /// The segments' MP4s, in any order.
     package var parts: [String]
     package var song: Song
     package var songPath: String?
@@ -16,6 +18,8 @@ package struct JoinRequest: Sendable {
     /// is taken from the parts.
     package var settings: RenderSettings
     package var sound: SoundSettings
+    /// `RenderOptions.segmentOptionsDigest` of the options the parts must have been made with.
+    package var optionsSHA256: String
     package var output: String
     /// The segments' `--preroll` (nil: the style's lead-in, as a whole-song render has) and
     /// `--postroll`.
@@ -24,7 +28,7 @@ package struct JoinRequest: Sendable {
 
     package init(
         parts: [String], song: Song, songPath: String?, songName: String, settings: RenderSettings,
-        sound: SoundSettings, output: String
+        sound: SoundSettings, optionsSHA256: String, output: String
     ) {
         self.parts = parts
         self.song = song
@@ -32,6 +36,7 @@ package struct JoinRequest: Sendable {
         self.songName = songName
         self.settings = settings
         self.sound = sound
+        self.optionsSHA256 = optionsSHA256
         self.output = output
     }
 }
@@ -52,6 +57,8 @@ package final class JoinJob: Sendable {
     package init(_ request: JoinRequest) throws(RenderError) {
         self.request = request
         guard !request.parts.isEmpty else { throw .usage("nothing to join: no parts") }
+        // The parts' H.264 is copied: into an MP4 only (a WebM or MOV would need it re-encoded).
+        guard VideoContainer(outputPath: request.output) == .mp4 else { throw .joinContainer(path: request.output) }
         var inputs = request.parts.map { (path: $0, what: "part") }
         if let song = request.songPath { inputs.append((song, "input song")) }
         if let soundFont = request.sound.soundFontPath { inputs.append((soundFont, "SoundFont")) }
@@ -88,38 +95,18 @@ package final class JoinJob: Sendable {
         let ffprobe = URL(fileURLWithPath: ffmpeg).deletingLastPathComponent().appendingPathComponent("ffprobe").path
         guard FileManager.default.isExecutableFile(atPath: ffprobe) else { throw .unavailable("no ffprobe beside \(ffmpeg)") }
 
-        // The parts: H.264 of one size and frame rate; their frames add up.
-        var shape: String?
-        var partFrames: [Int] = []
-        var fps = 0
-        for part in request.parts {
-            let fields = try Self.run(
-                ffprobe,
-                [
-                    "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
-                    "stream=codec_name,width,height,r_frame_rate,nb_read_packets", "-of", "csv=p=0", part,
-                ],
-                failure: { .badInput("\(part): not a video midiviz can join (\($0))") }
-            )
-            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
-            guard fields.count == 5, fields[0] == "h264", let count = Int(fields[4]), let rate = Int(fields[3].split(separator: "/").first ?? "")
-            else { throw .badInput("\(part): not an H.264 segment of midiviz") }
-            let partShape = fields[0...3].joined(separator: ",")
-            if let shape, shape != partShape { throw .badInput("\(part): \(partShape) differs from the first part's \(shape)") }
-            shape = partShape
-            partFrames.append(count)
-            fps = rate
-        }
+        // The parts: each a whole segment of this song and these options, each share once, in order.
+        let parts = try orderedParts(ffprobe: ffprobe)
+        let partFrames = parts.map(\.identity.frames)
         let frames = partFrames.reduce(0, +)
+        let fps = request.settings.framesPerSecond
 
         // The whole song's sound, padded to the frames of the song rendered whole.
         let wav = try transaction.scratch(beside: request.output, suffix: "wav")
-        var settings = request.settings
-        settings.framesPerSecond = fps
         var soundRequest = RenderRequest(
-            song: request.song, songPath: request.songPath, songName: request.songName, settings: settings,
+            song: request.song, songPath: request.songPath, songName: request.songName, settings: request.settings,
             fontPath: FontRasterizer.defaultFontPath, sound: request.sound, outputs: [.wav(path: wav)], jobs: 1)
-        soundRequest.prerollSeconds = request.prerollSeconds ?? settings.leadInSeconds
+        soundRequest.prerollSeconds = request.prerollSeconds ?? request.settings.leadInSeconds
         // The sound goes to AAC, as a render's into an MP4 does.
         soundRequest.sound?.loudness?.truePeakCeilingDBTP -= VideoContainer.lossyPeakHeadroomDB
         soundRequest.postrollSeconds = request.postrollSeconds
@@ -141,7 +128,7 @@ package final class JoinJob: Sendable {
         // The parts one after another, copied, with the sound. Each part's length is given
         // (frames / fps): from the container's own, the timestamps drift at each join.
         let list = try transaction.scratch(beside: request.output, suffix: "txt")
-        let lines = zip(request.parts, partFrames).map { part, count in
+        let lines = zip(parts.map(\.path), partFrames).map { part, count in
             "file '" + URL(fileURLWithPath: part).standardizedFileURL.path.replacingOccurrences(of: "'", with: "'\\''") + "'\n"
                 + String(format: "duration %.6f\n", Double(count) / Double(fps))
         }
@@ -153,7 +140,7 @@ package final class JoinJob: Sendable {
             ffmpeg,
             [
                 "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-i", wav,
-                "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
+                "-map", "0:v", "-map", "1:a", "-map_metadata", "-1", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
                 "-movflags", "+faststart", "-f", "mp4", video,
             ],
             failure: { .failed("ffmpeg could not join the parts: \($0)") },
@@ -162,6 +149,103 @@ package final class JoinJob: Sendable {
             })
         try transaction.commit()
         return RenderSummary(outputs: [request.output], frames: frames, durationSeconds: Double(frames) / Double(fps))
+    }
+
+    /// A part and what it says it is.
+    private struct Part {
+        var path: String
+        var identity: SegmentIdentity
+    }
+
+    /// What ffprobe says of a part: its video stream (decoded: the frames counted) and its tags.
+    private struct Probe: Decodable {
+        struct Stream: Decodable {
+            var codecName: String?
+            var readFrames: String?
+            enum CodingKeys: String, CodingKey { case codecName = "codec_name", readFrames = "nb_read_frames" }
+        }
+        struct Format: Decodable { var tags: [String: String]? }
+        var streams: [Stream]?
+        var format: Format?
+    }
+
+    /// Every part read and checked, in the order of their shares: a readable H.264 MP4 whose
+    /// frames all decode and are as many as it says, a segment of this song (by its bytes) and
+    /// these options, of one count, encoding and version; each share exactly once, every share
+    /// there, each starting where the one before ends.
+    private func orderedParts(ffprobe: String) throws(RenderError) -> [Part] {
+        guard let song = SegmentIdentity.songDigest(path: request.songPath, name: request.songName) else {
+            throw .missingInput("cannot read \(request.songName)")
+        }
+        var parts: [Part] = []
+        var byIndex: [Int: String] = [:]
+        for path in request.parts {
+            let identity = try Self.identity(of: path, ffprobe: ffprobe)
+            guard identity.songSHA256 == song else { throw .badPart(path: path, problem: .otherSong(song: request.songName)) }
+            guard identity.optionsSHA256 == request.optionsSHA256 else { throw .badPart(path: path, problem: .otherOptions) }
+            if let first = parts.first {
+                guard identity.count == first.identity.count else {
+                    throw .badPart(
+                        path: path,
+                        problem: .otherCount(index: identity.index, count: identity.count, than: first.path, thanCount: first.identity.count))
+                }
+                guard identity.version == first.identity.version else {
+                    throw .badPart(path: path, problem: .otherVersion(version: identity.version, than: first.path, thanVersion: first.identity.version))
+                }
+                guard identity.encoding == first.identity.encoding else { throw .badPart(path: path, problem: .otherEncoding(than: first.path)) }
+            }
+            if let other = byIndex[identity.index] {
+                let same = URL(fileURLWithPath: other).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL
+                throw .badPart(path: path, problem: .duplicate(of: same ? path : other, index: identity.index, count: identity.count))
+            }
+            byIndex[identity.index] = path
+            parts.append(Part(path: path, identity: identity))
+        }
+        let count = parts[0].identity.count
+        let missing = (1...count).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else { throw .missingParts(indices: missing, count: count) }
+        parts.sort { $0.identity.index < $1.identity.index }
+        var next = 0
+        for part in parts {
+            guard part.identity.firstFrame == next else {
+                throw .badPart(path: part.path, problem: .gap(firstFrame: part.identity.firstFrame, expectedFirstFrame: next))
+            }
+            next += part.identity.frames
+        }
+        return parts
+    }
+
+    /// What the part at `path` says it is, once its video has been decoded whole: refused when
+    /// it is missing, unreadable, damaged, not a segment or not as long as it says.
+    private static func identity(of path: String, ffprobe: String) throws(RenderError) -> SegmentIdentity {
+        if let problem = RegularFile.problem(at: path) { throw .missingInput("cannot read \(path): \(problem)") }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable: ffprobe,
+                arguments: [
+                    "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                    "stream=codec_name,nb_read_frames:format_tags", "-of", "json", "file:" + path,
+                ],
+                readsOutput: true)
+        } catch {
+            throw .failed("cannot start \(ffprobe)")
+        }
+        let termination = child.waitForExit()
+        let complaint = child.lastErrorLines(1).first
+        guard termination == .exited(0) else {
+            throw .badPart(path: path, problem: .unreadable(reason: complaint ?? termination.map { "\($0)" } ?? "no exit"))
+        }
+        guard let probe = try? JSONDecoder().decode(Probe.self, from: child.standardOutput), let stream = probe.streams?.first,
+            stream.codecName == "h264", let frames = stream.readFrames.flatMap({ Int($0) })
+        else { throw .badPart(path: path, problem: .unreadable(reason: "no H.264 video")) }
+        // The decoder complains of a damaged picture, though ffprobe exits 0.
+        if let complaint { throw .badPart(path: path, problem: .damaged(reason: complaint)) }
+        guard let text = probe.format?.tags?[SegmentIdentity.metadataKey], let identity = SegmentIdentity(metadataText: text) else {
+            throw .badPart(path: path, problem: .notASegment)
+        }
+        guard frames == identity.frames else { throw .badPart(path: path, problem: .wrongFrameCount(frames: frames, expected: identity.frames)) }
+        return identity
     }
 
     /// Runs a tool to its end: its output, or `failure` with the last line it printed.

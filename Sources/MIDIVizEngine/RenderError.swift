@@ -35,6 +35,14 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
     case ffmpegStalled(doing: String, seconds: Double)
     /// A transparent background asked of a container without alpha (64).
     case opaqueContainer(path: String)
+    /// A segment's video in a container `join` cannot join (64).
+    case segmentContainer(path: String)
+    /// A join into a container it cannot write with the right bytes (64).
+    case joinContainer(path: String)
+    /// A part given to join is not a part of this song and these options, or not whole (65).
+    case badPart(path: String, problem: PartProblem)
+    /// The parts given to join lack these shares (numbered from 1) of `count` (65).
+    case missingParts(indices: [Int], count: Int)
     /// The run was stopped by `RenderJob.stop()` (a signal): 128 + the signal when known.
     case interrupted(signal: Int32?)
 
@@ -61,6 +69,14 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
             return VideoError.ffmpegStalled(seconds: seconds, doing: doing).description
         case .opaqueContainer(let path):
             return "cannot write \(path) with a transparent background: H.264 in MP4 has no alpha; write .mov (ProRes 4444), .webm (VP9), .gif or PNG frames"
+        case .segmentContainer(let path):
+            return "cannot write \(path) as a segment: join joins MP4 parts only (H.264); name it .mp4"
+        case .joinContainer(let path):
+            return "cannot join into \(path): join writes MP4 (the parts' H.264 copied, AAC sound); name it .mp4"
+        case .badPart(let path, let problem):
+            return problem.description(of: path)
+        case .missingParts(let indices, let count):
+            return Self.missingText(indices, count: count)
         case .interrupted(let signal):
             return signal.map { "interrupted by signal \($0)" } ?? "interrupted"
         }
@@ -68,14 +84,22 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var exitCode: Int32 {
         switch self {
-        case .usage, .option, .emptyRange, .timeOutsideSong, .noBarsToCount, .opaqueContainer: return 64
-        case .badInput, .songTooLong: return 65
+        case .usage, .option, .emptyRange, .timeOutsideSong, .noBarsToCount, .opaqueContainer, .segmentContainer, .joinContainer: return 64
+        case .badInput, .songTooLong, .badPart, .missingParts: return 65
         case .missingInput, .noSoundFont: return 66
         case .unavailable, .ffmpegMissing: return 69
         case .cannotCreate: return 73
         case .failed, .ffmpegStalled: return 1
         case .interrupted(let signal): return 128 + (signal ?? 2)
         }
+    }
+
+    /// "part 2 of 3 is missing", "parts 2, 4 and 5 of 7 are missing" (the first 10 named).
+    static func missingText(_ indices: [Int], count: Int) -> String {
+        let named = indices.prefix(10).map(String.init)
+        var list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named.last! : named.first ?? ""
+        if indices.count > named.count { list = named.joined(separator: ", ") + " and \(indices.count - named.count) more" }
+        return indices.count == 1 ? "part \(list) of \(count) is missing" : "parts \(list) of \(count) are missing"
     }
 
     /// The I/O layer's errors, by case: the same message, and the category their kind of

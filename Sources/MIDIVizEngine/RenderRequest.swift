@@ -41,6 +41,9 @@ public struct RenderRequest: Sendable {
     public var segment: RenderSegment?
     /// Other files the options came from (config files): no output may replace one.
     public var configFiles: [String] = []
+    /// A segment's `RenderOptions.segmentOptionsDigest`, written into it for `join` (set by
+    /// `init(song:songPath:songName:options:outputs:segment:defaultJobs:)`).
+    package var segmentOptionsSHA256: String?
 
     public init(
         song: Song, songPath: String?, songName: String, settings: RenderSettings, fontPath: String,
@@ -127,15 +130,22 @@ public struct RenderSegment: Sendable, Equatable {
     public var index: Int
     public var count: Int
 
+    /// The most shares a song is cut into.
+    public static let maximumCount = 10_000
+
+    /// Nil unless `1 <= index <= count <= maximumCount`.
     public init?(index: Int, count: Int) {
-        guard count >= 1, (1...count).contains(index) else { return nil }
+        guard (1...Self.maximumCount).contains(count), (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }
 
-    /// The first frame and the number of frames of this share of `total`.
+    /// The first frame and the number of frames of this share of `total` (at least 0), exact
+    /// for any `total`: the products are taken in double width.
     public func frames(of total: Int) -> (first: Int, count: Int) {
-        let first = (index - 1) * total / count, next = index * total / count
+        let total = max(0, total)
+        func boundary(_ shares: Int) -> Int { count.dividingFullWidth(total.multipliedFullWidth(by: shares)).quotient }
+        let first = boundary(index - 1), next = boundary(index)
         return (first, next - first)
     }
 }

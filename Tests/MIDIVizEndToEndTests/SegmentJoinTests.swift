@@ -68,12 +68,118 @@ struct SegmentJoinTests {
             #expect(try run(["render", Self.song, "--segment", "\(k)/3", "-o", dir + "/part-\(k).mp4"] + Self.look + Self.sound).status == 0)
         }
         let missing = try run(["join", dir + "/part-1.mp4", dir + "/part-3.mp4", "--song", Self.song, "-o", dir + "/joined.mp4"] + Self.look + Self.sound)
-        #expect(missing.status == 65 && missing.stderr.contains("the parts hold"), "\(missing.stderr)")
+        #expect(missing.status == 65 && missing.stderr.contains("part 2 of 3 is missing"), "\(missing.stderr)")
         let overPart = try run(["join", dir + "/part-1.mp4", "--song", Self.song, "-o", dir + "/part-1.mp4"] + Self.sound)
         #expect(overPart.status == 64, "\(overPart.stderr)")
         #expect(EngineFiles.contents(dir) == ["part-1.mp4", "part-3.mp4"], "nothing written, no temporary left")
         #expect(try run(["render", Self.song, "--segment", "1/3", "--from", "1"]).status == 64)
         #expect(try run(["render", Self.song, "--segment", "4/3"]).status == 64)
+    }
+}
+
+extension SegmentJoinTests {
+    static let otherSong = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
+
+    /// The decoded frames, one `framemd5` line each (stream, timestamps, size, MD5), with its header.
+    func frameHashes(_ path: String) throws -> [String] {
+        let result = try ProcessRunner.run(URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", path, "-map", "0:v", "-f", "framemd5", "-"])
+        return result.stdoutText.split(separator: "\n").map(String.init)
+    }
+
+    /// `render --segment K/N` of `song` into `path`.
+    func segment(_ k: Int, of n: Int, to path: String, song: String = Self.song, extra: [String] = []) throws {
+        let result = try run(["render", song, "--segment", "\(k)/\(n)", "-o", path] + Self.look + Self.sound + extra)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func partsJoinInTheirOrderWhateverTheArgumentsOrder() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Lossless x264: the decoded frames are the rendered ones, so parts and whole compare.
+        let lossless = ["--crf", "0"]
+        #expect(try run(["render", Self.song, "-o", dir + "/whole.mp4"] + Self.look + Self.sound + lossless).status == 0)
+        for k in 1...3 { try segment(k, of: 3, to: dir + "/part-\(k).mp4", extra: lossless) }
+        // As a glob orders part-10 before part-2: the arguments out of order.
+        let joined = try run(
+            ["join"] + [3, 1, 2].map { dir + "/part-\($0).mp4" } + ["--song", Self.song, "-o", dir + "/joined.mp4"] + Self.look + Self.sound)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let single = try frameHashes(dir + "/whole.mp4"), together = try frameHashes(dir + "/joined.mp4")
+        #expect(single.count > 10 && together == single, "the joined video's decoded frames are the single render's, in order")
+        let wholeStreams = try VideoTools.probe(dir + "/whole.mp4"), joinedStreams = try VideoTools.probe(dir + "/joined.mp4")
+        #expect(joinedStreams["video"]?.duration == wholeStreams["video"]?.duration && (wholeStreams["video"]?.duration ?? 0) > 1)
+        #expect(joinedStreams["audio"]?.duration == wholeStreams["audio"]?.duration)
+    }
+
+    @Test func joinRefusesPartsThatDoNotMakeTheSongNamingThem() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for k in 1...3 { try segment(k, of: 3, to: dir + "/part-\(k).mp4") }
+        try segment(2, of: 3, to: dir + "/bars-2.mp4", extra: ["--style", "bars"])
+        try segment(1, of: 3, to: dir + "/other-1.mp4", song: Self.otherSong)
+        try segment(3, of: 4, to: dir + "/four-3.mp4")
+        #expect(try run(["render", Self.song, "-o", dir + "/whole.mp4"] + Self.look + Self.sound).status == 0)
+        try FileManager.default.copyItem(atPath: dir + "/part-2.mp4", toPath: dir + "/again-2.mp4")
+        let part2 = try Data(contentsOf: URL(fileURLWithPath: dir + "/part-2.mp4"))
+        try part2.prefix(part2.count / 2).write(to: URL(fileURLWithPath: dir + "/cut-2.mp4"))
+        var damaged = part2
+        let middle = part2.count * 2 / 3
+        damaged.replaceSubrange(middle..<middle + 64, with: Data(repeating: 0xA5, count: 64))
+        try damaged.write(to: URL(fileURLWithPath: dir + "/damaged-2.mp4"))
+        let inputs = EngineFiles.contents(dir)
+
+        func join(_ parts: [String], song: String = Self.song, output: String = "joined.mp4") throws -> ProcessRunner.Result {
+            try run(["join"] + parts.map { dir + "/" + $0 } + ["--song", song, "-o", dir + "/" + output] + Self.look + Self.sound)
+        }
+        // Each case: the parts, the exit status, what the message says.
+        let cases: [(parts: [String], song: String, status: Int32, says: [String])] = [
+            (["part-1.mp4", "part-2.mp4", "again-2.mp4", "part-3.mp4"], Self.song, 65, ["part-2.mp4", "again-2.mp4", "segment 2 of 3"]),
+            (["part-1.mp4", "part-1.mp4", "part-3.mp4"], Self.song, 65, ["part-1.mp4", "twice"]),
+            (["part-1.mp4", "part-3.mp4"], Self.song, 65, ["part 2 of 3 is missing"]),
+            (["part-3.mp4"], Self.song, 65, ["parts 1 and 2 of 3 are missing"]),
+            (["part-1.mp4", "bars-2.mp4", "part-3.mp4"], Self.song, 65, ["bars-2.mp4", "other options"]),
+            (["other-1.mp4", "part-2.mp4", "part-3.mp4"], Self.song, 65, ["other-1.mp4", "another song"]),
+            (["part-1.mp4", "part-2.mp4", "part-3.mp4"], Self.otherSong, 65, ["part-1.mp4", "another song"]),
+            (["part-1.mp4", "part-2.mp4", "four-3.mp4"], Self.song, 65, ["four-3.mp4", "segment 3 of 4"]),
+            (["whole.mp4"], Self.song, 65, ["whole.mp4", "not a segment"]),
+            (["part-1.mp4", "cut-2.mp4", "part-3.mp4"], Self.song, 65, ["cut-2.mp4", "damaged"]),
+            (["part-1.mp4", "damaged-2.mp4", "part-3.mp4"], Self.song, 65, ["damaged-2.mp4", "damaged"]),
+            (["part-1.mp4", "gone-2.mp4", "part-3.mp4"], Self.song, 66, ["gone-2.mp4"]),
+        ]
+        for (parts, song, status, says) in cases {
+            let result = try join(parts, song: song)
+            #expect(result.status == status && says.allSatisfy(result.stderr.contains), "\(parts): \(result.status) \(result.stderr)")
+        }
+        // Join writes the one container it can make with the right bytes.
+        for output in ["joined.webm", "joined.mov", "joined.gif"] {
+            let result = try join(["part-1.mp4", "part-2.mp4", "part-3.mp4"], output: output)
+            #expect(result.status == 64 && result.stderr.contains(output), "\(output): \(result.status) \(result.stderr)")
+        }
+        #expect(EngineFiles.contents(dir) == inputs, "nothing written, no temporary left, no input changed")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/part-2.mp4")) == part2)
+    }
+
+    @Test func segmentRefusesContainersJoinCannotJoinBeforeAnyWork() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["part-1.webm", "part-1.mov", "part-1.gif"] {
+            let result = try run(["render", Self.song, "--segment", "1/3", "-o", dir + "/" + name] + Self.look + Self.sound)
+            #expect(result.status == 64 && result.stderr.contains(name) && result.stderr.contains(".mp4"), "\(name): \(result.stderr)")
+        }
+        #expect(EngineFiles.contents(dir).isEmpty)
+    }
+
+    @Test func hugeOrOutOfRangeSegmentNumbersAreRefused() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let specs = [
+            "9223372036854775807/9223372036854775807", "4611686018427387904/9223372036854775807", "2/100000000", "0/3", "4/3", "-1/3",
+            "1/0", "1/99999999999999999999", "1/3/3", "a/3",
+        ]
+        for spec in specs {
+            let result = try run(["render", Self.song, "--segment", spec, "-o", dir + "/part.mp4"] + Self.look + Self.sound)
+            #expect(!result.signaled && result.status == 64 && result.stderr.contains("--segment"), "\(spec): \(result.status) \(result.stderr)")
+        }
+        #expect(EngineFiles.contents(dir).isEmpty)
     }
 }
 

@@ -18,9 +18,10 @@ package final class VideoEncoderSink: FrameSink {
     }
 
     /// Starts ffmpeg writing `path` as `container` (not `.gif`: `GIFSink`).
+    /// - Parameter metadata: tags for the container (a segment's identity).
     package init(
         path: String, container: VideoContainer, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
-        crf: Int, preset: String, stallTimeoutSeconds: Double
+        crf: Int, preset: String, stallTimeoutSeconds: Double, metadata: [String: String] = [:]
     ) throws(RenderError) {
         guard let encoding = container.encoding else { throw .usage("a \(container.rawValue) is not written by one ffmpeg encoder") }
         let alpha = settings.transparent
@@ -41,7 +42,8 @@ package final class VideoEncoderSink: FrameSink {
         if takesRGBA { arguments += ["-vf", "scale=out_color_matrix=bt709:out_range=tv"] }
         arguments += encoding.videoArguments(alpha: alpha, crf: crf, preset: preset, tags: tags)
         if audio != nil { arguments += encoding.soundArguments }
-        arguments += encoding.muxerArguments + [path]
+        arguments += metadata.sorted { $0.key < $1.key }.flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
+        arguments += encoding.muxerArguments(customTags: !metadata.isEmpty) + [path]
         do {
             ffmpeg = try FFmpegProcess(executable: executable, arguments: arguments, stallTimeoutSeconds: stallTimeoutSeconds)
         } catch {

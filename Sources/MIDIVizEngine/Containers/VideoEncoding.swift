@@ -9,10 +9,13 @@ protocol VideoEncoding: Sendable {
     var soundArguments: [String] { get }
     /// The muxer's arguments, last before the output path.
     var muxerArguments: [String] { get }
+    /// The muxer's arguments when the file carries tags of our own (`-metadata`).
+    func muxerArguments(customTags: Bool) -> [String]
 }
 
 extension VideoEncoding {
     func takesRGBA(alpha: Bool) -> Bool { alpha }
+    func muxerArguments(customTags: Bool) -> [String] { muxerArguments }
 }
 
 /// H.264 + AAC 192 kb/s in an MP4 with `+faststart`: plays everywhere.
@@ -22,6 +25,10 @@ struct MP4Encoding: VideoEncoding {
     }
     let soundArguments = ["-c:a", "aac", "-b:a", "192k"]
     let muxerArguments = ["-movflags", "+faststart", "-f", "mp4"]
+    /// MP4 keeps tags of other names only with `use_metadata_tags`.
+    func muxerArguments(customTags: Bool) -> [String] {
+        customTags ? ["-movflags", "+faststart+use_metadata_tags", "-f", "mp4"] : muxerArguments
+    }
 }
 
 /// ProRes (4444 with alpha, else 422 HQ) + PCM in a MOV: for editors. Takes RGBA always.

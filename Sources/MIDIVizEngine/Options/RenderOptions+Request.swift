@@ -124,6 +124,7 @@ extension RenderRequest {
         stallTimeoutSeconds = options.stallTimeoutSeconds
         backgroundImagePath = options.backgroundImage
         self.segment = segment
+        if segment != nil { segmentOptionsSHA256 = try options.segmentOptionsDigest(withSound: wantsSound) }
         // A range starts where asked unless a preroll is given.
         prerollSeconds = options.preroll ?? (options.from != nil ? 0 : nil)
         postrollSeconds = options.postroll

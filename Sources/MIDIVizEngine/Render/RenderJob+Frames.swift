@@ -111,10 +111,12 @@ extension RenderJob {
                         settings: plan.settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
             case .video(_, let container, let crf, let preset):
                 let carriesSound = output == plan.encoder
+                let identity = try segmentIdentity(plan, crf: crf, preset: preset)
                 let sink = try VideoEncoderSink(
                     path: carriesSound ? route.muxing?.video ?? temporary[output]! : temporary[output]!, container: container,
                     ffmpeg: plan.ffmpeg!, settings: plan.settings, audio: carriesSound ? route.encoderAudio : nil, crf: crf, preset: preset,
-                    stallTimeoutSeconds: request.stallTimeoutSeconds)
+                    stallTimeoutSeconds: request.stallTimeoutSeconds,
+                    metadata: identity.map { [SegmentIdentity.metadataKey: $0.metadataText] } ?? [:])
                 if soundReader == nil { soundReader = sink }
                 made.append(sink)
             case .pngFrames(_, let level):
@@ -128,6 +130,17 @@ extension RenderJob {
             if shouldStop { throw .interrupted(signal: nil) }
         }
         return (made, soundReader)
+    }
+
+    /// What a segment's video says it is (nil for a render that is no segment).
+    private func segmentIdentity(_ plan: RenderPlan, crf: Int, preset: String) throws(RenderError) -> SegmentIdentity? {
+        guard let segment = request.segment, let share = plan.segmentShare, let frames = plan.segmentFrames else { return nil }
+        guard let song = SegmentIdentity.songDigest(path: request.songPath, name: request.songName) else {
+            throw .missingInput("cannot read \(request.songName) again to record which song the segment shows")
+        }
+        return SegmentIdentity(
+            songSHA256: song, optionsSHA256: request.segmentOptionsSHA256 ?? "", encoding: SegmentIdentity.encoding(crf: crf, preset: preset),
+            index: segment.index, count: segment.count, firstFrame: share.first, frames: frames, totalFrames: share.total)
     }
 
     /// The sound made on its own thread beside the frames: into the WAV output, the encoder's

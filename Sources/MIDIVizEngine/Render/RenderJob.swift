@@ -39,6 +39,10 @@ public final class RenderJob: Sendable {
             inputs.append((soundFont, "SoundFont"))
         }
         try OutputChecks.check(request.outputs, inputs: inputs)
+        // A segment is for join, which joins MP4s only: anything else is refused before any work.
+        if request.segment != nil, let video = request.outputs.first(where: { $0.container != nil && $0.container != .mp4 }) {
+            throw .segmentContainer(path: video.path)
+        }
         for (name, seconds) in [("preroll", request.prerollSeconds ?? 0), ("postroll", request.postrollSeconds)]
         where !RenderRequest.rollRange.contains(seconds) {
             throw .option(.outOfRange(option: name, value: String(seconds), allowed: "between 0 and \(Int(RenderRequest.rollRange.upperBound)) seconds"))

@@ -16,6 +16,8 @@ struct RenderPlan: Sendable {
     let visualEnd: Double
     /// A segment's share of the whole song's frames: fixed, whatever the sound does.
     let segmentFrames: Int?
+    /// A segment's share: its first frame among the whole song's, and the whole song's frames.
+    let segmentShare: (first: Int, total: Int)?
     let wantsFrames: Bool
     /// The video output that carries the sound, and the WAV output.
     let encoder: RenderOutput?
@@ -45,15 +47,18 @@ struct RenderPlan: Sendable {
         }
         // A range starts on the song's frame grid, at the nearest frame.
         if let segment = request.segment {
-            let share = segment.frames(of: try wholeSongFrameCount())
+            let total = try wholeSongFrameCount()
+            let share = segment.frames(of: total)
             guard share.count > 0 else {
                 throw .usage("segment \(segment.index)/\(segment.count) of a \(SongClock.text(songEnd)) song has no frames: use fewer segments")
             }
             firstFrame = settings.frameIndex(atSeconds: -preroll) + share.first
             segmentFrames = share.count
+            segmentShare = (share.first, total)
         } else {
             firstFrame = settings.frameIndex(atSeconds: request.startSeconds - preroll)
             segmentFrames = nil
+            segmentShare = nil
         }
         start = settings.seconds(ofFrame: firstFrame)
         guard visualEnd > start || segmentFrames != nil else {
