@@ -56,7 +56,8 @@ enum ConfigFile {
                 try declaration.set(texts, in: &options, pathsFrom: folder)
                 if let problem = declaration.problem(in: options) { throw problem }
             } catch {
-                throw Failure(description: "\(place): \(error.message(prefix: "--"))")
+                // The key is the option's name in the file, as written there.
+                throw Failure(description: "\(path):\(line(of: key)): \(error.message(prefix: ""))")
             }
         }
     }
