@@ -53,7 +53,7 @@ struct RenderRun {
         if let audio = outputs.audio { list.append(.wav(path: audio)) }
         return try RenderRequest(
             song: song, songPath: songPath, songName: songName, options: options, outputs: list,
-            segment: outputs.segment?.segment, defaultJobs: ProcessInfo.processInfo.activeProcessorCount)
+            segment: outputs.segment?.segment, defaultJobs: AvailableCores.count)
     }
 
     private func report(_ summary: RenderSummary, started: Date) {
