@@ -23,13 +23,15 @@ var targets: [Target] = [
     .target(name: "CYUV"),
     // vmsplice(2), which Glibc's Swift module leaves out (it needs _GNU_SOURCE).
     .target(name: "CPipe"),
+    // sched_getaffinity(2) and CPU_COUNT, likewise GNU (AvailableCores.swift).
+    .target(name: "CSched"),
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
     // swift-system: errno as `Errno` (SystemError.swift).
     .target(
         name: "MIDIVizIO",
         dependencies: [
-            "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CEBUR128",
+            "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CEBUR128",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
     // The render pipeline as a library: a request in, outputs as one transaction.

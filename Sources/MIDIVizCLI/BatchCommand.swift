@@ -34,7 +34,7 @@ struct BatchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Render only share K of N (from 1), balanced by song length; or auto: from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Slurm array's SLURM_ARRAY_TASK_ID/COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with MIDIVIZ_SHARD_COUNT, or MIDIVIZ_SHARD=K/N.",
+            "Render only share K of N (from 1), balanced by song length; or auto: from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Slurm array's SLURM_ARRAY_TASK_ID/MIN/MAX/STEP/COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with MIDIVIZ_SHARD_COUNT, or MIDIVIZ_SHARD=K/N.",
             valueName: "K/N|auto"))
     var shard: ShardSpec?
 

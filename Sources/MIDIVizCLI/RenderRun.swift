@@ -55,7 +55,7 @@ struct RenderRun {
         if let audio = outputs.audio { list.append(.wav(path: audio)) }
         var request = try RenderRequest(
             song: song, songPath: songPath, songName: songName, options: options, outputs: list,
-            segment: outputs.segment?.segment, defaultJobs: ProcessInfo.processInfo.activeProcessorCount)
+            segment: outputs.segment?.segment, defaultJobs: AvailableCores.count)
         request.configFiles = configFiles
         return request
     }

@@ -70,7 +70,7 @@ final class StandardMIDIFile {
     /// drains its own thread's lines).
     static func readTracks(of validated: ValidatedSMF) -> (tracks: [[TrackEvent]]?, lengthInTicks: Int, libraryLines: [String]) {
         let count = validated.trackFiles.count
-        let workers = count > 1 ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let workers = count > 1 ? min(2, AvailableCores.count) : 1
         let results = WorkerResults(count: workers)
         GLibLogCapture.install()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

@@ -32,7 +32,7 @@ public final class BatchJob: Sendable {
     ///   - describe: a failed song's message in the report (the command line names options as
     ///     its flags); the error's own description by default.
     public init(
-        plan: BatchPlan, force: Bool = false, processorCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+        plan: BatchPlan, force: Bool = false, processorCount: Int = AvailableCores.count,
         describe: @escaping @Sendable (RenderError) -> String = { $0.description }
     ) {
         self.plan = plan

@@ -38,19 +38,30 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
     }
 
     /// K and N from the CI engine's own variables: GitLab's `parallel:` (CI_NODE_INDEX from 1,
-    /// CI_NODE_TOTAL), a Slurm job array (SLURM_ARRAY_TASK_ID from SLURM_ARRAY_TASK_MIN,
-    /// SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX from 0, with the
-    /// Job's completions passed as MIDIVIZ_SHARD_COUNT); `MIDIVIZ_SHARD=K/N` wins over all of them.
+    /// CI_NODE_TOTAL), a Slurm job array (`slurmArrayShard`) or a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX from 0, with the Job's completions passed as MIDIVIZ_SHARD_COUNT);
+    /// `MIDIVIZ_SHARD=K/N` wins over all of them. Two engines' variables at once are refused:
+    /// one of them leaked from where the job was started, and which is meant cannot be told.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(BatchError) -> BatchShard {
         func number(_ name: String) -> Int? { environment[name].flatMap { Int($0) } }
-        var found: (Int, Int)?
         if let given = environment["MIDIVIZ_SHARD"] {
             guard let shard = BatchShard(given) else { throw .usage("MIDIVIZ_SHARD=\(given) is not K/N") }
-            found = (shard.index, shard.count)
-        } else if let index = number("CI_NODE_INDEX"), let count = number("CI_NODE_TOTAL") {
+            return shard
+        }
+        let engines = [
+            ("GitLab parallel: (CI_NODE_INDEX)", "CI_NODE_INDEX"), ("a Slurm job array (SLURM_ARRAY_TASK_ID)", "SLURM_ARRAY_TASK_ID"),
+            ("a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)", "JOB_COMPLETION_INDEX"),
+        ].filter { environment[$0.1] != nil }
+        if engines.count > 1 {
+            throw .usage(
+                "the environment holds the shard variables of \(engines.map(\.0).joined(separator: " and ")): which one is meant cannot be told; unset the others or set MIDIVIZ_SHARD=K/N"
+            )
+        }
+        var found: (Int, Int)?
+        if let index = number("CI_NODE_INDEX"), let count = number("CI_NODE_TOTAL") {
             found = (index, count)
-        } else if let task = number("SLURM_ARRAY_TASK_ID"), let count = number("SLURM_ARRAY_TASK_COUNT") {
-            found = (task - (number("SLURM_ARRAY_TASK_MIN") ?? 0) + 1, count)
+        } else if environment["SLURM_ARRAY_TASK_ID"] != nil {
+            return try slurmArrayShard(environment)
         } else if let index = number("JOB_COMPLETION_INDEX") {
             guard let count = number("MIDIVIZ_SHARD_COUNT") else {
                 throw .usage("a shard from a Kubernetes Indexed Job needs MIDIVIZ_SHARD_COUNT (the Job's completions)")
@@ -61,6 +72,34 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
             throw .usage("no shard in the environment: set MIDIVIZ_SHARD=K/N, or run under GitLab parallel:, a Slurm job array or a Kubernetes Indexed Job")
         }
         guard let shard = BatchShard(index: index, count: count) else { throw .usage("the environment gives shard \(index) of \(count), which is not one") }
+        return shard
+    }
+
+    /// A Slurm array task's share: the array's tasks MIN, MIN + STEP, … MAX are shares 1 to N
+    /// (`--array=0-10:2`: task 4 is 3/6). SLURM_ARRAY_TASK_MIN, _MAX, _STEP and _COUNT describe
+    /// the whole array, also in a task run again by `scontrol requeue` (without _STEP the step
+    /// is 1; without _MAX the array is taken to have no gaps). Refused when they cannot
+    /// say the share: an array that is a list with gaps (`--array=1,3,4`), or an array of one
+    /// task (`sbatch --array=2` to run one task again knows nothing of the others).
+    static func slurmArrayShard(_ environment: [String: String]) throws(BatchError) -> BatchShard {
+        func number(_ name: String) -> Int? { environment[name].flatMap { Int($0) } }
+        guard let task = number("SLURM_ARRAY_TASK_ID"), let first = number("SLURM_ARRAY_TASK_MIN"), let count = number("SLURM_ARRAY_TASK_COUNT") else {
+            throw .usage("a Slurm array task needs SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT as numbers")
+        }
+        let step = number("SLURM_ARRAY_TASK_STEP") ?? 1
+        let last = number("SLURM_ARRAY_TASK_MAX") ?? first + (count - 1) * step
+        guard count > 1 else {
+            throw .usage(
+                "a Slurm array of one task (\(task)) does not say how many shares there are; to render one share again, requeue its task (scontrol requeue JOBID_\(task)) or set MIDIVIZ_SHARD=K/N"
+            )
+        }
+        guard step >= 1, first <= task, task <= last, (task - first) % step == 0, (last - first) / step + 1 == count,
+            let shard = BatchShard(index: (task - first) / step + 1, count: count)
+        else {
+            throw .usage(
+                "the Slurm array of \(count) tasks from \(first) to \(last) (step \(step)) is not evenly spaced, so task \(task)'s share cannot be told: give the array as FIRST-LAST or FIRST-LAST:STEP, or set MIDIVIZ_SHARD=K/N"
+            )
+        }
         return shard
     }
 

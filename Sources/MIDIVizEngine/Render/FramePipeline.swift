@@ -21,7 +21,7 @@ struct FramePipeline: Sendable {
     init(renderer: FrameRenderer, jobs: Int, firstFrame: Int, frameCount: Int, isFinal: Bool, sinks: [any FrameSink]) {
         self.renderer = renderer
         // More workers than cores only cost memory (a canvas and planes each).
-        self.jobs = max(1, min(jobs, ProcessInfo.processInfo.activeProcessorCount))
+        self.jobs = max(1, min(jobs, AvailableCores.count))
         self.firstFrame = firstFrame
         self.sinks = sinks
         state = PipelineState(window: self.jobs * 2 + 2, frameCount: frameCount, isFinal: isFinal)
