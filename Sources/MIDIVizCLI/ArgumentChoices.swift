@@ -42,15 +42,40 @@ struct AtTime: ExpressibleByArgument {
 }
 
 /// `--segment K/N`.
-struct SegmentSpec: ExpressibleByArgument {
-    let segment: RenderSegment
+enum SegmentSpec: ExpressibleByArgument {
+    case fixed(RenderSegment)
+    /// K and N from the engine's variables, as `batch --shard auto` finds them.
+    case auto
 
     init?(argument: String) {
+        if argument == "auto" {
+            self = .auto
+            return
+        }
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
             let segment = RenderSegment(index: index, count: count)
         else { return nil }
-        self.segment = segment
+        self = .fixed(segment)
+    }
+
+    /// The segment: as given, or found in `environment` (a Slurm array, GitLab `parallel:`, a
+    /// Kubernetes Indexed Job or MIDIVIZ_SHARD=K/N).
+    func resolve(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RenderSegment {
+        switch self {
+        case .fixed(let segment): return segment
+        case .auto:
+            let shard: BatchShard
+            do throws(BatchError) {
+                shard = try BatchShard.fromEnvironment(environment)
+            } catch {
+                throw fail("--segment auto: \(error.message)", code: 64)
+            }
+            guard let segment = RenderSegment(index: shard.index, count: shard.count) else {
+                throw fail("--segment auto: the environment gives segment \(shard), past \(RenderSegment.maximumCount) segments", code: 64)
+            }
+            return segment
+        }
     }
 }
 

@@ -26,8 +26,8 @@ struct OutputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Render only share K of N (1 <= K <= N <= \(RenderSegment.maximumCount)) of the whole song's frames, as a silent MP4 for `midiviz join` (one song across machines).",
-            valueName: "K/N"))
+            "Render only share K of N (1 <= K <= N <= \(RenderSegment.maximumCount)) of the whole song's frames, as a silent MP4 for `midiviz join` (one song across machines; without -o: SONG.part-K-of-N.mp4); or auto: K and N from a Slurm array, GitLab parallel:, a Kubernetes Indexed Job or MIDIVIZ_SHARD=K/N, as batch --shard auto.",
+            valueName: "K/N|auto"))
     var segment: SegmentSpec?
 
     @OptionGroup var reporting: ReportingOptions

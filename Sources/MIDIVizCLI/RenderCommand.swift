@@ -29,14 +29,17 @@ struct RenderCommand: ParsableCommand {
             return
         }
         try outputs.check(options)
+        let segment = try outputs.segment?.resolve()
         let loaded = try loadSongOrExit(song)
+        // A segment is named after its share unless -o says otherwise: SONG.part-K-of-N.mp4.
+        let stem = URL(fileURLWithPath: song).deletingPathExtension()
         let video =
             outputs.noVideo || outputs.rawVideoOut != nil
             ? nil
-            : outputs.output ?? URL(fileURLWithPath: song).deletingPathExtension().appendingPathExtension("mp4").path
+            : outputs.output ?? (segment.map { stem.path + ".part-\($0.index)-of-\($0.count).mp4" } ?? stem.appendingPathExtension("mp4").path)
         try RenderRun(
             song: loaded, songPath: song, songName: song, videoPath: video, options: options, outputs: outputs,
-            configFiles: renderArguments.config.config
+            configFiles: renderArguments.config.config, segment: segment
         ).run()
     }
 }

@@ -16,6 +16,8 @@ struct RenderRun {
     let outputs: OutputOptions
     /// The config files the options came from (no output may replace one).
     let configFiles: [String]
+    /// `--segment`, resolved.
+    var segment: RenderSegment? = nil
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
@@ -55,7 +57,7 @@ struct RenderRun {
         if let audio = outputs.audio { list.append(.wav(path: audio)) }
         var request = try RenderRequest(
             song: song, songPath: songPath, songName: songName, options: options, outputs: list,
-            segment: outputs.segment?.segment, defaultJobs: AvailableCores.count)
+            segment: segment, defaultJobs: AvailableCores.count)
         request.configFiles = configFiles
         return request
     }

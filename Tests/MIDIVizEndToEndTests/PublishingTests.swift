@@ -305,7 +305,7 @@ struct PublishingTests {
         ("style = \"keyboard\"\ncolour = \"red\"\n", ":2: colour", "unknown key"),
         ("style = \"keyboard\"\n\nfps = \"fast\"\n", ":3: fps", "fast"),
         ("chords = 3\n", ":1: chords", "true or false"),
-        ("speed = 9\n", ":1: speed", "--speed"),
+        ("speed = 9\n", ":1: speed", "speed must be between 0.5 and 2, not 9"),
         ("style = \n", ":1", "not TOML"),
     ])
     func aBadConfigNamesTheFileLineAndKey(text: String, place: String, cause: String) throws {

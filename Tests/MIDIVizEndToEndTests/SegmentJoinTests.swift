@@ -110,6 +110,36 @@ extension SegmentJoinTests {
         #expect(joinedStreams["audio"]?.duration == wholeStreams["audio"]?.duration)
     }
 
+    /// `--segment auto` takes K and N from the engine's variables (here a Slurm array's, task
+    /// IDs 10 to 12) and names each part SONG.part-K-of-N.mp4; the parts, globbed in any order,
+    /// join into the single render's frames.
+    @Test func segmentAutoTakesItsShareFromTheEnvironment() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.song, toPath: dir + "/song.mid")
+        let lossless = ["--crf", "0"]
+        #expect(try run(["render", dir + "/song.mid", "-o", dir + "/whole.mp4"] + Self.look + Self.sound + lossless).status == 0)
+        for task in 10...12 {
+            let slurm = [
+                "SLURM_ARRAY_TASK_ID": String(task), "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_MAX": "12", "SLURM_ARRAY_TASK_STEP": "1",
+                "SLURM_ARRAY_TASK_COUNT": "3",
+            ]
+            let part = try ProcessRunner.midiviz(
+                ["render", dir + "/song.mid", "--segment", "auto"] + Self.look + Self.sound + lossless, environment: slurm)
+            #expect(part.status == 0, "task \(task): \(part.stderr)")
+        }
+        #expect(EngineFiles.contents(dir) == ["song.mid", "song.part-1-of-3.mp4", "song.part-2-of-3.mp4", "song.part-3-of-3.mp4", "whole.mp4"])
+        let joined = try run(
+            ["join"] + [2, 3, 1].map { dir + "/song.part-\($0)-of-3.mp4" } + ["--song", dir + "/song.mid", "-o", dir + "/joined.mp4"] + Self.look
+                + Self.sound)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(try frameHashes(dir + "/joined.mp4") == frameHashes(dir + "/whole.mp4"))
+        // A share that is none is refused, saying which variable gave it.
+        let none = try ProcessRunner.midiviz(
+            ["render", dir + "/song.mid", "--segment", "auto"] + Self.look + Self.sound, environment: ["MIDIVIZ_SHARD": "0/3"])
+        #expect(none.status == 64 && none.stderr.contains("--segment auto: MIDIVIZ_SHARD=0/3 is not K/N"), "\(none.stderr)")
+    }
+
     @Test func joinRefusesPartsThatDoNotMakeTheSongNamingThem() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
