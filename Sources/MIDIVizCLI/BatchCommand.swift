@@ -79,7 +79,7 @@ struct BatchCommand: ParsableCommand {
             try plan.check(reports: [report, junit].compactMap { $0 })
             if let shard { plan = plan.sharded(try shard.resolve()) }
         } catch {
-            throw fail(error.message, code: 64)
+            throw fail(error.message, code: error.exitCode)
         }
         let job = BatchJob(plan: plan, force: force, describe: { $0.message })
         // A batch stopped between songs is still interrupted: the rest were not made.

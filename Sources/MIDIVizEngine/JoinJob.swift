@@ -97,7 +97,7 @@ package final class JoinJob: Sendable {
                 ffprobe,
                 [
                     "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
-                    "stream=codec_name,width,height,r_frame_rate,nb_read_packets", "-of", "csv=p=0", part,
+                    "stream=codec_name,width,height,r_frame_rate,nb_read_packets", "-of", "csv=p=0", FFmpegProcess.file(part),
                 ],
                 failure: { .badInput("\(part): not a video midiviz can join (\($0))") }
             )
@@ -152,9 +152,10 @@ package final class JoinJob: Sendable {
         _ = try Self.run(
             ffmpeg,
             [
-                "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-i", wav,
+                "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-protocol_whitelist", "file", "-i", FFmpegProcess.file(list), "-i",
+                FFmpegProcess.file(wav),
                 "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
-                "-movflags", "+faststart", "-f", "mp4", video,
+                "-movflags", "+faststart", "-f", "mp4", FFmpegProcess.file(video),
             ],
             failure: { .failed("ffmpeg could not join the parts: \($0)") },
             started: { process in

@@ -109,6 +109,8 @@ public struct BatchPlan: Sendable {
         let reads = songs.map { ($0.input, "input song") } + manifests.map { ($0, "manifest") } + songs.map { ($0.output, "song's video") }
         do throws(RenderError) {
             try OutputChecks.check(files: reports, inputs: reads)
+        } catch .cannotCreate(let message) {
+            throw .cannotWrite(message)
         } catch {
             throw .usage(error.description)
         }
