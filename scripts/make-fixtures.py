@@ -237,6 +237,21 @@ def karaoke_latin1():
     return round_song('Frère Jacques', words, 0x01, 'latin-1', header_texts=('@KMIDI KARAOKE FILE', '@LFRA', '@TFrère Jacques'))
 
 
+def karaoke_headers():
+    """A small .kar (4 notes at 120 bpm, 2 s) with the Soft Karaoke headers: @K, @V and @I as
+    text events in the first track, and @L and two @T (the title, then the author) as lyric
+    events (FF 05) before the words, as some converters write them. The title is the first @T;
+    none of the headers is sung."""
+    tpq = 480
+    conductor = [(0, meta(0x01, b'@KMIDI KARAOKE FILE')), (0, meta(0x01, b'@V0100')),
+                 (0, meta(0x01, b'@IMade for the midiviz tests')), (0, tempo(120))]
+    headers = [b'@LENGL', b'@TTwinkle Twinkle', b'@TJane Taylor']
+    words = [(i * tpq, meta(0x05, word)) for i, word in enumerate([b'Twin', b'kle ', b'twin', b'kle'])]
+    words_track = [(0, name('Words'))] + [(0, meta(0x05, header)) for header in headers] + words
+    melody = [(0, name('Melody')), (0, [0xC0, 0])] + notes(0, [(i * tpq, tpq - 20, pitch, 96) for i, pitch in enumerate([60, 60, 67, 67])])
+    return smf(tpq, [track(conductor), track(words_track), track(melody)])
+
+
 def lyrics_utf8():
     """The same round in Polish (Panie Janie) as lyric events (FF 05) in UTF-8, lines ended by
     CR as RP-026 has it; ń and ą are beyond Latin-1."""
@@ -271,7 +286,8 @@ def main():
                            ('short-time-signature.mid', short_time_signature()),
                            ('sysex-tracks-without-end.mid', sysex_tracks_without_end()),
                            ('tempo-in-second-track.mid', tempo_in_second_track()),
-                           ('karaoke-latin1.kar', karaoke_latin1()), ('lyrics-utf8.mid', lyrics_utf8()),
+                           ('karaoke-latin1.kar', karaoke_latin1()), ('karaoke-headers.kar', karaoke_headers()),
+                           ('lyrics-utf8.mid', lyrics_utf8()),
                            ('pedal-two-hands.mid', pedal_two_hands())]:
         with open(os.path.join(HERE, filename), 'wb') as f:
             f.write(data)

@@ -12,8 +12,13 @@ public struct MIDIVizCommand: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line, a bare `--labels` completed first.
+    /// Runs the command line, a bare `--labels` completed first. A file name beginning with `-`
+    /// before `--` is refused (exit 64): the parser would read it as options.
     public static func mainExpandingBareOptions() {
-        main(BareOptions.expand(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let name = DashedFileName.first(in: arguments) {
+            Foundation.exit(fail(DashedFileName.message(name), code: 64).rawValue)
+        }
+        main(BareOptions.expand(arguments))
     }
 }

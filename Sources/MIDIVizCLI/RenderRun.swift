@@ -29,7 +29,7 @@ struct RenderRun {
         let reporter = ProgressReporter(style: outputs.reporting.quiet ? nil : outputs.reporting.progress)
         let summary: RenderSummary
         do {
-            summary = try job.run { reporter.update(done: $0.framesDone, of: $0.frames) }
+            summary = try job.run { reporter.update($0) }
         } catch {
             interruption.yieldIfInterrupted()
             reporter.finish()

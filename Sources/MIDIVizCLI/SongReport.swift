@@ -32,7 +32,7 @@ struct SongReport {
         let includesNotes: Bool
 
         enum CodingKeys: String, CodingKey {
-            case file, format, division, durationSeconds = "duration_s", endTick = "end_tick", noteCount = "note_count"
+            case file, title, format, division, durationSeconds = "duration_s", endTick = "end_tick", noteCount = "note_count"
             case tempoChanges = "tempo_changes", timeSignatures = "time_signatures", keySignatures = "key_signatures", tracks
             case lyrics, lyricsEncoding = "lyrics_encoding", warnings, notes
         }
@@ -41,6 +41,7 @@ struct SongReport {
             let song = report.song, lyrics = report.lyrics
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(report.path, forKey: .file)
+            try container.encode(song.defaultTitle, forKey: .title)  // null for none
             try container.encode(song.format, forKey: .format)
             switch song.division {
             case .ticksPerQuarter(let ticks):
@@ -128,6 +129,10 @@ struct SongReport {
     var text: String {
         var lines: [String] = []
         lines.append(path)
+        if let title = song.defaultTitle {
+            let credits = KaraokeHeaders(song: song).credits
+            lines.append("  title: \(title)" + (credits.isEmpty ? "" : " (\(credits.joined(separator: ", ")))"))
+        }
         lines.append("  format \(song.format), \(song.division.description), \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s")")
         lines.append("  duration \(SongClock.text(song.durationSeconds)) (\(String(format: "%.3f", song.durationSeconds)) s), \(song.notes.count) notes")
         if !song.tempoChanges.isEmpty {

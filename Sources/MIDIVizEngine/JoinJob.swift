@@ -139,9 +139,9 @@ package final class JoinJob: Sendable {
         _ = try Self.run(
             ffmpeg,
             [
-                "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-i", wav,
-                "-map", "0:v", "-map", "1:a", "-map_metadata", "-1", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
-                "-movflags", "+faststart", "-f", "mp4", video,
+                "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-protocol_whitelist", "file", "-i", FFmpegProcess.file(list),
+                "-i", FFmpegProcess.file(wav), "-map", "0:v", "-map", "1:a", "-map_metadata", "-1", "-c:v", "copy", "-c:a", "aac", "-b:a", "192k",
+                "-movflags", "+faststart", "-f", "mp4", FFmpegProcess.file(video),
             ],
             failure: { .failed("ffmpeg could not join the parts: \($0)") },
             started: { process in
@@ -225,7 +225,7 @@ package final class JoinJob: Sendable {
                 executable: ffprobe,
                 arguments: [
                     "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                    "stream=codec_name,nb_read_frames:format_tags", "-of", "json", "file:" + path,
+                    "stream=codec_name,nb_read_frames:format_tags", "-of", "json", FFmpegProcess.file(path),
                 ],
                 readsOutput: true)
         } catch {

@@ -107,8 +107,21 @@ public enum RenderOutput: Sendable, Hashable {
 
 /// How far a render has come.
 public struct RenderProgress: Sendable {
+    /// What the render is doing.
+    public enum Stage: String, Sendable {
+        /// Making the frames (and the sound beside them).
+        case frames
+        /// Putting the finished video and its sound together (the sound normalized beside the
+        /// frames is encoded then): `muxedSeconds` of `durationSeconds` done.
+        case muxing
+    }
+
     public var framesDone: Int
     public var frames: Int
+    public var stage: Stage = .frames
+    /// While muxing: how much of the video is put together, and its length, in seconds.
+    public var muxedSeconds: Double = 0
+    public var durationSeconds: Double = 0
 }
 
 /// What a finished render made.

@@ -42,15 +42,22 @@ package final class ChildProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments`.
     /// - Parameters:
     ///   - writesInput: give it a pipe on stdin (`inputDescriptor`), else /dev/null.
+    ///   - inputBytes: give it these bytes on stdin, then its end (written by a thread of their
+    ///     own; a child that stops reading them ends the writing, not this process).
     ///   - readsOutput: keep what it writes on stdout (`standardOutput`), else discard it.
+    ///   - outputChunks: called with what it writes on stdout as it writes it, on a reader thread
+    ///     (instead of keeping it).
     /// - Throws: when it cannot be started; the error says why.
-    package init(executable: String, arguments: [String], writesInput: Bool = false, readsOutput: Bool = false) throws {
+    package init(
+        executable: String, arguments: [String], writesInput: Bool = false, inputBytes: [UInt8]? = nil, readsOutput: Bool = false,
+        outputChunks: (@Sendable (Data) -> Void)? = nil
+    ) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        input = writesInput ? Pipe() : nil
+        input = writesInput || inputBytes != nil ? Pipe() : nil
         process.standardInput = input ?? FileHandle.nullDevice
         let errors = Pipe()
-        let out = readsOutput ? Pipe() : nil
+        let out = readsOutput || outputChunks != nil ? Pipe() : nil
         process.standardOutput = out ?? FileHandle.nullDevice
         process.standardError = errors
         exited.enter()
@@ -79,9 +86,26 @@ package final class ChildProcess: @unchecked Sendable {
             let outputReader = out.fileHandleForReading
             exited.enter()
             Thread.detachNewThread { [self] in
-                let data = outputReader.readDataToEndOfFile()
-                lock.withLock { output = data }
+                if let outputChunks {
+                    while true {
+                        let chunk = outputReader.availableData
+                        if chunk.isEmpty { break }
+                        outputChunks(chunk)
+                    }
+                } else {
+                    let data = outputReader.readDataToEndOfFile()
+                    lock.withLock { output = data }
+                }
                 exited.leave()
+            }
+        }
+        if let inputBytes, let descriptor = inputDescriptor {
+            signal(SIGPIPE, SIG_IGN)  // a child that stops reading is an error from write, not a signal
+            Thread.detachNewThread { [self] in
+                _ = inputBytes.withUnsafeBytes { bytes in
+                    bytes.baseAddress.map { PipeWriting.writeAll(descriptor, $0, count: bytes.count, timeoutSeconds: 3600) }
+                }
+                closeInput()
             }
         }
     }

@@ -1,9 +1,11 @@
 import Foundation
 
 /// One ffmpeg child process (a `ChildProcess`): its stdin a pipe we write raw frames to, the
-/// last lines of its stderr kept for the message when it fails (no log file). If ffmpeg accepts
-/// no data for `stallTimeoutSeconds`, or does not exit that long after its input has ended, it is
-/// stopped and the call throws `.ffmpegStalled`.
+/// last lines of its stderr kept for the message when it fails (no log file), its progress
+/// reports (`-progress pipe:1`) read as they come. The watchdog: if for `stallTimeoutSeconds`
+/// ffmpeg neither accepts data nor reports progress (more frames, bytes or time), whether it is
+/// taking frames or finishing on its own (a mux, the encoder's last frames), it is stopped and
+/// the call throws `.ffmpegStalled`.
 package final class FFmpegProcess: Sendable {
     private let child: ChildProcess
     private let inputDescriptor: Int32
@@ -11,6 +13,13 @@ package final class FFmpegProcess: Sendable {
     /// The bytes of each write copied into the pipe: its capacity and a page. The rest is
     /// spliced (see `PipeWriting.spliceAll`).
     private let copiedTail: Int
+    /// Its progress reports, and when it last got further.
+    private let progress = FFmpegProgressWatch()
+
+    /// `path` as ffmpeg must be given it to read or write that file, whatever its name: `file:`
+    /// and the path as it is. Without it a name such as `pipe:0` or `http:x.png` is a protocol,
+    /// and `-x.mp4` an option.
+    package static func file(_ path: String) -> String { "file:" + path }
 
     /// ffmpeg from `$MIDIVIZ_FFMPEG`, else the first on PATH.
     package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(VideoError) -> String {
@@ -18,11 +27,24 @@ package final class FFmpegProcess: Sendable {
         return path
     }
 
-    /// Starts `ffmpeg -nostdin -loglevel error -y ARGUMENTS`.
-    package init(executable: String, arguments: [String], stallTimeoutSeconds: Double = 60) throws(VideoError) {
+    /// Starts `ffmpeg -nostdin -loglevel error -y -progress pipe:1 ARGUMENTS`.
+    /// - Parameter onProgress: called with each progress report, on a reader thread.
+    package init(
+        executable: String, arguments: [String], stallTimeoutSeconds: Double = 60,
+        onProgress: (@Sendable (FFmpegProgress) -> Void)? = nil
+    ) throws(VideoError) {
         self.stallTimeoutSeconds = stallTimeoutSeconds
+        let progress = self.progress
+        // Twice a second (ffmpeg's default), or a few times within a shorter stall timeout.
+        let period = stallTimeoutSeconds < 2 ? ["-stats_period", String(format: "%.3f", max(0.05, stallTimeoutSeconds / 4))] : []
         do {
-            child = try ChildProcess(executable: executable, arguments: ["-nostdin", "-loglevel", "error", "-y"] + arguments, writesInput: true)
+            child = try ChildProcess(
+                executable: executable, arguments: ["-nostdin", "-loglevel", "error", "-y", "-progress", "pipe:1"] + period + arguments,
+                writesInput: true,
+                outputChunks: { chunk in
+                    let reports = progress.feed(chunk)
+                    if let onProgress { for report in reports { onProgress(report) } }
+                })
         } catch {
             throw .ffmpegMissing
         }
@@ -42,7 +64,10 @@ package final class FFmpegProcess: Sendable {
     /// Writes all of `bytes` to ffmpeg's stdin; they are the caller's again once this returns.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
         guard let base = bytes.baseAddress else { return }
-        switch PipeWriting.spliceAll(inputDescriptor, base, count: bytes.count, copiedTail: copiedTail, timeoutSeconds: stallTimeoutSeconds) {
+        let written = PipeWriting.spliceAll(
+            inputDescriptor, base, count: bytes.count, copiedTail: copiedTail, timeoutSeconds: stallTimeoutSeconds,
+            moreSeconds: { self.secondsLeft(since: .now - .seconds(self.stallTimeoutSeconds)) })
+        switch written {
         case .written:
             return
         case .stalled:
@@ -55,13 +80,21 @@ package final class FFmpegProcess: Sendable {
         }
     }
 
-    /// Closes stdin and waits for ffmpeg to exit; throws with its last stderr lines if it failed.
+    /// Closes stdin and waits for ffmpeg to exit, as long as it reports progress; throws with its
+    /// last stderr lines if it failed.
     package func finish() throws(VideoError) {
         child.closeInput()
-        guard let termination = child.waitForExit(timeoutSeconds: stallTimeoutSeconds) else {
-            stop()
-            throw .ffmpegStalled(seconds: stallTimeoutSeconds, doing: "did not finish")
+        let closed = ContinuousClock.now
+        var termination = child.waitForExit(timeoutSeconds: stallTimeoutSeconds)
+        while termination == nil {
+            let left = secondsLeft(since: closed)
+            guard left > 0 else {
+                stop()
+                throw .ffmpegStalled(seconds: stallTimeoutSeconds, doing: "did not finish")
+            }
+            termination = child.waitForExit(timeoutSeconds: left)
         }
+        guard let termination else { return }
         switch termination {
         case .exited(0): return
         case .exited(let status): throw .ffmpegFailed(status: status, lastLines: child.lastErrorLines(3).joined(separator: " | "))
@@ -71,4 +104,12 @@ package final class FFmpegProcess: Sendable {
 
     /// Stops ffmpeg (SIGTERM, then SIGKILL after a second) and waits for it. Safe from any thread.
     package func stop() { child.stop() }
+
+    /// The seconds left before ffmpeg counts as stalled: the stall timeout from its last
+    /// progress, or from `start` when that is later; 0 or less when it has stalled.
+    private func secondsLeft(since start: ContinuousClock.Instant) -> Double {
+        let idle = ContinuousClock.now - max(progress.advanced, start)
+        let seconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18
+        return stallTimeoutSeconds - seconds
+    }
 }

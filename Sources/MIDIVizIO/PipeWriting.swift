@@ -22,17 +22,25 @@ enum PipeWriting {
     /// capacity, the tail fills the whole pipe before this returns, so the reader has read every
     /// spliced byte by then: the caller may change `bytes` as soon as this returns. Splicing
     /// spares the copy into the pipe and the pipe's fresh pages (zeroed by the kernel).
+    /// - Parameter moreSeconds: asked when there has been no room for `timeoutSeconds`: how much
+    ///   longer to wait (the reader is busy but getting on), or 0 or less to give up.
     static func spliceAll(
         _ descriptor: Int32, _ bytes: UnsafeRawPointer, count: Int, copiedTail: Int,
-        timeoutSeconds: Double
+        timeoutSeconds: Double, moreSeconds: () -> Double = { 0 }
     ) -> Outcome {
         var spliced = max(0, count - copiedTail)
         var offset = 0
+        var timeout = timeoutSeconds
         while offset < count {
             var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let polled = poll(&ready, 1, Int32(min(timeoutSeconds * 1000, Double(Int32.max))))
+            let polled = poll(&ready, 1, Int32(min(max(timeout, 0.001) * 1000, Double(Int32.max))))
             if polled < 0 && errno == EINTR { continue }
-            if polled == 0 { return .stalled }
+            if polled == 0 {
+                timeout = moreSeconds()
+                if timeout > 0 { continue }
+                return .stalled
+            }
+            timeout = timeoutSeconds
             let splicing = offset < spliced
             let taken =
                 splicing

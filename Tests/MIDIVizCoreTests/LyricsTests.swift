@@ -131,4 +131,33 @@ import Testing
         let padded = Lyrics(song: song([(1, 0, .lyric, [0x48, 0x65, 0x6C, 0x00, 0x20, 0x20]), (1.2, 0, .lyric, [0x6C, 0x7F, 0x6F])]))
         #expect(padded.lines.map(\.text) == ["Hell o"])
     }
+
+    /// A .kar's headers are not sung even when they are lyric events (some converters write
+    /// them so); the first `@T` is the title, the next ones its credits.
+    @Test func karaokeHeadersAmongLyricEventsAreNotSungAndTheFirstTitleIsTheTitle() {
+        let texts: [(Double, Int, TextEvent.Kind, [UInt8])] = [
+            (0, 0, .text, text("@KMIDI KARAOKE FILE")), (0, 0, .text, text("@V0100")), (0, 0, .text, text("@IMade here")),
+            (0, 1, .lyric, text("@LENGL")), (0, 1, .lyric, text("@T Twinkle ")), (0, 1, .lyric, text("@TJane Taylor")),
+            (1, 1, .lyric, text("Twin")), (1.5, 1, .lyric, text("kle")), (2, 1, .lyric, text("@home")),
+        ]
+        let withHeaders = song(texts)
+        #expect(Lyrics(song: withHeaders).syllables.map(\.text) == ["Twin", "kle", "@home"])
+        let headers = KaraokeHeaders(song: withHeaders)
+        #expect(headers.title == "Twinkle" && headers.credits == ["Jane Taylor"])
+        #expect(withHeaders.defaultTitle == "Twinkle")
+        // The title header wins over the first track's name.
+        #expect(song(texts, trackNames: ["Soft Karaoke", "Words"]).defaultTitle == "Twinkle")
+    }
+
+    /// Without `@T`, the first track's name, unless it is itself a header: `@TName` shows as
+    /// `Name`, any other header as no title.
+    @Test func aTrackNameThatIsAHeaderIsNotShownRaw() {
+        #expect(song([], trackNames: ["Prelude", nil]).defaultTitle == "Prelude")
+        #expect(song([], trackNames: ["@TMy Song", nil]).defaultTitle == "My Song")
+        #expect(song([], trackNames: ["@KMIDI KARAOKE FILE", nil]).defaultTitle == nil)
+        #expect(song([], trackNames: ["@home", nil]).defaultTitle == "@home")
+        #expect(song([], trackNames: [nil, nil]).defaultTitle == nil)
+        // Latin-1 bytes in a header, as in the lyrics.
+        #expect(song([(0, 1, .text, [0x40, 0x54, 0x46, 0x72, 0xE8, 0x72, 0x65, 0x00, 0x41])]).defaultTitle == "Frère")
+    }
 }

@@ -4,7 +4,8 @@ import Algorithms
 ///
 /// Where they come from: the lyric meta events (FF 05) when the file has any; otherwise the
 /// `.kar` convention, text events (FF 01) in one "words" track, where `\\` starts a paragraph,
-/// `/` a line and `@` marks a header (`@T` title, `@L` language), not a syllable. A lyric event
+/// `/` a line and `@` marks a header (`@T` title, `@L` language: `KaraokeHeaders`), not a syllable
+/// (nor is an `@` header among lyric events). A lyric event
 /// ending in CR or LF ends its line (RP-026). Lines are also broken at a long pause and, at a
 /// word's start, when they grow too long to read in one glance.
 package struct Lyrics: Sendable, Equatable {
@@ -75,7 +76,8 @@ package struct Lyrics: Sendable, Equatable {
 
     /// The events to read lyrics from, and which kind they are.
     static func events(of song: Song) -> (Source, [TextEvent]) {
-        let lyricEvents = song.texts.filter { $0.kind == .lyric && !$0.bytes.isEmpty }
+        // A .kar's headers (`@T` title, `@L` language…) are not sung, whichever kind of event carries them.
+        let lyricEvents = song.texts.filter { $0.kind == .lyric && !$0.bytes.isEmpty && !KaraokeHeaders.isHeader($0.bytes) }
         if !lyricEvents.isEmpty { return (.lyricEvents, lyricEvents) }
         // The .kar words track: the one with the most text events among those with line marks
         // or named "Words".

@@ -33,9 +33,9 @@ package final class GIFSink: FrameSink {
         self.stallTimeoutSeconds = stallTimeoutSeconds
         let arguments = [
             "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(settings.width)x\(settings.height)",
-            "-framerate", String(settings.framesPerSecond), "-i", "pipe:0",
+            "-framerate", String(settings.framesPerSecond), "-protocol_whitelist", "pipe", "-i", "pipe:0",
             "-c:v", "ffv1", "-pix_fmt", settings.transparent ? "bgra" : "bgr0", "-threads", "2", "-slices", "4",
-            "-f", "matroska", scratch,
+            "-f", "matroska", FFmpegProcess.file(scratch),
         ]
         do {
             intermediate = try FFmpegProcess(executable: executable, arguments: arguments, stallTimeoutSeconds: stallTimeoutSeconds)
@@ -56,13 +56,13 @@ package final class GIFSink: FrameSink {
         let rate = keep > 1 ? "fps=\(Double(fps) / Double(keep))," : ""
         let transparent = settings.transparent
         try run([
-            "-i", scratch, "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),
-            "-frames:v", "1", "-update", "1", "-c:v", "png", "-f", "image2", palette,
+            "-i", FFmpegProcess.file(scratch), "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),
+            "-frames:v", "1", "-update", "1", "-c:v", "png", "-f", "image2", FFmpegProcess.file(palette),
         ])
         try run([
-            "-i", scratch, "-i", palette,
+            "-i", FFmpegProcess.file(scratch), "-i", FFmpegProcess.file(palette),
             "-lavfi", "[0:v]\(rate)null[v];[v][1:v]paletteuse=dither=sierra2_4a" + (transparent ? ":alpha_threshold=128" : ""),
-            "-loop", "0", "-f", "gif", path,
+            "-loop", "0", "-f", "gif", FFmpegProcess.file(path),
         ])
     }
 

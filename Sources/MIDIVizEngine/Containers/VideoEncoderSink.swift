@@ -32,10 +32,10 @@ package final class VideoEncoderSink: FrameSink {
             [
                 "-f", "rawvideo", "-pix_fmt", takesRGBA ? "rgba" : "yuv420p", "-s", "\(settings.width)x\(settings.height)",
                 "-framerate", String(settings.framesPerSecond),
-            ] + (takesRGBA ? [] : tags) + ["-i", "pipe:0"]
+            ] + (takesRGBA ? [] : tags) + ["-protocol_whitelist", "pipe", "-i", "pipe:0"]
         switch audio {
-        case .wav(let path): arguments += ["-i", path]
-        case .pcmFIFO(let path, let rate): arguments += ["-f", "s16le", "-ar", String(rate), "-ac", "2", "-i", path]
+        case .wav(let path): arguments += ["-i", FFmpegProcess.file(path)]
+        case .pcmFIFO(let path, let rate): arguments += ["-f", "s16le", "-ar", String(rate), "-ac", "2", "-i", FFmpegProcess.file(path)]
         case nil: break
         }
         arguments += ["-map", "0:v"] + (audio != nil ? ["-map", "1:a"] : [])
@@ -43,7 +43,7 @@ package final class VideoEncoderSink: FrameSink {
         arguments += encoding.videoArguments(alpha: alpha, crf: crf, preset: preset, tags: tags)
         if audio != nil { arguments += encoding.soundArguments }
         arguments += metadata.sorted { $0.key < $1.key }.flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
-        arguments += encoding.muxerArguments(customTags: !metadata.isEmpty) + [path]
+        arguments += encoding.muxerArguments(customTags: !metadata.isEmpty) + [FFmpegProcess.file(path)]
         do {
             ffmpeg = try FFmpegProcess(executable: executable, arguments: arguments, stallTimeoutSeconds: stallTimeoutSeconds)
         } catch {
@@ -52,15 +52,21 @@ package final class VideoEncoderSink: FrameSink {
     }
 
     /// Puts a finished video (without sound) and a WAV together into `path`: the video copied,
-    /// the sound encoded as `container` carries it. One short ffmpeg run at the end.
+    /// the sound encoded as `container` carries it. One ffmpeg run at the end, watched by its
+    /// progress (a long song's sound takes a while to encode).
+    /// - Parameter progress: the seconds of the video put together so far, as ffmpeg reports them.
     package static func addSound(
         _ wav: String, to video: String, into path: String, container: VideoContainer,
-        ffmpeg executable: String, stallTimeoutSeconds: Double
+        ffmpeg executable: String, stallTimeoutSeconds: Double, progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws(RenderError) {
         guard let encoding = container.encoding else { throw .usage("a \(container.rawValue) holds no sound") }
-        let arguments = ["-i", video, "-i", wav, "-map", "0:v", "-map", "1:a", "-c:v", "copy"] + encoding.soundArguments + encoding.muxerArguments
+        let arguments =
+            ["-i", FFmpegProcess.file(video), "-i", FFmpegProcess.file(wav), "-map", "0:v", "-map", "1:a", "-c:v", "copy"]
+            + encoding.soundArguments + encoding.muxerArguments
         do {
-            let process = try FFmpegProcess(executable: executable, arguments: arguments + [path], stallTimeoutSeconds: stallTimeoutSeconds)
+            let process = try FFmpegProcess(
+                executable: executable, arguments: arguments + [FFmpegProcess.file(path)], stallTimeoutSeconds: stallTimeoutSeconds,
+                onProgress: { report in if let seconds = report.outTimeSeconds { progress(seconds) } })
             try process.finish()
         } catch {
             throw RenderError(error)

@@ -42,7 +42,9 @@ extension RenderOptions {
         .value("keys", .look, \.keys, help: "Keys of the keyboard style: 88 (A0 to C8) or song (the song's range in whole octaves)."),
         .flag("chords", .look, \.chords, help: "Name the chord sounding now (C, Am7, G/B, ...) in the top right corner."),
         .optional(
-            "title", .look, \.title, help: "A title for the top left corner (default: the song's first track name, if any; \"\" for none).", example: "Prelude"),
+            "title", .look, \.title,
+            help: "A title for the top left corner (default: a .kar's title, its first @T line, else the song's first track name, if any; \"\" for none).",
+            example: "Prelude"),
         .value(
             "labels", .look, \.labels,
             help:

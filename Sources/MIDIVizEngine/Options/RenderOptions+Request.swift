@@ -40,7 +40,7 @@ extension RenderOptions {
         var settings = RenderSettings(
             width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
             colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: color,
-            window: window, keys: keys, chords: chords, title: title ?? song.tracks.first?.name)
+            window: window, keys: keys, chords: chords, title: title ?? song.defaultTitle)
         settings.transparent = background == .transparent
         for track in trackColors.map(\.number) + hiddenTracks + onlyTracks where track >= song.tracks.count {
             throw .usage(

@@ -54,9 +54,15 @@ extension RenderJob {
         if let error = framesError { throw .failed(String(describing: error)) }
         for sink in made { try sink.finish() }
         if let muxing = route.muxing, let encoder = plan.encoder, let container = encoder.container, let ffmpeg = plan.ffmpeg {
+            let made = pipeline.frameCount
+            let seconds = Double(made) / Double(plan.settings.framesPerSecond)
+            let report: @Sendable (Double) -> Void = { muxed in
+                progress(RenderProgress(framesDone: made, frames: made, stage: .muxing, muxedSeconds: min(muxed, seconds), durationSeconds: seconds))
+            }
+            report(0)
             try VideoEncoderSink.addSound(
                 muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container, ffmpeg: ffmpeg,
-                stallTimeoutSeconds: request.stallTimeoutSeconds)
+                stallTimeoutSeconds: request.stallTimeoutSeconds, progress: report)
         }
         return (pipeline.frameCount, loudness.value)
     }
