@@ -214,7 +214,7 @@ public struct BatchReport: Codable, Sendable, Equatable {
         var byIndex: [Int: String] = [:]
         for (name, report) in reports {
             guard let shard = report.shard else {
-                throw .badReport("\(name) is not a shard's report (its batch ran without --shard): there is nothing to merge it with")
+                throw .badReport("\(name) is not a shard's report (its batch was not sharded): there is nothing to merge it with")
             }
             guard let plan = report.plan else {
                 throw .badReport("\(name) does not say which batch it is from (written before midiviz 0.3.0): render its shard again")
