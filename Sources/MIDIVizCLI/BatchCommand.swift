@@ -56,6 +56,7 @@ struct BatchCommand: ParsableCommand {
             return
         }
         guard outputDirectoryOption != nil || renderArguments.config.printConfig else { throw ValidationError("batch needs --output-dir DIR for the videos") }
+        guard outputDirectoryOption != "" else { throw ValidationError("--output-dir needs a folder's name, not an empty one") }
         if output != nil {
             throw ValidationError("batch names each song's video itself under --output-dir: -o is for --merge-reports")
         }

@@ -23,7 +23,12 @@ enum ConfigFile {
             let problem = RegularFile.problem(at: path)
             throw Failure(description: "cannot read config \(path): \(problem ?? "not UTF-8 text")", exitCode: problem == nil ? 64 : 66)
         }
-        // TOML's parser ends a string at an escaped NUL without a word: refuse it here.
+        // TOML's parser ends the text at a NUL byte, and a string at an escaped NUL, without a
+        // word: refuse both here.
+        if let nul = text.firstIndex(of: "\0") {
+            throw Failure(
+                description: "\(path):\(text[..<nul].split(separator: "\n", omittingEmptySubsequences: false).count): a NUL byte: not a TOML text file")
+        }
         if let line = lineEscapingNUL(text) {
             throw Failure(description: "\(path):\(line): a string holds \\u0000 (NUL), which no option takes")
         }

@@ -47,6 +47,9 @@ struct OutputOptions: ParsableArguments {
     /// What the options say together with the render options (config files included).
     func check(_ options: RenderOptions) throws {
         if options.noAudio && audio != nil { throw fail("--no-audio and --audio contradict each other", code: 64) }
+        if segment != nil && options.noAudio {
+            throw fail("--segment and --no-audio contradict each other: a segment's frames follow the whole song's sound, which join adds", code: 64)
+        }
         if segment != nil && (options.from != nil || options.to != nil) {
             throw fail("--segment takes a share of the whole song: --from and --to do not apply", code: 64)
         }

@@ -115,6 +115,15 @@ final class StagedOutput: Sendable {
         for folder in createdFolders { rmdir(folder) }
     }
 
+    /// The scratch files a render keeps beside an output (`OutputTransaction.scratch`), by suffix.
+    static let scratchSuffixes = ["f32", "mkv", "pcm", "png", "txt", "video", "wav"]
+
+    /// What runs that died left beside `output`: its temporaries and its scratch files'.
+    static func removeStaleTemporaries(of output: String) {
+        let parts = PathParts(output)
+        for name in [parts.name] + scratchSuffixes.map({ parts.name + "." + $0 }) { removeStaleTemporaries(in: parts.folder, of: name) }
+    }
+
     /// `.NAME.midiviz-PID-…` and `.NAME.midiviz-old-PID-…` of processes that no longer exist.
     /// A backup whose output is missing (a run killed while committing) is put back.
     static func removeStaleTemporaries(in folder: String, of name: String) {

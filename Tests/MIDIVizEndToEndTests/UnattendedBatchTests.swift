@@ -210,4 +210,99 @@ struct UnattendedBatchTests {
         for key in ["songs", "rendered", "failed", "frames"] { #expect(all[key] as? Int == one[key] as? Int, "\(key)") }
         #expect(all["duration_s"] as? Double == one["duration_s"] as? Double)
     }
+
+    /// What a hostile pass found (182 cases), each now refused before any work or handled:
+    /// numbers in the engines' variables that overflowed, a huge N that made merging hang, totals
+    /// that overflowed, records edited to absurd numbers, outputs that are one file spelled two
+    /// ways or another song's record, an output named .gif holding MP4, a report over the
+    /// SoundFont found by $MIDIVIZ_SOUNDFONT, a NUL byte in a config file, an empty or
+    /// uncreatable output folder.
+    @Test func whatAHostilePassFoundIsRefused() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func refused(_ arguments: [String], _ code: Int32, _ words: String, environment: [String: String] = [:]) throws {
+            let result = try ProcessRunner.midiviz(arguments, currentDirectory: URL(fileURLWithPath: root), environment: environment)
+            #expect(result.status == code && result.stderr.contains(words), "\(arguments) \(environment): \(result.status) \(result.stderr)")
+        }
+        let oneSong = ["batch", "songs/a.mid", "--output-dir", "v"] + Self.small
+        let huge = "9223372036854775807"
+        try refused(
+            oneSong + ["--shard", "auto"], 64, "JOB_COMPLETION_INDEX=\(huge) is not a whole number",
+            environment: ["JOB_COMPLETION_INDEX": huge, "MIDIVIZ_SHARD_COUNT": huge])
+        try refused(
+            oneSong + ["--shard", "auto"], 64, "SLURM_ARRAY_TASK_MIN=-9223372036854775808 is not a whole number",
+            environment: [
+                "SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808", "SLURM_ARRAY_TASK_MAX": huge, "SLURM_ARRAY_TASK_COUNT": "2",
+            ])
+        try refused(
+            oneSong + ["--shard", "auto"], 64, "SLURM_ARRAY_TASK_COUNT=\(huge) is not a whole number",
+            environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": huge])
+        try refused(oneSong + ["--shard", "auto"], 64, "CI_NODE_INDEX is set without CI_NODE_TOTAL", environment: ["CI_NODE_INDEX": "2"])
+        try refused(oneSong + ["--shard", "auto"], 64, "CI_NODE_INDEX=two is not a whole number", environment: ["CI_NODE_INDEX": "two", "CI_NODE_TOTAL": "3"])
+        #expect(!FileManager.default.fileExists(atPath: root + "/v"))
+
+        // A report of share 1 of a huge N merges at once into "missing", not a hang.
+        #expect(try batch(["songs/a.mid", "--output-dir", "v", "--shard", "1/\(huge)", "--report", "s.json"], in: root).status == 0)
+        try refused(["batch", "--merge-reports", "s.json", "-o", "m.json"], 65, "shards 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ... of \(huge) are missing")
+        // Songs whose frames add up past any batch.
+        var report = try self.report(root + "/s.json")
+        let song = (report["songs"] as? [[String: Any]])?.first ?? [:]
+        report["songs"] = (0..<4096).map { index -> [String: Any] in
+            var copy = song
+            copy["frames"] = 1 << 40
+            copy["path"] = "/m/\(index).mid"
+            return copy
+        }
+        report["shard"] = "1/1"
+        try JSONSerialization.data(withJSONObject: report).write(to: URL(fileURLWithPath: root + "/big.json"))
+        try refused(["batch", "--merge-reports", "big.json", "-o", "m.json"], 65, "big.json: the songs' frames add up past any batch")
+        #expect(!FileManager.default.fileExists(atPath: root + "/m.json"))
+
+        // A record edited to absurd numbers is no record: the song renders again.
+        let record = root + "/v/a.mp4.midiviz.json"
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try text.replacingOccurrences(of: #""frames":10"#, with: #""frames":\#(huge)"#).write(toFile: record, atomically: true, encoding: .utf8)
+        // And a scratch file a killed run left beside it goes when the song is looked at again.
+        let stale = root + "/v/.a.mp4.f32.midiviz-999999999-x"
+        _ = FileManager.default.createFile(atPath: stale, contents: Data("left".utf8))
+        let again = try batch(["songs/a.mid", "--output-dir", "v", "--report", "again.json"], in: root)
+        let againTotals = try self.report(root + "/again.json")["totals"] as? [String: Any]
+        #expect(again.status == 0 && againTotals?["rendered"] as? Int == 1, "\(again.stderr)")
+        let skipped = try batch(["songs/a.mid", "--output-dir", "v", "--report", "skip.json"], in: root)
+        let skippedTotals = try self.report(root + "/skip.json")["totals"] as? [String: Any]
+        #expect(skipped.status == 0 && skippedTotals?["skipped"] as? Int == 1)
+        #expect(!FileManager.default.fileExists(atPath: stale), "a dead run's scratch file is removed")
+
+        // Outputs: one file spelled two ways, another song's record, a container by extension.
+        for (lines, words) in [
+            ([#"{"input": "a.mid"}"#, #"{"input": "b.mid", "output": "./a.mp4"}"#], "would both be written to"),
+            ([#"{"input": "a.mid", "output": "x/a.mp4"}"#, #"{"input": "b.mid", "output": "x//./a.mp4"}"#], "would both be written to"),
+            ([#"{"input": "a.mid"}"#, #"{"input": "b.mid", "output": "a.mp4.midiviz.json"}"#], "it is the record of"),
+            ([#"{"input": "a.mid", "output": "a.txt"}"#], "a batch writes .mp4"),
+        ] {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+            try refused(["batch", "songs/m.jsonl", "--output-dir", "w"] + Self.small, 64, words)
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/w"))
+        try (#"{"input": "a.mid", "output": "a.gif"}"# + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+        #expect(try batch(["songs/m.jsonl", "--output-dir", "w"], in: root).status == 0)
+        #expect(try VideoTools.probe(root + "/w/a.gif")["video"]?.codec == "gif")
+
+        // The SoundFont found by $MIDIVIZ_SOUNDFONT is an input, as one given is.
+        try FileManager.default.copyItem(atPath: AudioTools.soundFont ?? "", toPath: root + "/sf.sf2")
+        let soundFont = try Data(contentsOf: URL(fileURLWithPath: root + "/sf.sf2"))
+        try refused(
+            ["batch", "songs/a.mid", "--output-dir", "v", "--report", "sf.sf2", "--size", "160x90", "--to", "1"], 64,
+            "refusing to write sf.sf2: it is the SoundFont",
+            environment: ["MIDIVIZ_SOUNDFONT": root + "/sf.sf2"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/sf.sf2")) == soundFont)
+
+        // A NUL byte in a config file; an empty output folder; one under a file; a silent segment.
+        try Data("style = \"bars\"\u{0}\nfps = 20\nbogus = 1\n".utf8).write(to: URL(fileURLWithPath: root + "/look.toml"))
+        try refused(oneSong + ["--config", "look.toml"], 64, "look.toml:1: a NUL byte: not a TOML text file")
+        try refused(["batch", "songs/a.mid", "--output-dir", ""] + Self.small, 64, "--output-dir needs a folder's name")
+        _ = FileManager.default.createFile(atPath: root + "/file", contents: Data("x".utf8))
+        try refused(["batch", "songs/a.mid", "--output-dir", "file/sub"] + Self.small, 73, "cannot create the output folder file/sub")
+        try refused(["render", "songs/a.mid", "--segment", "1/2", "--no-audio"], 64, "--segment and --no-audio contradict each other")
+    }
 }

@@ -116,7 +116,7 @@ public final class BatchJob: Sendable {
         do {
             request = try RenderRequest(
                 song: loaded, songPath: song.input, songName: song.input, options: options,
-                outputs: [.video(path: song.output, container: .mp4, crf: options.crf, preset: options.preset)],
+                outputs: [.video(path: song.output, container: VideoContainer(outputPath: song.output) ?? .mp4, crf: options.crf, preset: options.preset)],
                 defaultJobs: 1)
         } catch {
             return failed(error)
@@ -128,6 +128,7 @@ public final class BatchJob: Sendable {
         }
         var record = BatchRecord(input: bytes, options: options, soundFont: soundFont, digest: digest)
         if !force, let made = record.upToDate(output: song.output) {
+            StagedOutput.removeStaleTemporaries(of: song.output)  // of a rerun killed earlier
             // What the render made, as a report of that render said: the same totals as a run
             // that renders it.
             return result(.skipped, "up to date", duration: made.durationSeconds ?? 0, frames: made.frames ?? 0)

@@ -69,6 +69,12 @@ public struct BatchPlan: Sendable {
         if files.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
             throw .usage("the output folder \(outputDirectory) is not a folder")
         }
+        // A folder to be made must be makeable: the nearest existing parent is a folder.
+        var parent = OutputChecks.absolute(outputDirectory)
+        while !files.fileExists(atPath: parent) && parent != "/" { parent = PathParts(parent).folder }
+        if files.fileExists(atPath: parent, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .cannotWrite("cannot create the output folder \(outputDirectory): \(parent) is not a folder")
+        }
         var songs: [BatchSong] = []
         var manifests: [String] = []
         for input in inputs {
@@ -83,12 +89,20 @@ public struct BatchPlan: Sendable {
                 songs.append(BatchSong(input: input, relativePath: name, output: outputPath(for: name, in: outputDirectory), options: options))
             }
         }
-        var seen: [String: String] = [:]
+        // Each video and record once, however its path is spelled (`./a.mp4`, `x//a.mp4`).
+        var written: [String: (input: String, isRecord: Bool)] = [:]
         for song in songs where song.problem == nil {
-            if let other = seen[song.output] {
-                throw .usage("\(other) and \(song.input) would both be written to \(song.output)")
+            for (path, isRecord) in [(song.output, false), (BatchRecord.path(of: song.output), true)] {
+                let key = OutputChecks.absolute(path)
+                if let other = written[key] {
+                    if !other.isRecord && !isRecord { throw .usage("\(other.input) and \(song.input) would both be written to \(song.output)") }
+                    throw .usage("refusing to write \(path) for \(song.input): it is the \(other.isRecord ? "record" : "video") of \(other.input)")
+                }
+                written[key] = (song.input, isRecord)
             }
-            seen[song.output] = song.input
+            guard VideoContainer(outputPath: song.output) != nil else {
+                throw .usage("cannot write \(song.output) for \(song.relativePath): a batch writes \(VideoContainer.names) (by the extension)")
+            }
         }
         guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi) in \(inputs.joined(separator: ", "))") }
         let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
@@ -226,10 +240,14 @@ struct ReadFiles {
         for song in plan.songs where song.problem == nil { add(song.input, "input song \(song.relativePath)") }
         for manifest in plan.manifests { add(manifest, "manifest") }
         for file in configFiles { add(file, "config file") }
+        var located: Set<String?> = []
         for options in [plan.options] + plan.songs.map(\.options) {
             add(options.fontPath, "font")
-            if let soundFont = options.soundFont { add(soundFont, "SoundFont") }
             if let image = options.backgroundImage { add(image, "background image") }
+            // The SoundFont the songs play with, given or found ($MIDIVIZ_SOUNDFONT, Debian's), even
+            // when silent: a report never replaces it.
+            guard located.insert(options.soundFont).inserted else { continue }
+            if let soundFont = (try? SoundFontLocator.locate(explicit: options.soundFont)) ?? options.soundFont { add(soundFont, "SoundFont") }
         }
     }
 

@@ -78,6 +78,9 @@ package struct BatchRecord: Codable, Equatable, Sendable {
         guard let recorded = Self.read(for: output),
             let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int
         else { return nil }
+        // A record edited to numbers no render makes is no record: render again.
+        if let frames = recorded.frames, !(0...BatchReport.largestCount).contains(frames) { return nil }
+        if let seconds = recorded.durationSeconds, !(0...BatchReport.longestSeconds).contains(seconds) { return nil }
         var made = self
         made.outputBytes = recorded.outputBytes
         made.durationSeconds = recorded.durationSeconds

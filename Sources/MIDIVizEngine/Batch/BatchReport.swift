@@ -196,12 +196,16 @@ public struct BatchReport: Codable, Sendable, Equatable {
         guard (0...Self.longestSeconds).contains(report.totals.wallSeconds) else {
             throw .badReport("\(path): a wall time of \(report.totals.wallSeconds) s, which no batch writes")
         }
+        guard report.songs.count <= Self.largestSongCount else {
+            throw .badReport("\(path): \(report.songs.count) songs, more than a batch renders (\(Self.largestSongCount))")
+        }
         return report
     }
 
     /// Bounds on what a report read back may say (far beyond any real batch), so that totals
     /// cannot overflow.
-    static let largestCount = 1 << 48
+    static let largestCount = 1 << 40
+    static let largestSongCount = 1 << 20
     static let longestSeconds = 1e12
 
     /// The shards' reports joined: every song once, sorted by name, the totals added up (wall
@@ -230,18 +234,29 @@ public struct BatchReport: Codable, Sendable, Equatable {
         }
         let count = first.shard?.count ?? 0
         if byIndex.count < count {
-            let missing = (1...count).filter { byIndex[$0] == nil }
-            let shown = missing.prefix(10).map(String.init).joined(separator: ", ") + (missing.count > 10 ? ", ..." : "")
-            throw .badReport(
-                "\(missing.count == 1 ? "shard" : "shards") \(shown) of \(count) \(missing.count == 1 ? "is" : "are") missing: merge every shard's report")
+            // The first few missing, found without walking all N (N may be huge).
+            var missing: [Int] = []
+            var index = 1
+            while missing.count < 10 && index <= count {
+                if byIndex[index] == nil { missing.append(index) }
+                index += 1
+            }
+            let more = count - byIndex.count > missing.count
+            let shown = missing.map(String.init).joined(separator: ", ") + (more ? ", ..." : "")
+            let one = count - byIndex.count == 1
+            throw .badReport("\(one ? "shard" : "shards") \(shown) of \(count) \(one ? "is" : "are") missing: merge every shard's report")
         }
         var songs: [BatchResult] = []
         var seen: [String: String] = [:]
+        var frames = 0
         for (name, report) in reports {
             for song in report.songs {
                 if let other = seen[song.path] { throw .badReport("\(song.path) is in two reports: \(other) and \(name)") }
                 seen[song.path] = name
                 songs.append(song)
+                let (sum, overflow) = frames.addingReportingOverflow(song.frames)
+                guard !overflow, sum <= largestCount else { throw .badReport("\(name): the songs' frames add up past any batch") }
+                frames = sum
             }
         }
         songs.sort { $0.input < $1.input }

@@ -43,7 +43,7 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
     /// `MIDIVIZ_SHARD=K/N` wins over all of them. Two engines' variables at once are refused:
     /// one of them leaked from where the job was started, and which is meant cannot be told.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(BatchError) -> BatchShard {
-        func number(_ name: String) -> Int? { environment[name].flatMap { Int($0) } }
+        func number(_ name: String) throws(BatchError) -> Int? { try Self.number(name, in: environment) }
         if let given = environment["MIDIVIZ_SHARD"] {
             guard let shard = BatchShard(given) else { throw .usage("MIDIVIZ_SHARD=\(given) is not K/N") }
             return shard
@@ -58,12 +58,13 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
             )
         }
         var found: (Int, Int)?
-        if let index = number("CI_NODE_INDEX"), let count = number("CI_NODE_TOTAL") {
+        if let index = try number("CI_NODE_INDEX") {
+            guard let count = try number("CI_NODE_TOTAL") else { throw .usage("CI_NODE_INDEX is set without CI_NODE_TOTAL (GitLab sets both)") }
             found = (index, count)
         } else if environment["SLURM_ARRAY_TASK_ID"] != nil {
             return try slurmArrayShard(environment)
-        } else if let index = number("JOB_COMPLETION_INDEX") {
-            guard let count = number("MIDIVIZ_SHARD_COUNT") else {
+        } else if let index = try number("JOB_COMPLETION_INDEX") {
+            guard let count = try number("MIDIVIZ_SHARD_COUNT") else {
                 throw .usage("a shard from a Kubernetes Indexed Job needs MIDIVIZ_SHARD_COUNT (the Job's completions)")
             }
             found = (index + 1, count)
@@ -82,12 +83,15 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
     /// say the share: an array that is a list with gaps (`--array=1,3,4`), or an array of one
     /// task (`sbatch --array=2` to run one task again knows nothing of the others).
     static func slurmArrayShard(_ environment: [String: String]) throws(BatchError) -> BatchShard {
-        func number(_ name: String) -> Int? { environment[name].flatMap { Int($0) } }
-        guard let task = number("SLURM_ARRAY_TASK_ID"), let first = number("SLURM_ARRAY_TASK_MIN"), let count = number("SLURM_ARRAY_TASK_COUNT") else {
-            throw .usage("a Slurm array task needs SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT as numbers")
+        func number(_ name: String) throws(BatchError) -> Int? { try Self.number(name, in: environment) }
+        guard let task = try number("SLURM_ARRAY_TASK_ID"), let first = try number("SLURM_ARRAY_TASK_MIN"),
+            let count = try number("SLURM_ARRAY_TASK_COUNT")
+        else {
+            throw .usage("a Slurm array task needs SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT")
         }
-        let step = number("SLURM_ARRAY_TASK_STEP") ?? 1
-        let last = number("SLURM_ARRAY_TASK_MAX") ?? first + (count - 1) * step
+        let step = try number("SLURM_ARRAY_TASK_STEP") ?? 1
+        // Each at most `largestEnvironmentNumber`: this arithmetic cannot overflow.
+        let last = try number("SLURM_ARRAY_TASK_MAX") ?? first + (max(count, 1) - 1) * step
         guard count > 1 else {
             throw .usage(
                 "a Slurm array of one task (\(task)) does not say how many shares there are; to render one share again, requeue its task (scontrol requeue JOBID_\(task)) or set MIDIVIZ_SHARD=K/N"
@@ -101,6 +105,20 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
             )
         }
         return shard
+    }
+
+    /// The largest number an engine's variable may hold (Slurm's array indices stop at 4 million,
+    /// Kubernetes' completions and GitLab's `parallel:` far below).
+    static let largestEnvironmentNumber = 100_000_000
+
+    /// The variable `name` as a number, nil when it is not set; refused when it is not a whole
+    /// number from 0 to `largestEnvironmentNumber`.
+    static func number(_ name: String, in environment: [String: String]) throws(BatchError) -> Int? {
+        guard let text = environment[name] else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...largestEnvironmentNumber).contains(value) else {
+            throw .usage("\(name)=\(text) is not a whole number from 0 to \(largestEnvironmentNumber)")
+        }
+        return value
     }
 
     /// The items of this share: longest first, each to the share with the least music so far
