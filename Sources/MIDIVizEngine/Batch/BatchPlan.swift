@@ -100,9 +100,6 @@ public struct BatchPlan: Sendable {
                 }
                 written[key] = (song.input, isRecord)
             }
-            guard VideoContainer(outputPath: song.output) != nil else {
-                throw .usage("cannot write \(song.output) for \(song.relativePath): a batch writes \(VideoContainer.names) (by the extension)")
-            }
         }
         guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi) in \(inputs.joined(separator: ", "))") }
         let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
@@ -128,6 +125,9 @@ public struct BatchPlan: Sendable {
             }
             for written in [song.output, BatchRecord.path(of: song.output)] {
                 if let what = reads.what(written) { throw .usage("refusing to write \(written): it is the \(what)") }
+            }
+            guard VideoContainer(outputPath: song.output) != nil else {
+                throw .usage("cannot write \(song.output) for \(song.relativePath): a batch writes \(VideoContainer.names) (by the extension)")
             }
         }
     }
