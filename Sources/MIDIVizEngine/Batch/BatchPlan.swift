@@ -182,15 +182,20 @@ public struct BatchPlan: Sendable {
     /// The real path (links resolved) of `path`, or of its deepest folder that exists, with the
     /// rest of `path` after it.
     static func realPath(ofDeepestExisting path: String) -> String {
+        /// The corresponding C function is `realpath`; nil when `path` does not resolve.
+        func resolved(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
         var existing = path
         var rest: [String] = []
-        while realpath(existing, nil) == nil, existing != "/", !existing.isEmpty {
+        while resolved(existing) == nil, existing != "/", !existing.isEmpty {
             rest.insert(PathParts(existing).name, at: 0)
             existing = PathParts(existing).folder
         }
-        guard let resolved = realpath(existing, nil) else { return path }
-        defer { free(resolved) }
-        return ([String(cString: resolved)] + rest).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+        guard let real = resolved(existing) else { return path }
+        return ([real] + rest).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
     }
 
     /// `song.mid` → `DIR/song.mp4`, `album/track.kar` → `DIR/album/track.mp4`.
