@@ -75,7 +75,7 @@ struct BatchCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         var plan: BatchPlan
         do throws(BatchError) {
-            plan = try BatchPlan.make(inputs: inputs, outputDirectory: outputDirectory, options: options)
+            plan = try BatchPlan.make(inputs: inputs, outputDirectory: outputDirectory, options: options, configFiles: renderArguments.config.config)
             // The reports replace no song, manifest or other output.
             try plan.check(reports: [report, junit].compactMap { $0 }, configFiles: renderArguments.config.config)
             if let shard { plan = plan.sharded(try shard.resolve()) }

@@ -16,13 +16,15 @@ enum ConfigFile {
 
     /// Sets the options `path` holds in `options`, each checked on its own.
     static func apply(_ path: String, to options: inout RenderOptions) throws(Failure) {
-        let text: String
+        var text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             let problem = RegularFile.problem(at: path)
             throw Failure(description: "cannot read config \(path): \(problem ?? "not UTF-8 text")", exitCode: problem == nil ? 64 : 66)
         }
+        // CRLF is one Character in Swift: as LF, lines split and are counted as the file's.
+        text = text.replacingOccurrences(of: "\r\n", with: "\n")
         // TOML's parser ends the text at a NUL byte, and a string at an escaped NUL, without a
         // word: refuse both here.
         if let nul = text.firstIndex(of: "\0") {

@@ -39,7 +39,7 @@ package struct SegmentIdentity: Codable, Equatable, Sendable {
     /// The identity a metadata value holds; nil for anything else (then it is no part).
     package init?(metadataText text: String) {
         guard let decoded = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)),
-            decoded.count >= 1, (1...decoded.count).contains(decoded.index), decoded.frames >= 0, decoded.firstFrame >= 0,
+            (1...RenderSegment.maximumCount).contains(decoded.count), (1...decoded.count).contains(decoded.index), decoded.frames >= 0, decoded.firstFrame >= 0,
             decoded.totalFrames >= decoded.frames
         else { return nil }
         self = decoded

@@ -297,6 +297,17 @@ struct UnattendedBatchTests {
             environment: ["MIDIVIZ_SOUNDFONT": root + "/sf.sf2"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/sf.sf2")) == soundFont)
 
+        // A config file where a video would go, named through a link and `..` (the kernel
+        // follows the link first: `link/..` is the link target's parent).
+        try FileManager.default.createDirectory(atPath: root + "/elsewhere/sub", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/elsewhere/sub")
+        try "fps = 10\n".write(toFile: root + "/elsewhere/a.mp4", atomically: true, encoding: .utf8)
+        try refused(oneSong.map { $0 == "v" ? "link/.." : $0 } + ["--config", "elsewhere/a.mp4"], 64, "it is the config file")
+        #expect(FileManager.default.contents(atPath: root + "/elsewhere/a.mp4") == Data("fps = 10\n".utf8))
+        // A config file with CRLF line ends names the line of its fault.
+        try Data("style = \"bars\"\r\nfps = 10\r\nbogus = 1\r\n".utf8).write(to: URL(fileURLWithPath: root + "/crlf.toml"))
+        try refused(oneSong + ["--config", "crlf.toml"], 64, "crlf.toml:3: bogus: unknown key")
+
         // A NUL byte in a config file; an empty output folder; one under a file; a silent segment.
         try Data("style = \"bars\"\u{0}\nfps = 20\nbogus = 1\n".utf8).write(to: URL(fileURLWithPath: root + "/look.toml"))
         try refused(oneSong + ["--config", "look.toml"], 64, "look.toml:1: a NUL byte: not a TOML text file")

@@ -30,4 +30,17 @@ struct RenderSegmentTests {
             }
         }
     }
+
+    /// A part's tag claiming more segments than a render can make is no part: join would look
+    /// for N - 1 missing parts (a hang at N = Int.max).
+    @Test func aPartClaimingMoreSegmentsThanARenderMakesIsNoPart() {
+        let part = SegmentIdentity(
+            songSHA256: "s", optionsSHA256: "o", encoding: "crf 20 veryfast", index: 1, count: 3, firstFrame: 0, frames: 10, totalFrames: 30)
+        #expect(SegmentIdentity(metadataText: part.metadataText) == part)
+        for count in [RenderSegment.maximumCount + 1, Int.max] {
+            var claimed = part
+            claimed.count = count
+            #expect(SegmentIdentity(metadataText: claimed.metadataText) == nil, "\(count)")
+        }
+    }
 }

@@ -63,7 +63,10 @@ public struct BatchPlan: Sendable {
     }
 
     /// The songs of `inputs` into `outputDirectory` with `options` (a manifest line's over them).
-    public static func make(inputs: [String], outputDirectory: String, options: RenderOptions) throws(BatchError) -> BatchPlan {
+    /// - Parameter configFiles: the config files the options came from (no video or record may be one).
+    public static func make(
+        inputs: [String], outputDirectory: String, options: RenderOptions, configFiles: [String] = []
+    ) throws(BatchError) -> BatchPlan {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
@@ -103,28 +106,31 @@ public struct BatchPlan: Sendable {
         }
         guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi) in \(inputs.joined(separator: ", "))") }
         let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
-        try plan.checkOutputs()
+        try plan.checkOutputs(configFiles: configFiles)
         return plan
     }
 
     /// Refuses a song whose video or record would lie outside the output folder (through `..`,
     /// an absolute name or a symbolic link to a folder elsewhere) or replace a file the batch
     /// reads (a song, a manifest, a SoundFont, font or background image).
-    private func checkOutputs() throws(BatchError) {
-        let reads = ReadFiles(readsOf: self)
+    private func checkOutputs(configFiles: [String]) throws(BatchError) {
+        let reads = ReadFiles(readsOf: self, configFiles: configFiles)
         let folder = OutputChecks.absolute(outputDirectory.isEmpty ? "." : outputDirectory)
-        let realFolder = Self.realPath(ofDeepestExisting: folder)
+        // As the kernel will follow them: links first, then `..` (`link/..` is the link's parent).
+        func unresolved(_ path: String) -> String { path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path }
+        let realFolder = Self.realPath(ofDeepestExisting: unresolved(outputDirectory.isEmpty ? "." : outputDirectory))
         for song in songs where song.problem == nil {
-            let inside = OutputChecks.absolute(song.output)  // `..` resolved
+            let inside = OutputChecks.absolute(song.output)  // `..` resolved as text
             guard inside.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
                 throw .usage("refusing to write \(song.output) for \(song.relativePath): it is outside the output folder \(outputDirectory)")
             }
-            let real = Self.realPath(ofDeepestExisting: PathParts(inside).folder)
+            let real = Self.realPath(ofDeepestExisting: PathParts(unresolved(song.output)).folder)
             guard real == realFolder || real.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else {
                 throw .usage("refusing to write \(song.output) for \(song.relativePath): a link takes it outside the output folder, to \(real)")
             }
             for written in [song.output, BatchRecord.path(of: song.output)] {
-                if let what = reads.what(written) { throw .usage("refusing to write \(written): it is the \(what)") }
+                let resolved = Self.realPath(ofDeepestExisting: unresolved(written))
+                if let what = reads.what(written) ?? reads.what(resolved) { throw .usage("refusing to write \(written): it is the \(what)") }
             }
             guard VideoContainer(outputPath: song.output) != nil else {
                 throw .usage("cannot write \(song.output) for \(song.relativePath): a batch writes \(VideoContainer.names) (by the extension)")
