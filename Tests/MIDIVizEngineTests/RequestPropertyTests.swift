@@ -35,7 +35,9 @@ struct RequestPropertyTests {
                 song: song, songPath: nil, songName: "song", settings: settings, fontPath: FontRasterizer.defaultFontPath,
                 sound: nil, outputs: outputs, jobs: spoil == 6 ? bad : 2)
             request.startSeconds = start
-            request.endSeconds = start + 0.2
+            // At least one frame's period past the start: a range with no frame in it is refused
+            // (`emptyRange`), rightly (0.5 to 0.7 s at 1 fps holds none).
+            request.endSeconds = start + 0.2 + 1 / Double(fps)
             request.prerollSeconds = spoil == 7 ? Double(bad) - 0.5 : 0
             // The PNG level is spoiled only where PNG frames are written.
             let spoiled = spoil != 0 && !(spoil == 5 && halfHeight % 2 == 0)
