@@ -27,11 +27,11 @@ enum ConfigFile {
         text = text.replacingOccurrences(of: "\r\n", with: "\n")
         // TOML's parser ends the text at a NUL byte, and a string at an escaped NUL, without a
         // word: refuse both here.
-        if let nul = text.firstIndex(of: "\0") {
-            throw Failure(
-                description: "\(path):\(text[..<nul].split(separator: "\n", omittingEmptySubsequences: false).count): a NUL byte: not a TOML text file")
+        let fileLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if let nul = fileLines.firstIndex(where: { $0.contains("\0") }) {
+            throw Failure(description: "\(path):\(nul + 1): a NUL byte: not a TOML text file")
         }
-        if let line = lineEscapingNUL(text) {
+        if let line = lineEscapingNUL(fileLines) {
             throw Failure(description: "\(path):\(line): a string holds \\u0000 (NUL), which no option takes")
         }
         let table: TOMLTable
@@ -43,7 +43,7 @@ enum ConfigFile {
             throw Failure(description: "\(path): not TOML: \(error)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.drop { $0 == " " || $0 == "\t" } }
+        let lines = fileLines.map { $0.drop { $0 == " " || $0 == "\t" } }
         func line(of key: String) -> Int {
             for (number, line) in lines.enumerated() {
                 for spelling in [key, "\"\(key)\"", "'\(key)'"] where line.hasPrefix(spelling) {
@@ -107,8 +107,8 @@ enum ConfigFile {
     /// a value, paths made absolute (from the working folder).
     /// The first line (from 1) with `\u0000` or `\U00000000` after an odd run of backslashes
     /// (an escape, not an escaped backslash), if any.
-    static func lineEscapingNUL(_ text: String) -> Int? {
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    static func lineEscapingNUL(_ lines: [Substring]) -> Int? {
+        for (index, line) in lines.enumerated() {
             var backslashes = 0
             for (offset, character) in zip(line.indices, line) {
                 if character == "\\" {

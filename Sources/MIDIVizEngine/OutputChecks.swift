@@ -9,8 +9,12 @@ package enum OutputChecks {
     /// of `inputs`, share a path with another, be a folder, device or FIFO, or lie in a folder
     /// that cannot be written.
     package static func check(files: [String], inputs: [(path: String, what: String)]) throws(RenderError) {
+        try check(files: files, reads: ReadFiles(inputs))
+    }
+
+    static func check(files: [String], reads: ReadFiles) throws(RenderError) {
         if let folder = files.first(where: { $0.hasSuffix("/") }) { throw .usage("cannot write \(folder): it names a folder, not a file") }
-        try check(files.map { ($0, false) }, inputs: inputs)
+        try check(files.map { ($0, false) }, reads: reads)
     }
 
     static func check(_ outputs: [RenderOutput], inputs: [(path: String, what: String)]) throws(RenderError) {
@@ -19,14 +23,15 @@ package enum OutputChecks {
 
     /// - Parameter inputs: the files the run reads (song, font, SoundFont), with what each is.
     static func check(_ outputs: [(path: String, isFolder: Bool)], inputs: [(path: String, what: String)]) throws(RenderError) {
-        let readPaths = inputs.map { (path: absolute($0.path), identity: FileIdentity(path: absolute($0.path)), what: $0.what) }
+        try check(outputs, reads: ReadFiles(inputs))
+    }
+
+    static func check(_ outputs: [(path: String, isFolder: Bool)], reads: ReadFiles) throws(RenderError) {
         var earlier: [(path: String, identity: FileIdentity?, isFolder: Bool)] = []
         for output in outputs {
             let path = absolute(output.path)
             let identity = FileIdentity(path: path)
-            if let input = readPaths.first(where: { $0.path == path || (identity != nil && $0.identity == identity) }) {
-                throw .usage("refusing to write \(output.path): it is the \(input.what)")
-            }
+            if let what = reads.what(output.path) { throw .usage("refusing to write \(output.path): it is the \(what)") }
             if earlier.contains(where: { $0.path == path || ($0.identity != nil && $0.identity == identity) }) {
                 throw .usage("refusing to write \(output.path) twice: two outputs name it")
             }

@@ -31,7 +31,7 @@ struct UnattendedBatchTests {
     /// Every file under `root`, with its bytes.
     func snapshot(_ root: String) -> [String: Data] {
         var files: [String: Data] = [:]
-        for case let name as String in FileManager.default.enumerator(atPath: root) ?? FileManager.default.enumerator(atPath: "/")! {
+        for case let name as String in FileManager.default.enumerator(atPath: root)?.allObjects ?? [] {
             if let data = FileManager.default.contents(atPath: root + "/" + name) { files[name] = data }
         }
         return files

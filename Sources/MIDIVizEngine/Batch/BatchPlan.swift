@@ -216,12 +216,13 @@ public struct BatchPlan: Sendable {
     /// song's video or its record), or that cannot be written where they are.
     /// - Parameter configFiles: the config files the options came from.
     public func check(reports: [String], configFiles: [String] = []) throws(BatchError) {
-        let written = songs.filter { $0.problem == nil }.flatMap {
-            [($0.output, "video of \($0.relativePath)"), (BatchRecord.path(of: $0.output), "record of \($0.relativePath)")]
+        var reads = ReadFiles(readsOf: self, configFiles: configFiles)
+        for song in songs where song.problem == nil {
+            reads.add(song.output, "video of \(song.relativePath)")
+            reads.add(BatchRecord.path(of: song.output), "record of \(song.relativePath)")
         }
-        let reads = ReadFiles(readsOf: self, configFiles: configFiles).list + written
         do throws(RenderError) {
-            try OutputChecks.check(files: reports, inputs: reads)
+            try OutputChecks.check(files: reports, reads: reads)
         } catch .cannotCreate(let message) {
             throw .cannotWrite(message)
         } catch {
@@ -240,14 +241,11 @@ public struct BatchPlan: Sendable {
     }
 }
 
-/// The files a batch reads, with what each is: by path and by file (device and inode), so a
-/// lookup is quick for thousands of songs.
-struct ReadFiles {
-    private(set) var list: [(path: String, what: String)] = []
-    private var byPath: [String: String] = [:]
-    private var byFile: [FileIdentity: String] = [:]
-
+extension ReadFiles {
+    /// The files a batch reads: its songs, manifests, config files, and each song's font,
+    /// background image and SoundFont.
     init(readsOf plan: BatchPlan, configFiles: [String] = []) {
+        self.init()
         for song in plan.songs where song.problem == nil { add(song.input, "input song \(song.relativePath)") }
         for manifest in plan.manifests { add(manifest, "manifest") }
         for file in configFiles { add(file, "config file") }
@@ -260,20 +258,5 @@ struct ReadFiles {
             guard located.insert(options.soundFont).inserted else { continue }
             if let soundFont = (try? SoundFontLocator.locate(explicit: options.soundFont)) ?? options.soundFont { add(soundFont, "SoundFont") }
         }
-    }
-
-    private mutating func add(_ path: String, _ what: String) {
-        let absolute = OutputChecks.absolute(path)
-        guard byPath[absolute] == nil else { return }
-        byPath[absolute] = what
-        list.append((path, what))
-        if let file = FileIdentity(path: absolute), byFile[file] == nil { byFile[file] = what }
-    }
-
-    /// What `path` is, when the batch reads it.
-    func what(_ path: String) -> String? {
-        let absolute = OutputChecks.absolute(path)
-        if let what = byPath[absolute] { return what }
-        return FileIdentity(path: absolute).flatMap { byFile[$0] }
     }
 }
