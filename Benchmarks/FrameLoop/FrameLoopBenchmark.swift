@@ -102,7 +102,10 @@ enum FrameLoopBenchmark {
             onScreen += count(starts, upTo: time + window) - count(ends, upTo: time)
             sounding += count(starts, upTo: time) - count(ends, upTo: time)
         }
-        print(String(format: "notes on screen (keyboard, %.0f-s window) %.0f on average; sounding at once %.0f", window, Double(onScreen) / Double(samples), Double(sounding) / Double(samples)))
+        print(
+            String(
+                format: "notes on screen (keyboard, %.0f-s window) %.0f on average; sounding at once %.0f", window, Double(onScreen) / Double(samples),
+                Double(sounding) / Double(samples)))
     }
 
     /// Each style plain and with every option of the music features on (`--labels --lyrics
