@@ -20,7 +20,8 @@ package enum ScoreImport {
                 if run.timedOut {
                     return .failure(.invalid(path: name, reason: "MuseScore did not finish reading it within \(Int(ScoreTools.timeLimitSeconds)) s"))
                 }
-                let complaint = MuseScore.complaint(run.errorLines)
+                // MuseScore names our copy of the score: name the user's file instead.
+                let complaint = MuseScore.complaint(run.errorLines).map { $0.replacingOccurrences(of: score, with: name) }
                 guard run.exitedCleanly, let midiBytes = FileManager.default.contents(atPath: midi) else {
                     return .failure(.invalid(path: name, reason: "not a score MuseScore 3 can read" + (complaint.map { " (\($0))" } ?? "")))
                 }

@@ -8,8 +8,13 @@ import Foundation
 /// - Python 3 with Verovio (PyPI `verovio`, `scripts/requirements-sheet.txt`; `$MIDIVIZ_PYTHON`):
 ///   MusicXML to SVG and its timemap (`SheetEngraver`).
 package enum ScoreTools {
-    /// The longest a tool may run on one song.
-    package static let timeLimitSeconds = 120.0
+    /// The longest a tool may run on one song: 120 s, or `$MIDIVIZ_SCORE_TIMEOUT` seconds.
+    package static let timeLimitSeconds: Double = {
+        if let text = ProcessInfo.processInfo.environment["MIDIVIZ_SCORE_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds.isFinite {
+            return seconds
+        }
+        return 120
+    }()
 
     /// The extensions read as scores.
     package static let scoreExtensions: Set<String> = ["musicxml", "xml", "mxl", "mscz", "mscx"]
