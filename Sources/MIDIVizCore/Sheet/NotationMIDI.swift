@@ -1,8 +1,8 @@
 /// A MIDI file for engraving a song that was not read from a score: the song's notes (drums left
-/// out) on a grid of sixteenth notes as two piano staves, split at middle C (right hand from C4
-/// up), with its time and key signatures and no tempo events, at the song's own ticks per
-/// quarter. Its quarters are the song's quarters, so the engraving's onsets line up with the
-/// song's tempo map.
+/// out) on a grid of sixteenth notes as one piano track, with its time and key signatures and no
+/// tempo events, at the song's own ticks per quarter. MuseScore 3 reads a piano track that needs
+/// it into a grand staff (its own hand split; two tracks would be two grand staves). Its quarters
+/// are the song's quarters, so the engraving's onsets line up with the song's tempo map.
 package enum NotationMIDI {
     package static func bytes(of song: Song) -> [UInt8] {
         let ticksPerQuarter = min(song.ticksPerQuarter, 0x7FFF)
@@ -39,14 +39,12 @@ package enum NotationMIDI {
             lastOfPitch[note.pitch] = kept.count
             kept.append(note)
         }
-        var hands: [[(tick: Int, order: Int, bytes: [UInt8])]] = [[], []]
+        var piano: [(tick: Int, order: Int, bytes: [UInt8])] = [(0, 0, [0xC0, 0])]
         for note in kept {
-            let hand = note.pitch >= 60 ? 0 : 1
-            let status = UInt8(hand)
-            hands[hand].append((note.start, 2, [0x90 | status, UInt8(note.pitch), 80]))
-            hands[hand].append((note.end, 1, [0x80 | status, UInt8(note.pitch), 0]))
+            piano.append((note.start, 2, [0x90, UInt8(note.pitch), 80]))
+            piano.append((note.end, 1, [0x80, UInt8(note.pitch), 0]))
         }
-        let tracks = [events] + hands.enumerated().filter { !$0.element.isEmpty }.map { hand, events in [(0, 0, [0xC0 | UInt8(hand), 0])] + events }
+        let tracks = [events, piano]
         var file: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 1, 0, UInt8(tracks.count), UInt8(ticksPerQuarter >> 8), UInt8(ticksPerQuarter & 0xFF)]
         for events in tracks {
             var track: [UInt8] = []
