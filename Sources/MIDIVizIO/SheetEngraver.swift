@@ -83,9 +83,12 @@ package enum SheetEngraver {
     static func rasterize(layout: Layout, svg: [UInt8], name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
         let rows = SheetBand.stripHeight(settings: settings)
         // The system fills the band's height, a staff space at most a 20th of it (a grand staff
-        // with room for ledger lines) and 2 % of the frame's height.
+        // with room for ledger lines) and 2 % of the frame's height; and at least three quarters
+        // of that: a system made tall by a few far ledger lines is cut at the band's edges rather
+        // than shrunk out of reading.
         let largestSpace = max(4, min(Double(rows) / 20, Double(settings.height) * 0.02))
-        let scale = min(Double(rows) / layout.height, largestSpace / max(1, layout.staffSpace))
+        let largestScale = largestSpace / max(1, layout.staffSpace)
+        let scale = min(largestScale, max(Double(rows) / layout.height, 0.75 * largestScale))
         let width = layout.width * scale, height = layout.height * scale
         let top = (Double(rows) - height) / 2
         let columns = Int(width.rounded(.up))

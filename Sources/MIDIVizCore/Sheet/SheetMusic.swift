@@ -2,8 +2,8 @@
 /// moment of the song is on it. Made before any frame (by `SheetEngraver` in MIDIVizIO) and
 /// then only read: a frame crops it under a fixed playhead.
 ///
-/// Memory: one byte a pixel, `height` × `width` in all (a 3-minute piano piece at 1080p is
-/// about 0.3 × 1080 rows by 60 000–150 000 columns: 20–50 MB).
+/// Memory: one byte a pixel, `height` × `width` in all (`bach_847.mid`, 3:10, at 1080p: 324 rows
+/// by about 29 000 columns, 9.4 MB); `SheetEngraver` refuses more than 1 GB.
 public struct SheetMusic: Sendable, Equatable {
     /// Where a moment of the music is: `quarter` quarter notes after the score's start is at
     /// column `x` of the strip.
