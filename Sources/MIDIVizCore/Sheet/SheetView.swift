@@ -61,13 +61,21 @@ extension Canvas {
                     let run = min(x1 - x, tileStart + columns - stripX)
                     music.tiles[tile].withUnsafeBufferPointer { coverage in
                         let source = coverage.baseAddress!.advanced(by: stripRow * columns + stripX - tileStart)
-                        for offset in 0..<run {
+                        let raw = UnsafeRawPointer(source)
+                        var offset = 0
+                        while offset < run {
+                            // Paper, eight columns at a time (most of a page is paper).
+                            if offset + 8 <= run, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == 0 {
+                                offset += 8
+                                continue
+                            }
                             let value = UInt32(source[offset])
+                            offset += 1
                             guard value > 0 else { continue }
-                            let column = x + offset
+                            let column = x + offset - 1
                             let weight = value + (value >> 7)
                             line[column] = Canvas.blend(
-                                line[column], abs(column - playhead) <= half ? lit : ink, ink.weight == 256 ? weight : weight * ink.weight >> 8)
+                                line[column], abs(column - playhead) <= half ? lit : ink, ink.weight == 256 ? weight : (weight * ink.weight) >> 8)
                         }
                     }
                     x += run
