@@ -110,4 +110,20 @@ struct SheetCommandTests {
         }
         #expect(contents(folder) == ["band.png", "sheet.png"])
     }
+
+    /// A whole render with the band, and a batch that finds a score in a folder.
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
+    func aScoreRendersAndBatchFindsIt() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let small = ["--size", "160x90", "--fps", "10", "--no-audio"]
+        let video = try ProcessRunner.midiviz(["render", Self.scale, "--style", "keyboard", "--sheet", "-o", folder + "/scale.mp4"] + small)
+        #expect(video.status == 0, "\(video.stderr)")
+        let songs = folder + "/songs"
+        try FileManager.default.createDirectory(atPath: songs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.scale, toPath: songs + "/scale.musicxml")
+        let batch = try ProcessRunner.midiviz(["batch", songs, "--output-dir", folder + "/videos", "--style", "sheet"] + small)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/videos/scale.mp4"))
+    }
 }
