@@ -16,7 +16,7 @@ package enum ScoreImport {
                 try Data(bytes).write(to: URL(fileURLWithPath: score))
                 let job = [["in": score, "out": [midi, musicXML]]]
                 try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: "\(folder)/job.json"))
-                let run = try MuseScore.run(museScore, ["-j", "\(folder)/job.json"])
+                let run = try MuseScore.run(museScore, ["-j", "\(folder)/job.json"], in: folder)
                 if run.timedOut {
                     return .failure(.invalid(path: name, reason: "MuseScore did not finish reading it within \(Int(ScoreTools.timeLimitSeconds)) s"))
                 }
@@ -40,10 +40,17 @@ package enum ScoreImport {
     }
 }
 
-/// Runs MuseScore 3 headless (`QT_QPA_PLATFORM=offscreen` through `env`).
+/// Runs MuseScore 3 headless (`QT_QPA_PLATFORM=offscreen` through `env`), its settings, data and
+/// cache in the run's own folder: nothing written to the user's home, no two runs sharing a file.
 package enum MuseScore {
-    package static func run(_ museScore: String, _ arguments: [String]) throws -> ScoreTools.Run {
-        try ScoreTools.run("/usr/bin/env", ["QT_QPA_PLATFORM=offscreen", museScore] + arguments)
+    package static func run(_ museScore: String, _ arguments: [String], in folder: String) throws -> ScoreTools.Run {
+        let home = folder + "/musescore"
+        try FileManager.default.createDirectory(atPath: home + "/runtime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let environment = [
+            "QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=\(home)/config", "XDG_DATA_HOME=\(home)/data", "XDG_CACHE_HOME=\(home)/cache",
+            "XDG_RUNTIME_DIR=\(home)/runtime",
+        ]
+        return try ScoreTools.run("/usr/bin/env", environment + [museScore] + arguments)
     }
 
     /// The line of MuseScore's stderr that says what was wrong, if any.

@@ -40,7 +40,7 @@ package enum SheetEngraver {
                 } else if let museScore {
                     let notation = "\(folder)/notation.mid"
                     try Data(NotationMIDI.bytes(of: song)).write(to: URL(fileURLWithPath: notation))
-                    let run = try MuseScore.run(museScore, ["-o", score, notation])
+                    let run = try MuseScore.run(museScore, ["-o", score, notation], in: folder)
                     guard !run.timedOut else {
                         return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
                     }

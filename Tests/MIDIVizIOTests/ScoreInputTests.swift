@@ -23,7 +23,7 @@ struct ScoreInputTests {
     static func exported(_ score: String) throws -> Song {
         try ScoreTools.withTemporaryFolder { folder in
             let midi = folder + "/export.mid"
-            let run = try MuseScore.run(try #require(ScoreTools.museScore()), ["-o", midi, score])
+            let run = try MuseScore.run(try #require(ScoreTools.museScore()), ["-o", midi, score], in: folder)
             #expect(run.exitedCleanly, "\(run.errorLines)")
             return try SongLoader.loadMIDI(bytes: SongLoader.readFile(midi), name: midi)
         }
@@ -62,7 +62,7 @@ struct ScoreInputTests {
         try ScoreTools.withTemporaryFolder { folder in
             for format in ["mxl", "mscz", "mscx", "xml"] {
                 let converted = "\(folder)/pickup.\(format)"
-                let run = try MuseScore.run(try #require(ScoreTools.museScore()), ["-o", converted, source])
+                let run = try MuseScore.run(try #require(ScoreTools.museScore()), ["-o", converted, source], in: folder)
                 try #require(run.exitedCleanly, "\(run.errorLines)")
                 #expect(Self.summary(try SongLoader.load(path: converted)) == expected, "\(format)")
             }
