@@ -83,10 +83,10 @@ package enum SheetEngraver {
     static func rasterize(layout: Layout, svg: [UInt8], name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
         let rows = SheetBand.stripHeight(settings: settings)
         // The system fills the band's height, a staff space at most a 20th of it (a grand staff
-        // with room for ledger lines) and 2 % of the frame's height; and at least three quarters
-        // of that: a system made tall by a few far ledger lines is cut at the band's edges rather
-        // than shrunk out of reading.
-        let largestSpace = max(4, min(Double(rows) / 20, Double(settings.height) * 0.02))
+        // with room for ledger lines), 2 % of the frame's height and 1 % of its width (a vertical
+        // frame still shows a few bars); and at least three quarters of that: a system made tall
+        // by a few far ledger lines is cut at the band's edges rather than shrunk out of reading.
+        let largestSpace = max(4, min(Double(rows) / 20, Double(settings.height) * 0.02, Double(settings.width) * 0.01))
         let largestScale = largestSpace / max(1, layout.staffSpace)
         let scale = min(largestScale, max(Double(rows) / layout.height, 0.75 * largestScale))
         let width = layout.width * scale, height = layout.height * scale
@@ -155,6 +155,11 @@ package enum SheetEngraver {
             space = 250 * float(match.group(5))
             heads[match.group(1)] = left + float(match.group(3)) + widths.get(match.group(2), 1.18) * space / 2
         svg = re.sub(pattern, lambda m: m.group(0).replace('<g class="notehead"', '<g id="%s-head" class="notehead"' % m.group(1), 1), svg)
+        # Music symbols in text (a tempo mark's note) are SMuFL glyphs of a font librsvg cannot
+        # load: written with DejaVu's note signs (a half note as a quarter) instead.
+        signs = {"\ueca5": "\u2669", "\ueca7": "\u266a", "\ueca3": "\u2669", "\ueca2": "o", "\uecb7": ".", "\ue1d5": "\u2669", "\ue1d7": "\u266a", "\ue1e7": "."}
+        svg = re.sub(r'<tspan font-family="Leipzig" font-size="(\d+)px">([^<]*)</tspan>',
+                     lambda m: '<tspan font-family="DejaVu Sans" font-size="%dpx">%s</tspan>' % (int(m.group(1)) * 2 // 3, "".join(signs.get(c, "") for c in m.group(2))), svg)
         anchors = []
         for entry in timemap:
             xs = sorted(heads[i] for i in entry.get("on", []) if i in heads)

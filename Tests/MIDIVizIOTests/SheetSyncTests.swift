@@ -51,7 +51,7 @@ struct SheetSyncTests {
     static func offsets(fixture: String, fromMIDI: Bool) throws -> [Double] {
         var song = try SongLoader.load(path: SheetTools.fixture(fixture))
         if fromMIDI { song.musicXML = nil }  // engraved from the notation MIDI, as a MIDI file is
-        var settings = RenderSettings(width: 960, height: 540, framesPerSecond: 30, style: RenderSettings.Style(rawValue: "sheet")!)
+        var settings = RenderSettings(width: 960, height: 540, framesPerSecond: 60, style: RenderSettings.Style(rawValue: "sheet")!)
         settings.title = nil
         let engraving = try SheetEngraver.engraving(song: song, name: fixture, settings: settings)
         settings.sheet = engraving.music
@@ -107,7 +107,7 @@ struct SheetSyncTests {
     func noteheadsOfAScoreReachThePlayheadWhenTheySound(fixture: String) throws {
         let offsets = try Self.offsets(fixture: fixture, fromMIDI: false)
         let worst = offsets.map(abs).max() ?? 0
-        print("sheet sync \(fixture) (score): worst offset \(String(format: "%.3f", worst)) frames at 30 fps over \(offsets.count) notes")
+        print("sheet sync \(fixture) (score): worst offset \(String(format: "%.3f", worst)) frames at 60 fps over \(offsets.count) notes")
         #expect(worst <= 1, "worst offset \(worst) frames")
     }
 
@@ -115,7 +115,7 @@ struct SheetSyncTests {
     func noteheadsOfAMIDIFileReachThePlayheadWhenTheySound(fixture: String) throws {
         let offsets = try Self.offsets(fixture: fixture, fromMIDI: true)
         let worst = offsets.map(abs).max() ?? 0
-        print("sheet sync \(fixture) (as MIDI): worst offset \(String(format: "%.3f", worst)) frames at 30 fps over \(offsets.count) notes")
+        print("sheet sync \(fixture) (as MIDI): worst offset \(String(format: "%.3f", worst)) frames at 60 fps over \(offsets.count) notes")
         #expect(worst <= 1, "worst offset \(worst) frames")
     }
 }

@@ -3,10 +3,11 @@
 /// across. The strip's column under the playhead at a time comes from the song's own tempo map:
 /// seconds → quarter notes (`Song.quarters(atSeconds:)`) → column (`SheetMusic.x(atQuarter:)`).
 package enum SheetBand {
-    /// The height of the engraved strip for frames of `settings`.
+    /// The height of the engraved strip for frames of `settings`: 30 % of the frame's shorter
+    /// side for the band (a vertical frame keeps its height for the notes), 60 % alone.
     package static func stripHeight(settings: RenderSettings) -> Int {
         let fraction = settings.style == RenderSettings.Style(registered: SheetLayout.self) ? 0.6 : 0.3
-        return max(16, Int((Double(settings.height) * fraction).rounded()))
+        return max(16, Int((Double(min(settings.height, settings.width)) * fraction).rounded()))
     }
 
     /// Whether frames of `settings` show the engraved music.
@@ -51,8 +52,12 @@ package enum SheetBand {
         let playhead = playheadX(settings: settings)
         let x = music.x(atQuarter: song.quarters(atSeconds: seconds))
         let colors = colors(settings: settings)
+        let position = x - Double(playhead)
+        var left = Int(position.rounded(.down))
+        var sixteenths = UInt32(((position - Double(left)) * 16).rounded())
+        if sixteenths == 16 { (left, sixteenths) = (left + 1, 0) }
         return SheetView(
-            music: music, band: rect(settings: settings), left: Int((x - Double(playhead)).rounded()), playheadX: playhead,
+            music: music, band: rect(settings: settings), left: left, fraction: sixteenths, playheadX: playhead,
             paper: colors.paper, ink: colors.ink, lit: colors.lit)
     }
 }

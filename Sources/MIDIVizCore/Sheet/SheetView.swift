@@ -5,8 +5,10 @@ package struct SheetView: Sendable, Hashable {
     package var music: SheetMusic
     /// Where the band is in the frame.
     package var band: Rect
-    /// The strip's column at the band's left edge.
+    /// The strip's column at the band's left edge, plus `fraction` sixteenths of a column: the
+    /// strip scrolls smoothly, not by whole pixels.
     package var left: Int
+    package var fraction: UInt32
     /// The playhead's column in the frame.
     package var playheadX: Float
     package var paper: RGBA
@@ -15,13 +17,15 @@ package struct SheetView: Sendable, Hashable {
     package var lit: RGBA
 
     package static func == (lhs: SheetView, rhs: SheetView) -> Bool {
-        lhs.music.fingerprint == rhs.music.fingerprint && lhs.band == rhs.band && lhs.left == rhs.left && lhs.playheadX == rhs.playheadX
+        lhs.music.fingerprint == rhs.music.fingerprint && lhs.band == rhs.band && lhs.left == rhs.left && lhs.fraction == rhs.fraction
+            && lhs.playheadX == rhs.playheadX
             && lhs.paper == rhs.paper && lhs.ink == rhs.ink && lhs.lit == rhs.lit
     }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(music.fingerprint)
         hasher.combine(left)
+        hasher.combine(fraction)
         hasher.combine(band.minX)
         hasher.combine(band.minY)
     }
@@ -43,6 +47,10 @@ extension Canvas {
         let half = Int(music.noteheadHalfWidth.rounded(.up))
         let playhead = Int(view.playheadX.rounded())
         let width = self.width
+        let fraction = min(15, view.fraction)
+        // Eight columns of paper are skipped at once when the column after them is paper too
+        // (a column between two strip columns takes some of the second).
+        let skipped = fraction == 0 ? 8 : 9
         pixels.withUnsafeMutableBufferPointer { buffer in
             for row in 0..<rows {
                 let line = buffer.baseAddress!.advanced(by: (y0 + row) * width)
@@ -65,11 +73,17 @@ extension Canvas {
                         var offset = 0
                         while offset < run {
                             // Paper, eight columns at a time (most of a page is paper).
-                            if offset + 8 <= run, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == 0 {
+                            if offset + skipped <= run, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == 0,
+                                fraction == 0 || source[offset + 8] == 0
+                            {
                                 offset += 8
                                 continue
                             }
-                            let value = UInt32(source[offset])
+                            var value = UInt32(source[offset])
+                            if fraction > 0 {
+                                let next = offset + 1 < run ? UInt32(source[offset + 1]) : UInt32(music.coverage(x: stripX + offset + 1, y: stripRow))
+                                value = (value * (16 - fraction) + next * fraction) >> 4
+                            }
                             offset += 1
                             guard value > 0 else { continue }
                             let column = x + offset - 1
