@@ -10,7 +10,7 @@ RUN scripts/setup && scripts/install --prefix /opt/midiviz
 
 FROM debian:12-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsmf0 libpng16-16 libfluidsynth3 libfreetype6 libebur128-1 \
+    && apt-get install -y --no-install-recommends libsmf0 libpng16-16 libfluidsynth3 libfreetype6 libebur128-1 librsvg2-2 \
         ffmpeg fonts-dejavu-core timgm6mb-soundfont \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/midiviz /usr/local

@@ -15,6 +15,8 @@ var targets: [Target] = [
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
     // EBU R128 loudness (integrated and true peak) of the sound, to normalize it.
     .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+    // librsvg (with cairo): the engraved sheet music's SVG rasterized once into coverage tiles.
+    .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
     // libpng reports errors by longjmp: this C target owns the setjmp (STYLE.md).
     .target(name: "CPNGShim", dependencies: ["CPNG", "CYUV"], linkerSettings: [.linkedLibrary("png16")]),
     // RGBA → yuv420p in C, where the compiler vectorizes it (the Swift loop was 6 ms a 1080p frame).
@@ -31,7 +33,7 @@ var targets: [Target] = [
     .target(
         name: "MIDIVizIO",
         dependencies: [
-            "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CEBUR128",
+            "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CEBUR128", "CRSVG",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
     // The render pipeline as a library: a request in, outputs as one transaction.

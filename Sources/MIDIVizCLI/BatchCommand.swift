@@ -7,7 +7,7 @@ import MIDIVizEngine
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",
-        abstract: "Render many songs: files and folders (searched for .mid, .midi, .kar, .rmi) into --output-dir.",
+        abstract: "Render many songs: files and folders (searched for .mid, .midi, .kar, .rmi, and scores: .musicxml, .mxl, .mscz, .mscx) into --output-dir.",
         discussion: """
             Each song becomes DIR/<its path under the folder given>.mp4, with NAME.mp4.midiviz.json beside it recording \
             what made it; a song whose output and record match (the same SHA-256 of the input, SoundFont, font and \

@@ -128,6 +128,7 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
         switch error {
         case .unreadable: self = .missingInput(error.description)
         case .invalid: self = .badInput(error.description)
+        case .toolMissing: self = .unavailable(error.description)
         }
     }
 }

@@ -6,10 +6,12 @@ public enum LoadError: Error, CustomStringConvertible, Sendable {
     case unreadable(path: String, reason: String)
     /// Read, but not a usable MIDI file (exit 65).
     case invalid(path: String, reason: String)
+    /// A tool reading it is missing: MuseScore for a score, Verovio for its sheet music (exit 69).
+    case toolMissing(path: String, reason: String)
 
     public var description: String {
         switch self {
-        case .unreadable(let path, let reason), .invalid(let path, let reason):
+        case .unreadable(let path, let reason), .invalid(let path, let reason), .toolMissing(let path, let reason):
             return "cannot read \(path): \(reason)"
         }
     }
@@ -19,6 +21,7 @@ public enum LoadError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .unreadable: return 66
         case .invalid: return 65
+        case .toolMissing: return 69
         }
     }
 }

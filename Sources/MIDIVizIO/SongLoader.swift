@@ -5,13 +5,20 @@ import MIDIVizCore
 /// libsmf parses the canonical result, and `SongBuilder` resolves it into seconds.
 public enum SongLoader {
     /// Reads and loads the file at `path`.
+    /// A score (`.musicxml`, `.xml`, `.mxl`, `.mscz`, `.mscx`) is read through MuseScore 3.
     public static func load(path: String) throws(LoadError) -> Song {
         let bytes = try readFile(path)
         return try load(bytes: bytes, name: path)
     }
 
-    /// Loads MIDI bytes; `name` is used in messages.
+    /// Loads MIDI bytes, or a score's when `name` ends as a score does; `name` is used in messages.
     public static func load(bytes: [UInt8], name: String) throws(LoadError) -> Song {
+        if ScoreTools.isScore(name) { return try ScoreImport.load(bytes: bytes, name: name) }
+        return try loadMIDI(bytes: bytes, name: name)
+    }
+
+    /// Loads MIDI bytes whatever `name` ends with.
+    package static func loadMIDI(bytes: [UInt8], name: String) throws(LoadError) -> Song {
         let validated: ValidatedSMF
         do {
             validated = try SMFFrontEnd.validate(bytes)

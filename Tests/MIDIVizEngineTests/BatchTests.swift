@@ -49,7 +49,7 @@ struct BatchTests {
         }
         #expect(missing.exitCode == 64 && missing.message.contains("no such file or folder"))
         try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: false)
-        #expect(throws: BatchError.usage("no songs (.mid, .midi, .kar, .rmi) in \(root)/empty")) {
+        #expect(throws: BatchError.usage("no songs (.mid, .midi, .kar, .rmi, .musicxml, .mxl, .mscz, .mscx) in \(root)/empty")) {
             try BatchPlan.make(inputs: [root + "/empty"], outputDirectory: root + "/out", options: RenderOptions())
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/out"), "planning writes nothing")

@@ -21,6 +21,9 @@ public struct Song: Sendable {
     /// The text and lyric meta events, in stream order, as their bytes: where lyrics come from
     /// (`Lyrics`), decoded only once the whole set's encoding is known.
     public var texts: [TextEvent] = []
+    /// The score this song was played from, as MusicXML (MuseScore's export), when it was read
+    /// from a score: what its sheet music is engraved from.
+    package var musicXML: [UInt8]? = nil
 }
 
 /// A text (FF 01) or lyric (FF 05) meta event.

@@ -38,6 +38,8 @@ extension Canvas {
                 drawText(characters[part], glyphs: glyphs, origin: Point(x, y), color)
                 x += glyphs.width(of: characters[part])
             }
+        case .sheet(let view):
+            draw(view)
         }
     }
 }

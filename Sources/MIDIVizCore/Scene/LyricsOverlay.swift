@@ -27,7 +27,8 @@ struct LyricsOverlay: Sendable {
         let lineHeight = Float(Self.currentSize.pixelSize(canvasSide: textSide)) * 1.45
         width = Float(settings.width)
         centerX = width / 2
-        currentY = settings.style.layout.lyricsNearTop ? (height * 0.2).rounded() : (height * 0.84 - lineHeight).rounded()
+        currentY =
+            settings.style.layout.lyricsNearTop ? (SheetBand.coveredTop(settings: settings) + height * 0.2).rounded() : (height * 0.84 - lineHeight).rounded()
         nextY = currentY + lineHeight
         sung = Self.sungColor(settings.scheme)
         panel = RGBA(0, 0, 0, 0.5)

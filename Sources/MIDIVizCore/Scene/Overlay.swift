@@ -20,6 +20,8 @@ struct Overlay: Sendable {
     private let legendTop: Float
     private let accent: RGBA
     private let panel: RGBA
+    /// Below the sheet music's band, when it is at the top (`--sheet`).
+    private let top: Float
 
     static let longestTitle = 64
     /// A title character's width, on average, in ems (DejaVu Sans is 0.55-0.7).
@@ -33,12 +35,13 @@ struct Overlay: Sendable {
         accent = settings.scheme.accent
         panel = (settings.background ?? settings.scheme.background.bottom).scaled(0.6).withAlpha(0.72)
         let margin = height * 0.03
+        top = SheetBand.coveredTop(settings: settings)
         let text = settings.title.map(Self.trimmed) ?? ""
         if let origin = settings.style.layout.overlayOrigin(settings: settings, hasTitle: !text.isEmpty, margin: margin) {
             (left, legendTop) = origin
         } else {
             left = margin
-            legendTop = height * 0.075
+            legendTop = top + height * 0.075
         }
         if !text.isEmpty {
             // As many characters as fit beside the chord corner, at most `longestTitle`.
@@ -94,7 +97,7 @@ struct Overlay: Sendable {
         return String(text.drop(while: isPadding).reversed().drop(while: isPadding).reversed())
     }
 
-    private var titleY: Float { height * 0.04 }
+    private var titleY: Float { top + height * 0.04 }
 
     func append(chord: ChordTimeline.Segment?, at seconds: Double, to shapes: inout [Shape]) {
         let margin = height * 0.03
@@ -105,7 +108,7 @@ struct Overlay: Sendable {
         if let chord {
             let alpha = Float(min(1, (seconds - chord.start) / Self.chordFadeInSeconds))
             appendShadowed(
-                .chord(chord.symbol), .display, at: Point(width - margin, height * 0.055), alpha: 0.95 * alpha,
+                .chord(chord.symbol), .display, at: Point(width - margin, top + height * 0.055), alpha: 0.95 * alpha,
                 alignment: .right, to: &shapes)
         }
     }

@@ -58,6 +58,10 @@ public struct RenderSettings: Sendable, Equatable {
     package var lyrics = false
     /// Sparks where notes strike, a flash on the roll's playhead.
     package var effects = false
+    /// A band of engraved music over the style (`--sheet`); `--style sheet` shows it alone.
+    package var sheetBand = false
+    /// The engraved music, made once before the frames (nil: none, the band stays blank).
+    package var sheet: SheetMusic?
 
     package static let baseFadeSeconds = 1.0
     package static let speedRange = 0.5...2.0

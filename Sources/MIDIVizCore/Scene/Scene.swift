@@ -110,6 +110,7 @@ package struct Scene: Sendable {
     package func makeShapes(at seconds: Double, into shapes: inout [Shape]) {
         shapes.removeAll(keepingCapacity: true)
         append(of: settings.style.layout, at: seconds, to: &shapes)
+        if let sheet = SheetBand.view(song: song, settings: settings, at: seconds) { shapes.append(.sheet(sheet)) }
         lyricsOverlay?.append(at: seconds, to: &shapes)
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }

@@ -16,6 +16,8 @@ package enum Shape: Sendable, Hashable {
     case text(TextLabel, TextSize, center: Point, RGBA, alignment: TextAlignment = .center)
     /// A line of lyrics centred on `center` like `text`, lit in parts (`LyricLine`).
     case lyricLine(LyricLine, TextSize, center: Point)
+    /// The engraved music under the playhead (`--sheet`, `--style sheet`).
+    case sheet(SheetView)
 }
 
 /// A line of lyrics as code points: the first `sungEnd` characters in `sung`, then up to
@@ -70,6 +72,8 @@ extension Shape {
             let glyphs = fonts[size]
             let width = glyphs.width(of: line.characters)
             return glyphs.bounds(ofTextFrom: center.x - width / 2, width: width, centerY: center.y)
+        case .sheet(let view):
+            return Rect(x: view.band.minX - 1, y: view.band.minY - 1, width: view.band.width + 2, height: view.band.height + 2)
         }
     }
 }

@@ -44,8 +44,9 @@ public struct BatchPlan: Sendable {
     /// same; reports carry it, so that merging refuses shards of different batches.
     public let identity: String
 
-    /// The extensions of songs in a folder (any case).
-    public static let songExtensions: Set<String> = ["mid", "midi", "kar", "rmi"]
+    /// The extensions of songs in a folder (any case): MIDI files and scores. A `.xml` score is
+    /// rendered when named, but not looked for in folders, where most `.xml` files are no score.
+    public static let songExtensions: Set<String> = ["mid", "midi", "kar", "rmi", "musicxml", "mxl", "mscz", "mscx"]
 
     public init(songs: [BatchSong], options: RenderOptions, outputDirectory: String, manifests: [String] = [], shard: BatchShard? = nil) {
         self.songs = songs
@@ -104,7 +105,7 @@ public struct BatchPlan: Sendable {
                 written[key] = (song.input, isRecord)
             }
         }
-        guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi) in \(inputs.joined(separator: ", "))") }
+        guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi, .musicxml, .mxl, .mscz, .mscx) in \(inputs.joined(separator: ", "))") }
         let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
         try plan.checkOutputs(configFiles: configFiles)
         return plan

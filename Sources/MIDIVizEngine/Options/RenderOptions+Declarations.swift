@@ -54,6 +54,10 @@ extension RenderOptions {
             "lyrics", .look, \.lyrics,
             help: "Show the song's lyrics (lyric events, or .kar text) as a two-line karaoke display, each syllable lit as it is sung."),
         .flag("effects", .look, \.effects, help: "Sparks where notes strike (every style) and a flash on the roll's playhead."),
+        .flag(
+            "sheet", .look, \.sheet,
+            help:
+                "A band of engraved sheet music at the top, scrolling past a playhead (needs MuseScore 3 and Verovio; --style sheet shows it alone)."),
         .list(
             "track-color", .look, \.trackColors,
             help: "A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.",

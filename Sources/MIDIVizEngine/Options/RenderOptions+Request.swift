@@ -32,8 +32,9 @@ extension RenderOptions {
     }
 
     /// The frames' settings for `song` (whose first track's name is the default title), with
-    /// the background image read.
-    public func settings(for song: Song) throws(RenderError) -> RenderSettings {
+    /// the background image read and the sheet music engraved when shown.
+    /// - Parameter songName: the song's file, for messages about its sheet music.
+    public func settings(for song: Song, songName: String = "the song") throws(RenderError) -> RenderSettings {
         do { try validate() } catch { throw .option(error) }
         var color: RGBA?
         if case .color(let chosen) = background { color = chosen }
@@ -53,6 +54,12 @@ extension RenderOptions {
         settings.effects = effects
         if let backgroundImage {
             settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
+        }
+        settings.sheetBand = sheet
+        if SheetBand.isShown(settings: settings) {
+            do { settings.sheet = try SheetEngraver.engrave(song: song.showing(settings.trackLook), name: songName, settings: settings) } catch {
+                throw RenderError(error)
+            }
         }
         return settings
     }
@@ -104,7 +111,7 @@ extension RenderRequest {
         song: Song, songPath: String?, songName: String, options: RenderOptions, outputs: [RenderOutput],
         segment: RenderSegment? = nil, defaultJobs: Int
     ) throws(RenderError) {
-        let settings = try options.settings(for: song)
+        let settings = try options.settings(for: song, songName: songName)
         let wantsSound =
             outputs.contains { if case .wav = $0 { return true } else { return false } }
             || (outputs.contains { $0.container?.hasSound == true } && !options.noAudio)
@@ -142,7 +149,7 @@ extension PosterRender {
         pngLevel: Int = 6, configFiles: [String] = []
     ) throws(RenderError) {
         try render(
-            song: song, songPath: songPath, settings: options.settings(for: song), fontPath: options.fontPath,
+            song: song, songPath: songPath, settings: options.settings(for: song, songName: songPath ?? "the song"), fontPath: options.fontPath,
             atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
             backgroundImagePath: options.backgroundImage, configFiles: configFiles)
     }

@@ -26,6 +26,8 @@ public struct RenderOptions: Sendable, Equatable {
     public var labels = RenderSettings.Labels.off
     public var lyrics = false
     public var effects = false
+    /// A band of engraved music over the style (`--sheet`).
+    public var sheet = false
     public var trackColors: [NumberedColor] = []
     public var channelColors: [NumberedColor] = []
     public var hiddenTracks: [Int] = []

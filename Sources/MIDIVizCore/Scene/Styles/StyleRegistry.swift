@@ -5,5 +5,6 @@ enum StyleRegistry {
         BarsLayout.self,
         RollLayout.self,
         KeyboardLayout.self,
+        SheetLayout.self,
     ]
 }

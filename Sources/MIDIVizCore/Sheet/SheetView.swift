@@ -1,0 +1,102 @@
+/// The engraved music seen through a band of the frame at one moment: the strip shifted so that
+/// the music sounding now is under the playhead. A shape (`Shape.sheet`); strips compare by
+/// their fingerprint, so a frame's shapes hash without touching pixels.
+package struct SheetView: Sendable, Hashable {
+    package var music: SheetMusic
+    /// Where the band is in the frame.
+    package var band: Rect
+    /// The strip's column at the band's left edge, plus `fraction` sixteenths of a column: the
+    /// strip scrolls smoothly, not by whole pixels.
+    package var left: Int
+    package var fraction: UInt32
+    /// The playhead's column in the frame.
+    package var playheadX: Float
+    package var paper: RGBA
+    package var ink: RGBA
+    /// The ink within a notehead's half width of the playhead: the notes sounding now.
+    package var lit: RGBA
+
+    package static func == (lhs: SheetView, rhs: SheetView) -> Bool {
+        lhs.music.fingerprint == rhs.music.fingerprint && lhs.band == rhs.band && lhs.left == rhs.left && lhs.fraction == rhs.fraction
+            && lhs.playheadX == rhs.playheadX
+            && lhs.paper == rhs.paper && lhs.ink == rhs.ink && lhs.lit == rhs.lit
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(music.fingerprint)
+        hasher.combine(left)
+        hasher.combine(fraction)
+        hasher.combine(band.minX)
+        hasher.combine(band.minY)
+    }
+}
+
+extension Canvas {
+    /// Fills the band with paper (when it has any alpha), then blends the strip's ink over it, the
+    /// columns around the playhead in the lit colour, then a faint playhead line.
+    package mutating func draw(_ view: SheetView) {
+        if view.paper.a > 0 { fillRect(view.band, view.paper) }
+        let music = view.music
+        let x0 = max(0, Int(view.band.minX)), x1 = min(width, Int(view.band.maxX))
+        // The strip in the band's middle, its rows within the frame.
+        let top = Int(view.band.minY) + (Int(view.band.height) - music.height) / 2
+        let firstRow = max(0, -top), y0 = top + firstRow
+        let rows = min(music.height - firstRow, min(height, Int(view.band.maxY)) - y0)
+        guard x1 > x0, rows > 0 else { return }
+        let ink = Ink(view.ink), lit = Ink(view.lit)
+        let half = Int(music.noteheadHalfWidth.rounded(.up))
+        let playhead = Int(view.playheadX.rounded())
+        let width = self.width
+        let fraction = min(15, view.fraction)
+        // Eight columns of paper are skipped at once when the column after them is paper too
+        // (a column between two strip columns takes some of the second).
+        let skipped = fraction == 0 ? 8 : 9
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for row in 0..<rows {
+                let line = buffer.baseAddress!.advanced(by: (y0 + row) * width)
+                let stripRow = firstRow + row
+                var x = x0
+                while x < x1 {
+                    let stripX = view.left + x - Int(view.band.minX)
+                    if stripX < 0 {
+                        x += -stripX
+                        continue
+                    }
+                    if stripX >= music.width { break }
+                    let tile = stripX / SheetMusic.tileColumns
+                    let tileStart = tile * SheetMusic.tileColumns
+                    let columns = min(SheetMusic.tileColumns, music.width - tileStart)
+                    let run = min(x1 - x, tileStart + columns - stripX)
+                    music.tiles[tile].withUnsafeBufferPointer { coverage in
+                        let source = coverage.baseAddress!.advanced(by: stripRow * columns + stripX - tileStart)
+                        let raw = UnsafeRawPointer(source)
+                        var offset = 0
+                        while offset < run {
+                            // Paper, eight columns at a time (most of a page is paper).
+                            if offset + skipped <= run, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == 0,
+                                fraction == 0 || source[offset + 8] == 0
+                            {
+                                offset += 8
+                                continue
+                            }
+                            var value = UInt32(source[offset])
+                            if fraction > 0 {
+                                let next = offset + 1 < run ? UInt32(source[offset + 1]) : UInt32(music.coverage(x: stripX + offset + 1, y: stripRow))
+                                value = (value * (16 - fraction) + next * fraction) >> 4
+                            }
+                            offset += 1
+                            guard value > 0 else { continue }
+                            let column = x + offset - 1
+                            let weight = value + (value >> 7)
+                            line[column] = Canvas.blend(
+                                line[column], abs(column - playhead) <= half ? lit : ink, ink.weight == 256 ? weight : (weight * ink.weight) >> 8)
+                        }
+                    }
+                    x += run
+                }
+            }
+        }
+        let playheadLine = Rect(x: view.playheadX - 1, y: view.band.minY, width: 2, height: view.band.height)
+        fillRect(playheadLine, view.lit.withAlpha(0.35))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import MIDIVizCore
+
+/// Reads a score (MusicXML `.musicxml`/`.xml`, compressed `.mxl`, MuseScore `.mscz`/`.mscx`)
+/// through MuseScore 3: one run writes its MIDI, which is loaded as any MIDI file, and its
+/// MusicXML, kept in the song for the sheet music. Notes, sound and sheet come from one score.
+package enum ScoreImport {
+    /// Loads the score `bytes`; `name` (whose extension says the format) is used in messages.
+    package static func load(bytes: [UInt8], name: String) throws(LoadError) -> Song {
+        guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
+        let format = URL(fileURLWithPath: name).pathExtension.lowercased()
+        let result: Result<Song, LoadError>
+        do {
+            result = try ScoreTools.withTemporaryFolder { folder -> Result<Song, LoadError> in
+                let score = "\(folder)/score.\(format)", midi = "\(folder)/score.mid", musicXML = "\(folder)/score.musicxml"
+                try Data(bytes).write(to: URL(fileURLWithPath: score))
+                let job = [["in": score, "out": [midi, musicXML]]]
+                try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: "\(folder)/job.json"))
+                let run = try MuseScore.run(museScore, ["-j", "\(folder)/job.json"], in: folder)
+                if run.timedOut {
+                    return .failure(.invalid(path: name, reason: "MuseScore did not finish reading it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                }
+                // MuseScore names our copy of the score: name the user's file instead.
+                let complaint = MuseScore.complaint(run.errorLines).map { $0.replacingOccurrences(of: score, with: name) }
+                guard run.exitedCleanly, let midiBytes = FileManager.default.contents(atPath: midi) else {
+                    return .failure(.invalid(path: name, reason: "not a score MuseScore 3 can read" + (complaint.map { " (\($0))" } ?? "")))
+                }
+                var song: Song
+                do throws(LoadError) { song = try SongLoader.loadMIDI(bytes: [UInt8](midiBytes), name: name) } catch { return .failure(error) }
+                guard !song.notes.isEmpty else {
+                    return .failure(.invalid(path: name, reason: "MuseScore 3 found no notes in it" + (complaint.map { " (\($0))" } ?? "")))
+                }
+                song.musicXML = FileManager.default.contents(atPath: musicXML).map { [UInt8]($0) }
+                return .success(song)
+            }
+        } catch {
+            throw .invalid(path: name, reason: "cannot convert it with MuseScore 3: \(error.localizedDescription)")
+        }
+        return try result.get()
+    }
+}
+
+/// Runs MuseScore 3 headless (`QT_QPA_PLATFORM=offscreen` through `env`), its settings, data and
+/// cache in the run's own folder: nothing written to the user's home, no two runs sharing a file.
+package enum MuseScore {
+    package static func run(_ museScore: String, _ arguments: [String], in folder: String) throws -> ScoreTools.Run {
+        let home = folder + "/musescore"
+        try FileManager.default.createDirectory(atPath: home + "/runtime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let environment = [
+            "QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=\(home)/config", "XDG_DATA_HOME=\(home)/data", "XDG_CACHE_HOME=\(home)/cache",
+            "XDG_RUNTIME_DIR=\(home)/runtime",
+        ]
+        return try ScoreTools.run("/usr/bin/env", environment + [museScore] + arguments)
+    }
+
+    /// The line of MuseScore's stderr that says what was wrong, if any.
+    static func complaint(_ lines: [String]) -> String? {
+        let noise = ["QStandardPaths", "convert <", "\tto <", "... success", "qt.qpa", "Warning: QT_DEVICE_PIXEL_RATIO"]
+        return lines.last { line in !line.trimmingCharacters(in: .whitespaces).isEmpty && !noise.contains { line.hasPrefix($0) } }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The programs that read and engrave scores, found on `PATH` or through a variable, and run
+/// as children with a time limit in a private temporary folder.
+///
+/// - MuseScore 3 (Debian `musescore3`; `$MIDIVIZ_MUSESCORE`): scores to MIDI and MusicXML, MIDI
+///   to MusicXML. Run with `QT_QPA_PLATFORM=offscreen`, no display needed.
+/// - Python 3 with Verovio (PyPI `verovio`, `scripts/requirements-sheet.txt`; `$MIDIVIZ_PYTHON`):
+///   MusicXML to SVG and its timemap (`SheetEngraver`).
+package enum ScoreTools {
+    /// The longest a tool may run on one song: 120 s, or `$MIDIVIZ_SCORE_TIMEOUT` seconds.
+    package static let timeLimitSeconds: Double = {
+        if let text = ProcessInfo.processInfo.environment["MIDIVIZ_SCORE_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds.isFinite {
+            return seconds
+        }
+        return 120
+    }()
+
+    /// The extensions read as scores.
+    package static let scoreExtensions: Set<String> = ["musicxml", "xml", "mxl", "mscz", "mscx"]
+
+    /// Whether `path` names a score (by its extension).
+    package static func isScore(_ path: String) -> Bool {
+        scoreExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    /// MuseScore 3's path: `$MIDIVIZ_MUSESCORE`, else `musescore3` or `mscore3` on PATH.
+    package static func museScore(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let path = environment["MIDIVIZ_MUSESCORE"], !path.isEmpty {
+            return ChildProcess.locate(path, variable: "MIDIVIZ_MUSESCORE", environment: environment)
+        }
+        return ChildProcess.locate("musescore3", variable: "MIDIVIZ_MUSESCORE", environment: environment)
+            ?? ChildProcess.locate("mscore3", variable: "MIDIVIZ_MUSESCORE", environment: environment)
+    }
+
+    /// Python's path: `$MIDIVIZ_PYTHON`, else `python3` on PATH.
+    package static func python(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        ChildProcess.locate("python3", variable: "MIDIVIZ_PYTHON", environment: environment)
+    }
+
+    package static let museScoreMissing = "MuseScore 3 is not installed (Debian package musescore3, or set MIDIVIZ_MUSESCORE)"
+    package static let verovioMissing =
+        "Verovio is not installed (pip install verovio, as scripts/requirements-sheet.txt pins it; or set MIDIVIZ_PYTHON to a python3 that has it)"
+
+    /// What a tool did: how it ended, and the last lines of its stderr.
+    package struct Run {
+        package var exitedCleanly: Bool
+        package var timedOut: Bool
+        package var errorLines: [String]
+        package var output: Data
+    }
+
+    /// Runs `executable` with `arguments` and waits at most `timeLimitSeconds`; stopped then.
+    package static func run(_ executable: String, _ arguments: [String], readsOutput: Bool = false, timeLimit: Double = timeLimitSeconds) throws -> Run {
+        let child = try ChildProcess(executable: executable, arguments: arguments, readsOutput: readsOutput)
+        guard let termination = child.waitForExit(timeoutSeconds: timeLimit) else {
+            child.stop()
+            return Run(exitedCleanly: false, timedOut: true, errorLines: child.lastErrorLines(5), output: Data())
+        }
+        return Run(exitedCleanly: termination == .exited(0), timedOut: false, errorLines: child.lastErrorLines(8), output: child.standardOutput)
+    }
+
+    /// A new private folder under the temporary directory, removed after `body`.
+    /// The corresponding C function is `mkdtemp`.
+    package static func withTemporaryFolder<Result>(_ body: (String) throws -> Result) throws -> Result {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/midiviz-score-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create a temporary folder in \(base): \(systemError())"])
+        }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        return try body(folder)
+    }
+}

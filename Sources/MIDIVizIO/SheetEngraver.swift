@@ -1,0 +1,172 @@
+import Foundation
+import MIDIVizCore
+
+/// Engraves a song's sheet music once, before any frame: its notation as MusicXML (the score it
+/// was read from, or MuseScore 3's reading of `NotationMIDI`) → Verovio (the Python module, run
+/// as `python3 -c` with the script below, so that it cannot go missing or drift from this code)
+/// engraving one endless system as SVG, with the column of each note onset in its timemap →
+/// librsvg drawing it into coverage tiles the height of the band.
+///
+/// Time reaches the strip only through quarter notes: the timemap's `qstamp` of each onset
+/// (never its milliseconds, which follow Verovio's own idea of the tempo) and the song's tempo
+/// map (`Song.quarters(atSeconds:)`).
+package enum SheetEngraver {
+    /// What Verovio made, kept for tests: the SVG, and how it was scaled into the strip.
+    package struct Engraving {
+        package var music: SheetMusic
+        package var svg: [UInt8]
+        /// The document's size in pixels, and how far down the strip it starts.
+        package var documentWidth: Double
+        package var documentHeight: Double
+        package var top: Double
+    }
+
+    /// The engraved music of `song` for frames of `settings`.
+    /// - Parameter name: the song's file, for messages.
+    package static func engrave(song: Song, name: String, settings: RenderSettings) throws(LoadError) -> SheetMusic {
+        try engraving(song: song, name: name, settings: settings).music
+    }
+
+    package static func engraving(song: Song, name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
+        guard let python = ScoreTools.python() else { throw .toolMissing(path: name, reason: ScoreTools.verovioMissing) }
+        let museScore = ScoreTools.museScore()
+        if song.musicXML == nil && museScore == nil { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
+        let result: Result<Engraving, LoadError>
+        do {
+            result = try ScoreTools.withTemporaryFolder { folder -> Result<Engraving, LoadError> in
+                let score = "\(folder)/notation.musicxml", svgPath = "\(folder)/notation.svg"
+                if let musicXML = song.musicXML {
+                    try Data(musicXML).write(to: URL(fileURLWithPath: score))
+                } else if let museScore {
+                    let notation = "\(folder)/notation.mid"
+                    try Data(NotationMIDI.bytes(of: song)).write(to: URL(fileURLWithPath: notation))
+                    let run = try MuseScore.run(museScore, ["-o", score, notation], in: folder)
+                    guard !run.timedOut else {
+                        return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                    }
+                    guard run.exitedCleanly, FileManager.default.fileExists(atPath: score) else {
+                        let complaint = MuseScore.complaint(run.errorLines)
+                        return .failure(.invalid(path: name, reason: "MuseScore 3 cannot notate it" + (complaint.map { " (\($0))" } ?? "")))
+                    }
+                }
+                let run = try ScoreTools.run(python, ["-c", verovioScript, score, svgPath], readsOutput: true)
+                if run.timedOut {
+                    return .failure(.invalid(path: name, reason: "Verovio did not engrave it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                }
+                if run.errorLines.contains(where: { $0.contains("midiviz: no verovio") }) {
+                    return .failure(.toolMissing(path: name, reason: ScoreTools.verovioMissing))
+                }
+                let layout = try? JSONDecoder().decode(Layout.self, from: run.output)
+                guard run.exitedCleanly, let layout, layout.width > 0, layout.height > 0, let svg = FileManager.default.contents(atPath: svgPath) else {
+                    let complaint = run.errorLines.last { !$0.isEmpty }
+                    return .failure(.invalid(path: name, reason: "Verovio cannot engrave it" + (complaint.map { " (\($0))" } ?? "")))
+                }
+                return Result { () throws(LoadError) in try rasterize(layout: layout, svg: [UInt8](svg), name: name, settings: settings) }
+            }
+        } catch {
+            throw .invalid(path: name, reason: "cannot engrave its sheet music: \(error.localizedDescription)")
+        }
+        return try result.get()
+    }
+
+    /// What the script prints: the page's size in SVG units, and (quarter, column) of each onset.
+    struct Layout: Decodable {
+        var width: Double
+        var height: Double
+        var anchors: [[Double]]
+        var staffSpace: Double
+    }
+
+    /// The most pixels a strip may have (a byte each): about 1 GB.
+    static let mostPixels = 1 << 30
+
+    static func rasterize(layout: Layout, svg: [UInt8], name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
+        let rows = SheetBand.stripHeight(settings: settings)
+        // The system fills the band's height, a staff space at most a 20th of it (a grand staff
+        // with room for ledger lines), 2 % of the frame's height and 1 % of its width (a vertical
+        // frame still shows a few bars); and at least three quarters of that: a system made tall
+        // by a few far ledger lines is cut at the band's edges rather than shrunk out of reading.
+        let largestSpace = max(4, min(Double(rows) / 20, Double(settings.height) * 0.02, Double(settings.width) * 0.01))
+        let largestScale = largestSpace / max(1, layout.staffSpace)
+        let scale = min(largestScale, max(Double(rows) / layout.height, 0.75 * largestScale))
+        let width = layout.width * scale, height = layout.height * scale
+        let top = (Double(rows) - height) / 2
+        let columns = Int(width.rounded(.up))
+        guard columns > 0, columns.multipliedReportingOverflow(by: rows).partialValue <= mostPixels else {
+            throw .invalid(path: name, reason: "its sheet music would be \(columns) pixels long, more than midiviz keeps (\(mostPixels / max(1, rows)))")
+        }
+        let document: SVGDocument
+        do { document = try SVGDocument(bytes: svg) } catch { throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)") }
+        var tiles: [[UInt8]] = []
+        for start in stride(from: 0, to: columns, by: SheetMusic.tileColumns) {
+            do {
+                tiles.append(
+                    try document.coverage(
+                        width: width, height: height, left: start, top: top, columns: min(SheetMusic.tileColumns, columns - start), rows: rows))
+            } catch {
+                throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)")
+            }
+        }
+        let anchors = layout.anchors.compactMap { pair in pair.count == 2 ? SheetMusic.Anchor(quarter: pair[0], x: pair[1] * scale) : nil }
+        let music = SheetMusic(
+            width: columns, height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
+            fingerprint: fingerprint(svg, rows, scale))
+        return Engraving(music: music, svg: svg, documentWidth: width, documentHeight: height, top: top)
+    }
+
+    /// FNV-1a 64 of the SVG, the strip's height and the scale.
+    static func fingerprint(_ svg: [UInt8], _ rows: Int, _ scale: Double) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in svg + Array("\(rows) \(scale)".utf8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    /// Engraves argv[1] (MusicXML) into argv[2] (SVG, each notehead given the id `NOTE-head`) and
+    /// prints the page size, the staff space and the anchors as JSON. A notehead's centre is its
+    /// glyph's origin plus half the glyph's width (SMuFL, in ems of 4 staff spaces).
+    static let verovioScript = #"""
+        import json, re, sys
+        try:
+            import verovio
+        except ImportError:
+            sys.stderr.write("midiviz: no verovio module\n")
+            sys.exit(3)
+        source, target = sys.argv[1], sys.argv[2]
+        tk = verovio.toolkit()
+        tk.setOptions({"breaks": "none", "adjustPageHeight": True, "adjustPageWidth": True, "header": "none", "footer": "none",
+                       "pageMarginTop": 100, "pageMarginBottom": 100, "pageMarginLeft": 100, "pageMarginRight": 100, "scale": 100})
+        if not tk.loadFile(source):
+            sys.stderr.write("Verovio cannot read the score\n")
+            sys.exit(2)
+        svg = tk.renderToSVG(1)
+        timemap = tk.renderToTimemap()
+        box = re.search(r'<svg class="definition-scale"[^>]*viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+        margin = re.search(r'<g class="page-margin" transform="translate\((-?[\d.]+), (-?[\d.]+)\)"', svg)
+        if not box or not margin:
+            sys.stderr.write("Verovio wrote no page\n")
+            sys.exit(2)
+        left = float(margin.group(1))
+        widths = {"E0A0": 2.4, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
+        heads = {}
+        space = 180.0
+        pattern = (r'<g id="([^"]+)" class="note[^"]*"[^>]*>\s*<g class="notehead"[^>]*>\s*'
+                   r'<use xlink:href="#(E\w+)-[^"]*" transform="translate\((-?[\d.]+), (-?[\d.]+)\) scale\(([\d.]+)')
+        for match in re.finditer(pattern, svg):
+            space = 250 * float(match.group(5))
+            heads[match.group(1)] = left + float(match.group(3)) + widths.get(match.group(2), 1.18) * space / 2
+        svg = re.sub(pattern, lambda m: m.group(0).replace('<g class="notehead"', '<g id="%s-head" class="notehead"' % m.group(1), 1), svg)
+        # Music symbols in text (a tempo mark's note) are SMuFL glyphs of a font librsvg cannot
+        # load: written with DejaVu's note signs (a half note as a quarter) instead.
+        signs = {"\ueca5": "\u2669", "\ueca7": "\u266a", "\ueca3": "\u2669", "\ueca2": "o", "\uecb7": ".", "\ue1d5": "\u2669", "\ue1d7": "\u266a", "\ue1e7": "."}
+        svg = re.sub(r'<tspan font-family="Leipzig" font-size="(\d+)px">([^<]*)</tspan>',
+                     lambda m: '<tspan font-family="DejaVu Sans" font-size="%dpx">%s</tspan>' % (int(m.group(1)) * 2 // 3, "".join(signs.get(c, "") for c in m.group(2))), svg)
+        anchors = []
+        for entry in timemap:
+            xs = sorted(heads[i] for i in entry.get("on", []) if i in heads)
+            if xs:
+                anchors.append([entry["qstamp"], xs[len(xs) // 2]])
+        with open(target, "w") as out:
+            out.write(svg)
+        json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space}, sys.stdout)
+        """#
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// Sheet music and scores through the binary: exit codes, messages and leftovers when a tool is
+/// missing, when a score is garbage, when a tool hangs; and what works with the tools.
+@Suite(.timeLimit(.minutes(30)))
+struct SheetCommandTests {
+    /// MuseScore 3 on PATH, and python3 that imports verovio.
+    static let toolsAvailable: Bool = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        func onPath(_ tool: String) -> String? {
+            path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+        guard onPath("musescore3") != nil, let python = onPath("python3") else { return false }
+        return (try? ProcessRunner.run(URL(fileURLWithPath: python), ["-c", "import verovio"]).status) == 0
+    }()
+    static let missing = "needs musescore3 (apt) and python3 with verovio (pip, scripts/requirements-sheet.txt); scripts/setup installs them"
+
+    static let scale = TestEnvironment.path(of: "fixtures/sheet/c-major-scale.musicxml")
+    static let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
+
+    func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-sheet-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func contents(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
+
+    @Test func aMissingMuseScoreIsExit69NamingThePackageForScoresOnly() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let gone = ["MIDIVIZ_MUSESCORE": folder + "/no-musescore3", "MIDIVIZ_PYTHON": folder + "/no-python3"]
+        let info = try ProcessRunner.midiviz(["info", Self.scale], environment: gone)
+        #expect(info.status == 69)
+        #expect(info.stderr.contains("c-major-scale.musicxml") && info.stderr.contains("musescore3"), "\(info.stderr)")
+        let poster = folder + "/poster.png"
+        let sheet = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--sheet", "-o", poster], environment: gone)
+        #expect(sheet.status == 69)
+        #expect(sheet.stderr.contains("verovio") || sheet.stderr.contains("musescore3"), "\(sheet.stderr)")
+        #expect(contents(folder).isEmpty, "nothing written")
+        // Without --sheet, MIDI input needs neither.
+        let plain = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "-o", poster], environment: gone)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(contents(folder) == ["poster.png"])
+    }
+
+    @Test func aMissingVerovioIsExit69NamingThePackage() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sheet = try ProcessRunner.midiviz(
+            ["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--style", "sheet", "-o", folder + "/poster.png"],
+            environment: ["MIDIVIZ_PYTHON": folder + "/no-python3"])
+        #expect(sheet.status == 69)
+        #expect(sheet.stderr.contains("c-major-arpeggio.mid") && sheet.stderr.contains("pip install verovio"), "\(sheet.stderr)")
+        #expect(contents(folder).isEmpty)
+    }
+
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)), arguments: ["garbage.musicxml", "garbage.mscz", "empty.mxl", "no-notes.musicxml"])
+    func aScoreThatIsNoneIsExit65NamingItWithNothingLeft(name: String) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/" + name
+        let bytes: [UInt8] =
+            switch name {
+            case "garbage.mscz": (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }
+            case "empty.mxl": []
+            case "no-notes.musicxml":
+                Array(
+                    #"<?xml version="1.0"?><score-partwise version="3.1"><part-list><score-part id="P1"><part-name>x</part-name></score-part></part-list><part id="P1"><measure number="1"/></part></score-partwise>"#
+                        .utf8)
+            default: Array("this is not a score\n".utf8)
+            }
+        FileManager.default.createFile(atPath: input, contents: Data(bytes))
+        let poster = try ProcessRunner.midiviz(["frame", input, "--at", "0", "--size", "64x36", "-o", folder + "/poster.png"])
+        #expect(poster.status == 65, "\(poster.stderr)")
+        #expect(poster.stderr.contains(name), "\(poster.stderr)")
+        let video = try ProcessRunner.midiviz(["render", input, "--size", "64x36", "--fps", "10", "--no-audio", "-o", folder + "/video.mp4"])
+        #expect(video.status == 65, "\(video.stderr)")
+        #expect(contents(folder) == [name], "only the input is left")
+        #expect(FileManager.default.contents(atPath: input) == Data(bytes), "the input is untouched")
+    }
+
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
+    func aHangingToolIsStoppedWithinItsTimeLimit() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let hanging = folder + "/musescore3"
+        FileManager.default.createFile(atPath: hanging, contents: Data("#!/bin/sh\nexec sleep 60\n".utf8))
+        chmod(hanging, 0o755)
+        let started = Date()
+        let result = try ProcessRunner.midiviz(
+            ["frame", Self.scale, "--at", "0", "--size", "64x36", "-o", folder + "/poster.png"],
+            environment: ["MIDIVIZ_MUSESCORE": hanging, "MIDIVIZ_SCORE_TIMEOUT": "2"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("c-major-scale.musicxml") && result.stderr.contains("within 2 s"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(contents(folder) == ["musescore3"])
+    }
+
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
+    func aScoreAndASheetBandRender() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let info = try ProcessRunner.midiviz(["info", Self.scale, "--json"])
+        #expect(info.status == 0, "\(info.stderr)")
+        for (name, arguments) in [("band.png", ["--style", "keyboard", "--sheet"]), ("sheet.png", ["--style", "sheet"])] {
+            let poster = try ProcessRunner.midiviz(["frame", Self.scale, "--at", "2", "--size", "320x180", "-o", folder + "/" + name] + arguments)
+            #expect(poster.status == 0, "\(poster.stderr)")
+        }
+        #expect(contents(folder) == ["band.png", "sheet.png"])
+    }
+
+    /// A whole render with the band, and a batch that finds a score in a folder.
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
+    func aScoreRendersAndBatchFindsIt() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let small = ["--size", "160x90", "--fps", "10", "--no-audio"]
+        let video = try ProcessRunner.midiviz(["render", Self.scale, "--style", "keyboard", "--sheet", "-o", folder + "/scale.mp4"] + small)
+        #expect(video.status == 0, "\(video.stderr)")
+        let songs = folder + "/songs"
+        try FileManager.default.createDirectory(atPath: songs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.scale, toPath: songs + "/scale.musicxml")
+        let batch = try ProcessRunner.midiviz(["batch", songs, "--output-dir", folder + "/videos", "--style", "sheet"] + small)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/videos/scale.mp4"))
+    }
+}

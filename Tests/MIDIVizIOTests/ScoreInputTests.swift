@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import MIDIVizCore
+@testable import MIDIVizIO
+
+/// Scores as input: the notes and length midiviz reads from a score are those of MuseScore's own
+/// MIDI export of it (`musescore3 -o x.mid score`), and those the score holds.
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SheetTools.available, Comment(rawValue: SheetTools.missing)))
+struct ScoreInputTests {
+    /// The repository's fixtures, and the shared corpus's scores when it is beside the repository.
+    static let scores: [String] = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let own = ["c-major-scale.musicxml", "pickup-tempo.musicxml", "partitura_score_example.musicxml"].map(SheetTools.fixture)
+        let shared = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/scores").path
+        let corpus = ((try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []).filter { ScoreTools.isScore($0) }.sorted().map {
+            shared + "/" + $0
+        }
+        return own + corpus
+    }()
+
+    /// MuseScore's own MIDI export of `score`, loaded as a MIDI file.
+    static func exported(_ score: String) throws -> Song {
+        try ScoreTools.withTemporaryFolder { folder in
+            let midi = folder + "/export.mid"
+            let run = try MuseScore.run(try #require(ScoreTools.museScore()), ["-o", midi, score], in: folder)
+            #expect(run.exitedCleanly, "\(run.errorLines)")
+            return try SongLoader.loadMIDI(bytes: SongLoader.readFile(midi), name: midi)
+        }
+    }
+
+    static func summary(_ song: Song) -> [String] {
+        song.notes.map { "\($0.pitch)@\(Int(($0.startSeconds * 1000).rounded()))-\(Int(($0.endSeconds * 1000).rounded()))" }
+    }
+
+    @Test(arguments: scores)
+    func notesAndLengthAreThoseOfMuseScoresOwnExport(score: String) throws {
+        let song = try SongLoader.load(path: score)
+        let reference = try Self.exported(score)
+        #expect(song.notes.count == reference.notes.count)
+        #expect(abs(song.durationSeconds - reference.durationSeconds) < 0.001)
+        #expect(Self.summary(song) == Self.summary(reference))
+        #expect(song.musicXML?.isEmpty == false, "the MusicXML for the sheet music is kept")
+    }
+
+    @Test func theFixturesHoldTheNotesTheyWereWrittenWith() throws {
+        let scale = try SongLoader.load(path: SheetTools.fixture("c-major-scale.musicxml"))
+        #expect(scale.notes.map(\.pitch) == [60, 62, 64, 65, 67, 69, 71, 72])
+        #expect(scale.notes.map { ($0.startSeconds * 10).rounded() / 10 } == [0, 0.6, 1.2, 1.8, 2.4, 3.0, 3.6, 4.2])
+        #expect(abs(scale.durationSeconds - 4.8) < 0.001)
+        let pickup = try SongLoader.load(path: SheetTools.fixture("pickup-tempo.musicxml"))
+        #expect(pickup.notes.count == 24)
+        // One quarter at 90, three bars of 3/4 at 90, two at 150, two at 60.
+        #expect(abs(pickup.durationSeconds - ((1 + 6) * 60.0 / 90 + 6 * 60.0 / 150 + 6 * 60.0 / 60)) < 0.001)
+        #expect(pickup.tempoChanges.map { Int($0.beatsPerMinute.rounded()) } == [90, 150, 60])
+    }
+
+    /// The same score as MusicXML, compressed MusicXML and MuseScore's own formats gives the same notes.
+    @Test func everyScoreFormatGivesTheSameNotes() throws {
+        let source = SheetTools.fixture("pickup-tempo.musicxml")
+        let expected = Self.summary(try SongLoader.load(path: source))
+        try ScoreTools.withTemporaryFolder { folder in
+            for format in ["mxl", "mscz", "mscx", "xml"] {
+                let converted = "\(folder)/pickup.\(format)"
+                let run = try MuseScore.run(try #require(ScoreTools.museScore()), ["-o", converted, source], in: folder)
+                try #require(run.exitedCleanly, "\(run.errorLines)")
+                #expect(Self.summary(try SongLoader.load(path: converted)) == expected, "\(format)")
+            }
+        }
+    }
+}

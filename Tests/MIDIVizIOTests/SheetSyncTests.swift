@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import MIDIVizCore
+@testable import MIDIVizIO
+
+/// Whether the sheet-music tools are here: MuseScore 3, and python3 with Verovio.
+enum SheetTools {
+    static let available: Bool = {
+        guard ScoreTools.museScore() != nil, let python = ScoreTools.python() else { return false }
+        guard let run = try? ScoreTools.run(python, ["-c", "import verovio"]) else { return false }
+        return run.exitedCleanly
+    }()
+
+    static let missing = "needs musescore3 (apt) and python3 with verovio (pip, scripts/requirements-sheet.txt); scripts/setup installs them"
+
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("fixtures/sheet/\(name)").path
+    }
+}
+
+/// The notehead of each note reaches the playhead when the note sounds. The noteheads are found
+/// in the rendered frame's pixels, on the rows where librsvg says the engraver drew them (their
+/// SVG elements' ink), never from the onset table the renderer scrolls by.
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SheetTools.available, Comment(rawValue: SheetTools.missing)))
+struct SheetSyncTests {
+    struct Head {
+        var centerX: Double
+        var centerY: Double
+        var width: Double
+        var height: Double
+    }
+
+    /// The noteheads of the engraving, in document order (one staff: time order), in strip pixels.
+    static func noteheads(_ engraving: SheetEngraver.Engraving) throws -> [Head] {
+        let svg = String(decoding: engraving.svg, as: UTF8.self)
+        let ids = svg.matches(of: try Regex(#"<g id="([^"]+)" class="notehead""#)).compactMap { $0.output[1].substring.map(String.init) }
+        let document = try SVGDocument(bytes: engraving.svg)
+        return try ids.map { id in
+            let box = try #require(document.inkBounds(ofElement: id, width: engraving.documentWidth, height: engraving.documentHeight))
+            return Head(centerX: box.x + box.width / 2, centerY: engraving.top + box.y + box.height / 2, width: box.width, height: box.height)
+        }
+    }
+
+    /// Whether a pixel is ink (dark, or the lit notes' colour), not paper or the faint playhead.
+    static func isInk(_ color: RGBA) -> Bool { 0.3 * color.r + 0.59 * color.g + 0.11 * color.b < 0.55 }
+
+    /// For each note: the offset in frames between the playhead and the centre of its notehead in
+    /// the frame drawn at the note's start. Fails when a notehead is not under the playhead.
+    static func offsets(fixture: String, fromMIDI: Bool) throws -> [Double] {
+        var song = try SongLoader.load(path: SheetTools.fixture(fixture))
+        if fromMIDI { song.musicXML = nil }  // engraved from the notation MIDI, as a MIDI file is
+        var settings = RenderSettings(width: 960, height: 540, framesPerSecond: 60, style: RenderSettings.Style(rawValue: "sheet")!)
+        settings.title = nil
+        let engraving = try SheetEngraver.engraving(song: song, name: fixture, settings: settings)
+        settings.sheet = engraving.music
+        let heads = try noteheads(engraving)
+        let notes = song.notes.sorted { $0.startSeconds < $1.startSeconds }
+        try #require(heads.count == notes.count, "one notehead a note: \(heads.count) heads, \(notes.count) notes")
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: .empty(canvasSide: 540))
+        var workspace = renderer.makeWorkspace()
+        let playhead = Int(SheetBand.playheadX(settings: settings))
+        let stripTop = (settings.height - engraving.music.height) / 2
+        var offsets: [Double] = []
+        for (index, note) in notes.enumerated() {
+            renderer.render(at: note.startSeconds, in: &workspace)
+            let head = heads[index]
+            // How far the neighbouring heads are.
+            let before = index > 0 ? head.centerX - heads[index - 1].centerX : .infinity
+            let after = index + 1 < heads.count ? heads[index + 1].centerX - head.centerX : .infinity
+            let reach = Int(min(3 * head.width, 0.45 * min(before, after)))
+            // On each row of the notehead, the run of ink nearest the playhead; rows where it is
+            // much wider than a notehead (a staff or ledger line) are left out. The head's centre
+            // is the mean column of the ink kept: a notehead is symmetric about its centre.
+            var columns: [Int] = []
+            let firstRow = stripTop + Int((head.centerY - 0.45 * head.height).rounded())
+            let lastRow = stripTop + Int((head.centerY + 0.45 * head.height).rounded())
+            for row in firstRow...lastRow {
+                let ink = (playhead - reach...playhead + reach).filter { isInk(workspace.canvas.color(x: $0, y: row)) }
+                guard let nearest = ink.min(by: { abs($0 - playhead) < abs($1 - playhead) }) else { continue }
+                var low = nearest, high = nearest
+                while ink.contains(low - 1) { low -= 1 }
+                while ink.contains(high + 1) { high += 1 }
+                if Double(high - low + 1) > 1.3 * head.width { continue }
+                columns += Array(low...high)
+            }
+            try #require(!columns.isEmpty, "note \(index) (pitch \(note.pitch) at \(note.startSeconds) s): no notehead within \(reach) px of the playhead")
+            let low = columns.min()!, high = columns.max()!
+            let offsetPixels = Double(columns.reduce(0, +)) / Double(columns.count) + 0.5 - Double(playhead) - 0.5
+            // Pixels a second near this note, from the engraving and the song's own times.
+            let neighbour = index + 1 < notes.count ? index + 1 : index - 1
+            let pixelsPerSecond = abs(heads[neighbour].centerX - head.centerX) / abs(notes[neighbour].startSeconds - note.startSeconds)
+            offsets.append(offsetPixels / pixelsPerSecond * Double(settings.framesPerSecond))
+            if ProcessInfo.processInfo.environment["SHEET_DEBUG"] != nil {
+                let table = engraving.music.x(atQuarter: song.quarters(atSeconds: note.startSeconds))
+                print("note \(index) run \(low)...\(high) offset \(offsetPixels) px; svg head x \(head.centerX) w \(head.width), table x \(table)")
+            }
+            #expect(
+                (low...high).contains(playhead),
+                "note \(index) (pitch \(note.pitch) at \(note.startSeconds) s): its notehead spans \(low)...\(high), the playhead is at \(playhead)")
+        }
+        return offsets
+    }
+
+    @Test(arguments: ["c-major-scale.musicxml", "pickup-tempo.musicxml"])
+    func noteheadsOfAScoreReachThePlayheadWhenTheySound(fixture: String) throws {
+        let offsets = try Self.offsets(fixture: fixture, fromMIDI: false)
+        let worst = offsets.map(abs).max() ?? 0
+        print("sheet sync \(fixture) (score): worst offset \(String(format: "%.3f", worst)) frames at 60 fps over \(offsets.count) notes")
+        #expect(worst <= 1, "worst offset \(worst) frames")
+    }
+
+    @Test(arguments: ["c-major-scale.musicxml", "pickup-tempo.musicxml"])
+    func noteheadsOfAMIDIFileReachThePlayheadWhenTheySound(fixture: String) throws {
+        let offsets = try Self.offsets(fixture: fixture, fromMIDI: true)
+        let worst = offsets.map(abs).max() ?? 0
+        print("sheet sync \(fixture) (as MIDI): worst offset \(String(format: "%.3f", worst)) frames at 60 fps over \(offsets.count) notes")
+        #expect(worst <= 1, "worst offset \(worst) frames")
+    }
+}

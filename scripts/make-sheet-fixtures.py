@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Writes the MusicXML fixtures of the sheet-music tests in fixtures/sheet/ (ours, same licence as
+the project): python3 scripts/make-sheet-fixtures.py"""
+import os
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures', 'sheet')
+TYPES = {1: 'eighth', 2: 'quarter', 4: 'half'}  # durations in eighths (divisions = 2 a quarter)
+
+
+def note(step, octave, eighths):
+    return ('<note><pitch><step>%s</step><octave>%d</octave></pitch><duration>%d</duration>'
+            '<voice>1</voice><type>%s</type></note>' % (step, octave, eighths, TYPES[eighths]))
+
+
+def tempo(bpm):
+    return ('<direction placement="above"><direction-type><metronome><beat-unit>quarter</beat-unit>'
+            '<per-minute>%d</per-minute></metronome></direction-type><sound tempo="%d"/></direction>' % (bpm, bpm))
+
+
+def attributes(beats):
+    return ('<attributes><divisions>2</divisions><key><fifths>0</fifths></key><time><beats>%d</beats>'
+            '<beat-type>4</beat-type></time><clef><sign>G</sign><line>2</line></clef></attributes>' % beats)
+
+
+def score(title, measures):
+    """measures: (number, implicit, contents) -> a one-part score-partwise document."""
+    body = ''.join('<measure number="%s"%s>%s</measure>' % (number, ' implicit="yes"' if implicit else '', contents)
+                   for number, implicit, contents in measures)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<!DOCTYPE score-partwise PUBLIC "-//Recordare//DTD MusicXML 3.1 Partwise//EN" '
+            '"http://www.musicxml.org/dtds/partwise.dtd">\n'
+            '<score-partwise version="3.1"><work><work-title>%s</work-title></work>'
+            '<part-list><score-part id="P1"><part-name>Piano</part-name>'
+            '<score-instrument id="P1-I1"><instrument-name>Piano</instrument-name></score-instrument>'
+            '<midi-instrument id="P1-I1"><midi-channel>1</midi-channel><midi-program>1</midi-program></midi-instrument>'
+            '</score-part></part-list><part id="P1">%s</part></score-partwise>\n' % (title, body))
+
+
+def scale():
+    """C major up an octave in quarter notes at 100 bpm, 4/4: 8 notes, 4.8 s."""
+    steps = [('C', 4), ('D', 4), ('E', 4), ('F', 4), ('G', 4), ('A', 4), ('B', 4), ('C', 5)]
+    first = attributes(4) + tempo(100) + ''.join(note(s, o, 2) for s, o in steps[:4])
+    second = ''.join(note(s, o, 2) for s, o in steps[4:])
+    return score('C major scale', [(1, False, first), (2, False, second)])
+
+
+def pickup_and_tempo():
+    """3/4 with a one-quarter pickup at 90 bpm, then 150 bpm from bar 3, 60 bpm from bar 5:
+    quarters and pairs of eighths, no note crossing a beat, no accidentals: 24 notes, 13.07 s."""
+    measures = [
+        (0, True, attributes(3) + tempo(90) + note('G', 4, 2)),
+        (1, False, note('C', 5, 2) + note('B', 4, 1) + note('A', 4, 1) + note('G', 4, 2)),
+        (2, False, note('E', 4, 2) + note('F', 4, 2) + note('G', 4, 2)),
+        (3, False, tempo(150) + note('A', 4, 1) + note('B', 4, 1) + note('C', 5, 2) + note('D', 5, 2)),
+        (4, False, note('E', 5, 2) + note('D', 5, 1) + note('C', 5, 1) + note('B', 4, 2)),
+        (5, False, tempo(60) + note('A', 4, 2) + note('G', 4, 1) + note('F', 4, 1) + note('E', 4, 2)),
+        (6, False, note('D', 4, 1) + note('E', 4, 1) + note('F', 4, 2) + note('C', 4, 2)),
+    ]
+    return score('Pickup and tempo changes', measures)
+
+
+if __name__ == '__main__':
+    os.makedirs(HERE, exist_ok=True)
+    for name, text in [('c-major-scale.musicxml', scale()), ('pickup-tempo.musicxml', pickup_and_tempo())]:
+        with open(os.path.join(HERE, name), 'w') as out:
+            out.write(text)
