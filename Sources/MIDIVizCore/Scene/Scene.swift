@@ -21,6 +21,8 @@ package struct Scene: Sendable {
     let pedal: SustainPedal
     let soundingEnds: [Double]?
     let overlay: Overlay
+    /// The room the title, chord, legend and lyrics keep; the notes' area is the rest.
+    package let bands: OverlayBands
     /// Note names under `--labels`.
     let labeler: NoteLabeler
     /// The karaoke display, with `--lyrics` when the song has lyrics.
@@ -54,9 +56,14 @@ package struct Scene: Sendable {
             background = settings.scheme.background
         }
         chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
-        overlay = Overlay(song: song, settings: settings, colors: colors)
+        let legend = Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors)
+        let lyrics = LyricsOverlay.shown(song: song, settings: settings)
+        let bands = OverlayBands(
+            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil, hasLegend: !legend.isEmpty, hasLyrics: lyrics != nil)
+        self.bands = bands
+        overlay = Overlay(settings: settings, legend: legend, bands: bands)
         labeler = NoteLabeler(song: song, settings: settings)
-        lyricsOverlay = LyricsOverlay(song: song, settings: settings)
+        lyricsOverlay = lyrics.map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
     }
 
     /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),

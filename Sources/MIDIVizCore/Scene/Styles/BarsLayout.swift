@@ -18,8 +18,10 @@ struct BarsLayout: StyleLayout {
 
     private var isPitchClass: Bool { scene.settings.barsLayout == .pitchClass }
     private var barCount: Int { isPitchClass ? 12 : scene.pitchRange.count }
-    private var baseline: Float { height * 0.86 }
-    private var maximumHeight: Float { height * 0.70 }
+    /// The bars stand on this line, over their labels; the drum lane and the bars' glow keep
+    /// 0.16 of the height over them, under the overlays' bands.
+    private var baseline: Float { scene.bands.notesBottom == height ? height * 0.86 : scene.bands.notesBottom - height * 0.14 }
+    private var maximumHeight: Float { scene.bands.isWholeFrame ? height * 0.70 : baseline - scene.bands.notesTop - height * 0.16 }
     private var slotWidth: Float { width * 0.92 / Float(barCount) }
 
     func slot(ofPitch pitch: Int) -> Int {
@@ -92,7 +94,7 @@ struct BarsLayout: StyleLayout {
                     top: bar.color.mixed(with: RGBA(1, 1, 1), 0.15).withAlpha(alpha),
                     bottom: bar.color.scaled(0.5).withAlpha(alpha)))
         }
-        let lane = DrumLane(scene: scene, centerY: height * 0.07)
+        let lane = DrumLane(scene: scene, centerY: scene.bands.notesTop + height * 0.07)
         let notes = scene.song.notes
         var struck: [Note] = []
         scene.index.forEachVisible(at: seconds) { index in

@@ -23,8 +23,19 @@ struct CirclesLayout: StyleLayout {
     func y(ofPitch pitch: Int) -> Float {
         let range = scene.pitchRange
         let position = Float(pitch - range.lowerBound) / Float(range.upperBound - range.lowerBound)
-        return height * (0.84 - 0.74 * position)
+        let bands = scene.bands
+        guard !bands.isWholeFrame else { return height * (0.84 - 0.74 * position) }
+        // Under a header or over a lyrics band, the highest and lowest circles keep their
+        // largest glow's reach from it.
+        let reach = unit * Self.largestReach
+        let high = bands.notesTop > 0 ? bands.notesTop + reach : height * 0.10
+        let low = bands.notesBottom < height ? bands.notesBottom - max(reach, height * 0.12) : height * 0.84
+        return low - (low - high) * position
     }
+
+    /// The largest glow's radius over the shorter side: the loudest note's circle, grown by its
+    /// fade, and its glow around it.
+    static let largestReach: Float = 0.058 * 1.3 * 1.6 + 0.004
 
     func appendBackdrop(to shapes: inout [Shape]) {
         if scene.settings.grid { appendGrid(to: &shapes) }
@@ -32,7 +43,7 @@ struct CirclesLayout: StyleLayout {
 
     func append(at seconds: Double, to shapes: inout [Shape]) {
         let notes = scene.song.notes
-        let lane = DrumLane(scene: scene, centerY: height * 0.94)
+        let lane = DrumLane(scene: scene, centerY: scene.bands.notesBottom - height * 0.06)
         // One circle per pitch: of the notes on one pitch (doublings across tracks, a note
         // fading under its repetition) only the most present is drawn; the rest would be
         // hidden under it. A fixed 128-slot table on the stack, no allocation.
@@ -107,7 +118,7 @@ struct CirclesLayout: StyleLayout {
 
     private func appendGrid(to shapes: inout [Shape]) {
         let line = scene.settings.scheme.accent.withAlpha(0.07)
-        let top = height * 0.06, bottom = height * 0.88
+        let top = scene.bands.notesTop + height * 0.06, bottom = scene.bands.notesBottom - height * 0.12
         for pitchClass in 0...12 {
             let x = width * (0.06 + 0.88 * Float(pitchClass) / 12)
             shapes.append(.line(from: Point(x, top), to: Point(x, bottom), lineWidth: 1, line))
@@ -125,7 +136,7 @@ struct CirclesLayout: StyleLayout {
             shapes.append(
                 .text(
                     .pitchClass(UInt8(pitchClass)), .small,
-                    center: Point(x(ofPitchClass: pitchClass), height * 0.035),
+                    center: Point(x(ofPitchClass: pitchClass), scene.bands.notesTop + height * 0.035),
                     scene.settings.scheme.accent.withAlpha(0.35)))
         }
     }

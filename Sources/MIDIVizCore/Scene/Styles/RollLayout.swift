@@ -28,11 +28,6 @@ struct RollLayout: StyleLayout {
         }
     }
 
-    /// Right of the keys, under the ruler.
-    static func overlayOrigin(settings: RenderSettings, hasTitle: Bool, margin: Float) -> (left: Float, legendTop: Float)? {
-        (keyboardWidth(canvasWidth: Float(settings.width)) + margin, notesTop(settings: settings, hasTitle: hasTitle) + margin * 0.5)
-    }
-
     let scene: Scene
 
     /// The playhead's place across the notes area: this much of the window is past.
@@ -51,11 +46,9 @@ struct RollLayout: StyleLayout {
 
     static func keyboardWidth(canvasWidth: Float) -> Float { max(24, (canvasWidth * 0.065).rounded()) }
 
-    /// The top of the notes area: below a header for the title and chord, when shown, and the ruler.
-    static func notesTop(settings: RenderSettings, hasTitle: Bool) -> Float {
-        let height = Float(settings.height)
-        let hasHeader = settings.chords || hasTitle
-        return ((hasHeader ? 0.085 : 0.015) * height + rulerHeight(settings: settings)).rounded()
+    /// The top of the rows: below the overlays' bands, a margin and the ruler.
+    static func notesTop(settings: RenderSettings, bands: OverlayBands) -> Float {
+        (bands.notesTop + 0.015 * Float(settings.height) + rulerHeight(settings: settings)).rounded()
     }
 
     /// Tall enough for the bar numbers.
@@ -72,6 +65,8 @@ struct RollLayout: StyleLayout {
     let drumStripHeight: Float
     /// The bottom of the pitch rows.
     let notesBottom: Float
+    /// The pedal lane lies between the drums (or the rows) and this.
+    let pedalLaneBottom: Float
     let rowHeight: Float
     let playheadX: Float
     let pixelsPerSecond: Float
@@ -87,11 +82,13 @@ struct RollLayout: StyleLayout {
         width = Float(scene.settings.width)
         height = Float(scene.settings.height)
         keyboardWidth = Self.keyboardWidth(canvasWidth: width)
-        notesTop = Self.notesTop(settings: scene.settings, hasTitle: scene.overlay.title != nil)
+        notesTop = Self.notesTop(settings: scene.settings, bands: scene.bands)
         rulerTop = notesTop - Self.rulerHeight(settings: scene.settings)
         hasDrums = scene.hasDrums
         drumStripHeight = hasDrums ? (height * 0.075).rounded() : 0
-        notesBottom = (height * 0.985).rounded() - drumStripHeight
+        let bottom = scene.bands.notesBottom
+        notesBottom = (bottom == height ? (height * 0.985).rounded() : (bottom - height * 0.015).rounded()) - drumStripHeight
+        pedalLaneBottom = bottom - 1
         rowHeight = (notesBottom - notesTop) / Float(scene.pitchRange.count)
         playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
         pixelsPerSecond = (width - keyboardWidth) / Float(scene.settings.windowSeconds)
@@ -264,7 +261,7 @@ struct RollLayout: StyleLayout {
 
     /// The pedal lane under the notes: a bar wherever a sustain or sostenuto pedal is down.
     private func appendPedalLane(at seconds: Double, to shapes: inout [Shape]) {
-        let top = notesBottom + drumStripHeight + 1, bottom = height - 1
+        let top = notesBottom + drumStripHeight + 1, bottom = pedalLaneBottom
         guard bottom - top >= 2 else { return }
         let accent = scene.settings.scheme.accent
         func append(_ spans: [SustainPedal.Span]) {
