@@ -3,7 +3,8 @@
 package struct Scene: Sendable {
     package let song: Song
     package let settings: RenderSettings
-    /// The non-drum pitch range the layouts span (at least two octaves).
+    /// The non-drum pitch range the layouts span (at least two octaves), or the keys of
+    /// `--keys LOW-HIGH`.
     package let pitchRange: ClosedRange<Int>
     /// The lowest and highest non-drum pitches (60...60 without notes).
     package let notePitches: ClosedRange<Int>
@@ -37,7 +38,8 @@ package struct Scene: Sendable {
         let pitches = song.notes.filter { $0.channel != Self.drumChannel }.map { Int($0.pitch) }
         notePitches = (pitches.min() ?? 60)...(pitches.max() ?? 60)
         hasDrums = song.notes.contains { $0.channel == Self.drumChannel }
-        pitchRange = Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
+        // `--keys C2-C7`: those keys, in every style.
+        pitchRange = settings.keys.span ?? Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
         colors = NoteColors(song: song, settings: settings, pitchRange: pitchRange)
         pedal = SustainPedal(events: song.synthEvents, songEnd: song.durationSeconds)
         let soundingEnds = pedal.soundingEnds(of: song.notes, drumChannel: Self.drumChannel)

@@ -39,7 +39,13 @@ extension RenderOptions {
             "window", .look, \.window,
             help: "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed).",
             valueName: "seconds", allowed: between(RenderSettings.windowRange), example: "5"),
-        .value("keys", .look, \.keys, help: "Keys of the keyboard style: 88 (A0 to C8) or song (the song's range in whole octaves)."),
+        .value(
+            "keys", .look, \.keys,
+            help:
+                "Keys of the keyboard style: 88 (A0 to C8), song (the song's range in whole octaves) or two keys LOW-HIGH such as C2-C7 (middle C is C4; also the roll's rows, the bars and the circles' heights). Notes outside are not drawn, and counted in a warning.",
+            valueName: "88|song|LOW-HIGH", expected: "88, song or two keys LOW-HIGH such as C2-C7", choices: ["88", "song", "C2-C7"],
+            allowed: ({ $0.span != nil || RenderSettings.KeyRange.allCases.contains($0) }, "two keys from low to high, such as C2-C7"),
+            example: "C2-C7"),
         .flag("chords", .look, \.chords, help: "Name the chord sounding now (C, Am7, G/B, ...) in the top right corner."),
         .optional(
             "title", .look, \.title,

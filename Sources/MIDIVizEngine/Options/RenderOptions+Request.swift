@@ -57,6 +57,14 @@ extension RenderOptions {
         return settings
     }
 
+    /// What a render of `song` with these options leaves out, one line each: the notes outside
+    /// `--keys LOW-HIGH`. Said before the render starts (not an error).
+    package func warnings(for song: Song) -> [String] {
+        let outside = keys.notesOutside(song.showing(trackLook))
+        guard outside > 0 else { return [] }
+        return ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
+    }
+
     /// The synthesizer's settings.
     package var bouncer: AudioBouncer {
         var bouncer = AudioBouncer()

@@ -55,6 +55,8 @@ struct CirclesLayout: StyleLayout {
                     lane.append(note, at: seconds, to: &shapes)
                     return
                 }
+                // Outside `--keys LOW-HIGH`: not drawn.
+                guard scene.pitchRange.contains(Int(note.pitch)) else { return }
                 let fade = scene.envelope(of: index, at: seconds).fade
                 let presence = (1 - fade) * (1 - fade) * (1 + Float(note.velocity))
                 let slot = Int(note.pitch & 0x7F)

@@ -39,7 +39,8 @@ struct KeyboardLayout: StyleLayout {
     // Geometry, worked out once per layout (frames build one layout each).
     private let width: Float
     private let height: Float
-    /// The keys drawn: A0–C8, or whole octaves (at least two) around the song's notes.
+    /// The keys drawn: A0–C8, whole octaves (at least two) around the song's notes, or two keys'
+    /// range (`--keys C2-C7`).
     let keys: ClosedRange<Int>
     private let firstWhite: Int
     let whiteKeyWidth: Float
@@ -84,6 +85,8 @@ struct KeyboardLayout: StyleLayout {
 
     static func keys(_ range: RenderSettings.KeyRange, notePitches: ClosedRange<Int>) -> ClosedRange<Int> {
         switch range {
+        case .span:
+            return range.span ?? PianoKeys.eightyEight
         case .piano:
             return PianoKeys.eightyEight
         case .song:
