@@ -39,6 +39,8 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var lyrics = false
     @Flag(name: .customLong("effects"), help: .declared("effects"))
     var effects = false
+    @Option(name: .customLong("split"), help: .declared("split"), completion: .declared("split"))
+    var split: String?
     @Option(name: .customLong("track-color"), help: .declared("track-color"), completion: .declared("track-color"))
     var trackColor: [String] = []
     @Option(name: .customLong("channel-color"), help: .declared("channel-color"), completion: .declared("channel-color"))
@@ -73,6 +75,7 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if let labels { given.append(("labels", [labels])) }
         if lyrics { given.append(("lyrics", ["true"])) }
         if effects { given.append(("effects", ["true"])) }
+        if let split { given.append(("split", [split])) }
         if !trackColor.isEmpty { given.append(("track-color", trackColor)) }
         if !channelColor.isEmpty { given.append(("channel-color", channelColor)) }
         if !hideTrack.isEmpty { given.append(("hide-track", hideTrack)) }

@@ -21,3 +21,39 @@ import Testing
         #expect(RenderSettings.KeyRange.piano.span == nil)
     }
 }
+
+/// `--split`: a fixed key, and `auto` following hands that move.
+@Suite(.timeLimit(.minutes(30))) struct HandSplitTests {
+    func song(_ notes: [Note], seconds: Double) -> Song {
+        Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 96, durationSeconds: seconds,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+    }
+
+    @Test func splitIsReadAsAKeyOrAuto() {
+        #expect(RenderSettings.HandSplit(rawValue: "C4") == .key(60) && RenderSettings.HandSplit(rawValue: "auto") == .auto)
+        #expect(RenderSettings.HandSplit(rawValue: "H9") == nil && RenderSettings.HandSplit(rawValue: "") == nil)
+    }
+
+    @Test func autoFollowsHandsThatMove() {
+        // 0-10 s: left hand on C2-G2 chords, right on C4-G4. 10-20 s: both an octave and a
+        // half higher, the left hand's C3-G3... crossing where the right hand was before.
+        var notes: [Note] = []
+        var leftHand: Set<Int> = []  // indices
+        for step in 0..<40 {
+            let start = Double(step) * 0.5
+            let shift = start < 10 ? 0 : 19
+            for (pitch, isLeft) in [(36, true), (40, true), (43, true), (60, false), (64, false), (67, false)] {
+                if isLeft { leftHand.insert(notes.count) }
+                notes.append(Note(startSeconds: start, endSeconds: start + 0.45, pitch: UInt8(pitch + shift), velocity: 80, channel: 0, track: 0))
+            }
+        }
+        let splitter = HandSplitter(split: .auto, song: song(notes, seconds: 20), drumChannel: 9)
+        let wrong = notes.indices.filter { splitter.isLeft(notes[$0]) != leftHand.contains($0) }
+        #expect(wrong.isEmpty, "\(wrong.count) notes in the wrong hand; splits \(splitter.keys)")
+        #expect(splitter.key(at: 1) < 60 && splitter.key(at: 19) > 62, "the split moves up with the hands: \(splitter.keys)")
+        let fixed = HandSplitter(split: .key(60), song: song(notes, seconds: 20), drumChannel: 9)
+        #expect(fixed.isLeft(notes[2]) && !fixed.isLeft(notes[3]))
+    }
+}

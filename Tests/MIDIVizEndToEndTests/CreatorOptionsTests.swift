@@ -59,10 +59,36 @@ import Testing
         (["--keys", "C7-C2"], "--keys must be two keys from low to high"),
         (["--keys", "H9-C2"], "--keys: \"H9-C2\" is not 88, song or two keys"),
         (["--keys", "C2"], "--keys: \"C2\" is not"),
+        (["--split", "H9"], "--split: \"H9\" is not a key such as C4, or auto"),
     ])
     func badValuesAreUsageErrors(arguments: [String], message: String) throws {
         let result = try ProcessRunner.midiviz(["frame", Self.arpeggio, "-o", "/nonexistent/never.png", "--at", "1"] + arguments)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func theLeftHandsColourLiesOnlyBelowTheSplit() throws {
+        // 88 keys across 480 pixels: C4's left edge is 23 white keys from A0's.
+        let c4 = Float(PianoKeys.whiteKeyIndex(60) - PianoKeys.whiteKeyIndex(21)) * Float(480) / 52
+        // Rainbow's hands: blue (left) and orange (right).
+        func isBlue(_ c: RGBA) -> Bool { c.b > 0.35 && c.b > c.r + 0.25 && c.b > c.g + 0.1 }
+        func isOrange(_ c: RGBA) -> Bool { c.r > 0.35 && c.r > c.b + 0.25 && c.g > c.b + 0.05 }
+        for at in ["3.1", "6", "10.95"] {
+            let (canvas, _) = try frame(["--style", "keyboard", "--split", "C4", "--at", at], song: Self.groove)
+            // The falling notes, above the keys and their glow (the keys start at y = 216).
+            var blueLeft = 0, blueRight = 0, orangeRight = 0
+            for y in 0..<195 {
+                for x in 0..<canvas.width {
+                    let color = canvas.color(x: x, y: y)
+                    if isBlue(color) { if Float(x) < c4 { blueLeft += 1 } else { blueRight += 1 } }
+                    if isOrange(color) && Float(x) >= c4 { orangeRight += 1 }
+                }
+            }
+            #expect(blueRight == 0 && blueLeft > 100 && orangeRight > 100, "at \(at) s: \(blueLeft) \(blueRight) \(orangeRight)")
+        }
+        // Without --split the same frame has blue right of C4 (rainbow colours by pitch class).
+        let (plain, _) = try frame(["--style", "keyboard", "--at", "6"], song: Self.groove)
+        let blueRight = (0..<195).flatMap { y in (Int(c4.rounded(.up))..<480).map { plain.color(x: $0, y: y) } }.filter(isBlue).count
+        #expect(blueRight > 0)
     }
 }

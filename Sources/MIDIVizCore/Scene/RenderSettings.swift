@@ -103,6 +103,8 @@ public struct RenderSettings: Sendable, Equatable {
     package var lyrics = false
     /// Sparks where notes strike, a flash on the roll's playhead.
     package var effects = false
+    /// Colour notes by hand, split at a key or where the hands are (`--split`); nil: off.
+    package var split: HandSplit? = nil
 
     package static let baseFadeSeconds = 1.0
     package static let speedRange = 0.5...2.0

@@ -47,3 +47,8 @@ extension RenderSettings.BarsLayout: OptionChoice {}
 extension RenderSettings.KeyRange: OptionChoice {}
 extension RenderSettings.Labels: OptionChoice {}
 extension ColorScheme: OptionChoice {}
+
+extension RenderSettings.HandSplit: OptionValue {
+    package init?(optionText: String) { self.init(rawValue: optionText) }
+    package var optionText: String { rawValue }
+}

@@ -60,6 +60,11 @@ extension RenderOptions {
             "lyrics", .look, \.lyrics,
             help: "Show the song's lyrics (lyric events, or .kar text) as a two-line karaoke display, each syllable lit as it is sung."),
         .flag("effects", .look, \.effects, help: "Sparks where notes strike (every style) and a flash on the roll's playhead."),
+        .optional(
+            "split", .look, \.split,
+            help:
+                "Colour notes by hand: below this key (such as C4) the left hand's colour, at or above it the right hand's; auto finds the split as the hands move (every 2 s, the key that best parts the pitches sounding then into two hands, smoothed). With --track-color, two shades of the track's colour.",
+            valueName: "KEY|auto", expected: "a key such as C4, or auto", choices: ["C4", "auto"], example: "C4"),
         .list(
             "track-color", .look, \.trackColors,
             help: "A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.",

@@ -51,6 +51,7 @@ extension RenderOptions {
         settings.labels = labels
         settings.lyrics = lyrics
         settings.effects = effects
+        settings.split = split
         if let backgroundImage {
             settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
         }

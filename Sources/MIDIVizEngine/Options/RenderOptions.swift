@@ -26,6 +26,8 @@ public struct RenderOptions: Sendable, Equatable {
     public var labels = RenderSettings.Labels.off
     public var lyrics = false
     public var effects = false
+    /// Nil: notes are not coloured by hand.
+    public var split: RenderSettings.HandSplit?
     public var trackColors: [NumberedColor] = []
     public var channelColors: [NumberedColor] = []
     public var hiddenTracks: [Int] = []
