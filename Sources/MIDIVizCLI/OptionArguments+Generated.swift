@@ -41,6 +41,8 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var effects = false
     @Option(name: .customLong("split"), help: .declared("split"), completion: .declared("split"))
     var split: String?
+    @Flag(name: .customLong("velocity"), help: .declared("velocity"))
+    var velocity = false
     @Option(name: .customLong("track-color"), help: .declared("track-color"), completion: .declared("track-color"))
     var trackColor: [String] = []
     @Option(name: .customLong("channel-color"), help: .declared("channel-color"), completion: .declared("channel-color"))
@@ -76,6 +78,7 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if lyrics { given.append(("lyrics", ["true"])) }
         if effects { given.append(("effects", ["true"])) }
         if let split { given.append(("split", [split])) }
+        if velocity { given.append(("velocity", ["true"])) }
         if !trackColor.isEmpty { given.append(("track-color", trackColor)) }
         if !channelColor.isEmpty { given.append(("channel-color", channelColor)) }
         if !hideTrack.isEmpty { given.append(("hide-track", hideTrack)) }

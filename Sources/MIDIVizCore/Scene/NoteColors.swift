@@ -10,6 +10,8 @@ struct NoteColors: Sendable {
     private let hands: HandSplitter?
     let leftHand: RGBA
     let rightHand: RGBA
+    /// `--velocity`: brightness (and the thickness of bars) over the whole range of velocities.
+    private let showsVelocity: Bool
 
     init(song: Song, settings: RenderSettings, pitchRange: ClosedRange<Int>) {
         scheme = settings.scheme
@@ -20,6 +22,7 @@ struct NoteColors: Sendable {
         let tracks = Set(song.notes.map(\.track)).sorted()
         hands = settings.split.map { HandSplitter(split: $0, song: song, drumChannel: Scene.drumChannel) }
         (leftHand, rightHand) = Self.handColors(settings.scheme)
+        showsVelocity = settings.velocity
         channelPositions = Self.positions(of: channels, count: 16, wraps: settings.scheme == .rainbow)
         trackPositions = Self.positions(of: tracks, count: max(song.tracks.count, 1), wraps: settings.scheme == .rainbow)
     }
@@ -79,4 +82,12 @@ struct NoteColors: Sendable {
 
     /// Velocity as intensity: 0.45 for the softest note, 1 for the loudest.
     static func intensity(_ velocity: UInt8) -> Float { 0.45 + 0.55 * Float(velocity) / 127 }
+
+    /// A note's brightness from its velocity: `intensity`, or with `--velocity` 0.12 for the
+    /// softest note to 1 for the loudest.
+    func brightness(_ velocity: UInt8) -> Float { showsVelocity ? 0.12 + 0.88 * Float(velocity) / 127 : Self.intensity(velocity) }
+
+    /// How much of its width (its height in the roll) a note's bar takes: all of it, or with
+    /// `--velocity` from 0.3 for the softest note to all for the loudest.
+    func thickness(_ velocity: UInt8) -> Float { showsVelocity ? 0.3 + 0.7 * Float(velocity) / 127 : 1 }
 }

@@ -105,6 +105,8 @@ public struct RenderSettings: Sendable, Equatable {
     package var effects = false
     /// Colour notes by hand, split at a key or where the hands are (`--split`); nil: off.
     package var split: HandSplit? = nil
+    /// Notes' brightness (and bars' thickness) follow their velocity over its whole range.
+    package var velocity = false
 
     package static let baseFadeSeconds = 1.0
     package static let speedRange = 0.5...2.0

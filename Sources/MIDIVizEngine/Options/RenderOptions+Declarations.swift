@@ -65,6 +65,11 @@ extension RenderOptions {
             help:
                 "Colour notes by hand: below this key (such as C4) the left hand's colour, at or above it the right hand's; auto finds the split as the hands move (every 2 s, the key that best parts the pitches sounding then into two hands, smoothed). With --track-color, two shades of the track's colour.",
             valueName: "KEY|auto", expected: "a key such as C4, or auto", choices: ["C4", "auto"], example: "C4"),
+        .flag(
+            "velocity", .look, \.velocity,
+            help:
+                "Show each note's velocity: brightness over the whole range (softest dim, loudest full) in every style, and thickness: narrower falling notes and bars, thinner roll notes for softer notes (circles are sized by velocity anyway)."
+        ),
         .list(
             "track-color", .look, \.trackColors,
             help: "A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.",

@@ -52,6 +52,7 @@ extension RenderOptions {
         settings.lyrics = lyrics
         settings.effects = effects
         settings.split = split
+        settings.velocity = velocity
         if let backgroundImage {
             settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
         }

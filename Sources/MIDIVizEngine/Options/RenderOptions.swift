@@ -28,6 +28,7 @@ public struct RenderOptions: Sendable, Equatable {
     public var effects = false
     /// Nil: notes are not coloured by hand.
     public var split: RenderSettings.HandSplit?
+    public var velocity = false
     public var trackColors: [NumberedColor] = []
     public var channelColors: [NumberedColor] = []
     public var hiddenTracks: [Int] = []

@@ -95,21 +95,20 @@ struct CirclesLayout: StyleLayout {
         let alpha = (1 - fade) * (1 - fade)
         guard alpha > 0.004 else { return (center, radius) }
         let base = scene.colors.color(of: note)
-        let intensity = NoteColors.intensity(note.velocity)
+        let intensity = scene.colors.brightness(note.velocity)
         let glowAlpha = 0.55 * alpha * intensity
         if glowAlpha > 0.03 {
             shapes.append(.glow(center: center, radius: radius * 1.6, hole: radius - 1, base.withAlpha(glowAlpha)))
         }
-        shapes.append(
-            .circle(
-                center: center, radius: radius,
-                base.scaled(0.55 + 0.45 * intensity).withAlpha(0.92 * alpha)))
+        // `--velocity`: the fill and its rim as bright as the note is loud.
+        let shows = scene.settings.velocity
+        let fill = base.scaled(shows ? intensity : 0.55 + 0.45 * intensity)
+        shapes.append(.circle(center: center, radius: radius, fill.withAlpha(0.92 * alpha)))
         shapes.append(
             .ring(
                 center: center, radius: radius, lineWidth: max(1.5, radius * 0.07),
-                base.mixed(with: RGBA(1, 1, 1), 0.55).withAlpha(0.85 * alpha)))
+                base.mixed(with: RGBA(1, 1, 1), 0.55).withAlpha(0.85 * alpha * (shows ? intensity : 1))))
         let size: TextSize = radius < unit * 0.03 ? .small : (radius < unit * 0.045 ? .medium : .large)
-        let fill = base.scaled(0.55 + 0.45 * intensity)
         let ink = fill.luma > 0.62 ? RGBA(0.04, 0.04, 0.07) : RGBA(1, 1, 1)
         shapes.append(
             .text(

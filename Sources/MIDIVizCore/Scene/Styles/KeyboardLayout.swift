@@ -113,7 +113,11 @@ struct KeyboardLayout: StyleLayout {
         let length = max(Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)) * pixelsPerSecond, Self.shortestNotePixels)
         // A repeated note stands apart from the one before it: its top edge is pulled in a little.
         let gap = min(2, length * 0.2)
-        return Rect(x: span.left + inset, y: bottom - length + gap, width: span.right - span.left - 2 * inset, height: length - gap)
+        let width = span.right - span.left - 2 * inset
+        let thickness = scene.colors.thickness(note.velocity)
+        guard thickness < 1 else { return Rect(x: span.left + inset, y: bottom - length + gap, width: width, height: length - gap) }
+        // `--velocity`: a softer note is a narrower bar, centred on its key.
+        return Rect(x: span.left + inset + width * (1 - thickness) / 2, y: bottom - length + gap, width: width * thickness, height: length - gap)
     }
 
     // MARK: backdrop
@@ -235,7 +239,7 @@ struct KeyboardLayout: StyleLayout {
         shapes.append(
             .rect(
                 Rect(x: full.minX + inset, y: top, width: full.width - 2 * inset, height: bottom - top),
-                color.scaled(NoteColors.intensity(note.velocity)).withAlpha(0.35)))
+                color.scaled(scene.colors.brightness(note.velocity)).withAlpha(0.35)))
     }
 
     private func appendNote(_ note: Note, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
@@ -243,7 +247,7 @@ struct KeyboardLayout: StyleLayout {
         let top = max(full.minY, clipTop), bottom = min(full.maxY, keysTop)
         guard bottom - top >= 1 else { return }
         let rect = Rect(x: full.minX, y: top, width: full.width, height: bottom - top)
-        let base = color.scaled(NoteColors.intensity(note.velocity))
+        let base = color.scaled(scene.colors.brightness(note.velocity))
         let white = RGBA(1, 1, 1)
         let radius = min(full.width * 0.25, height * 0.006)
         let sounding = note.startSeconds <= seconds && seconds < note.endSeconds

@@ -108,9 +108,12 @@ struct RollLayout: StyleLayout {
         let left = x(of: note.startSeconds, now: now)
         let length = max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)
         let gap = min(1, rowHeight * 0.1)
+        // `--velocity`: a softer note is a thinner bar, centred in its row.
+        let height = rowHeight - 2 * gap, thickness = scene.colors.thickness(note.velocity)
         return Rect(
-            x: left, y: rowTop(Int(note.pitch)) + gap, width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
-            height: rowHeight - 2 * gap)
+            x: left, y: rowTop(Int(note.pitch)) + gap + (thickness < 1 ? height * (1 - thickness) / 2 : 0),
+            width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
+            height: thickness < 1 ? height * thickness : height)
     }
 
     // MARK: backdrop
@@ -287,7 +290,7 @@ struct RollLayout: StyleLayout {
         shapes.append(
             .rect(
                 Rect(x: left, y: full.minY + inset, width: right - left, height: full.height - 2 * inset),
-                scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity)).withAlpha(0.3)))
+                scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity)).withAlpha(0.3)))
     }
 
     private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
@@ -296,7 +299,7 @@ struct RollLayout: StyleLayout {
         let left = max(full.minX, notesLeft), right = min(full.maxX, width)
         guard right - left >= 1 else { return }
         let rect = Rect(x: left, y: full.minY, width: right - left, height: full.height)
-        let base = scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity))
+        let base = scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity))
         let radius = min(rowHeight * 0.3, 4)
         let white = RGBA(1, 1, 1)
         let fill: RGBA
