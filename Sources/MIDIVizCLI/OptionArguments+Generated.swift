@@ -41,6 +41,8 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var effects = false
     @Option(name: .customLong("split"), help: .declared("split"), completion: .declared("split"))
     var split: String?
+    @Option(name: .customLong("direction"), help: .declared("direction"), completion: .declared("direction"))
+    var direction: String?
     @Flag(name: .customLong("velocity"), help: .declared("velocity"))
     var velocity = false
     @Option(name: .customLong("track-color"), help: .declared("track-color"), completion: .declared("track-color"))
@@ -78,6 +80,7 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if lyrics { given.append(("lyrics", ["true"])) }
         if effects { given.append(("effects", ["true"])) }
         if let split { given.append(("split", [split])) }
+        if let direction { given.append(("direction", [direction])) }
         if velocity { given.append(("velocity", ["true"])) }
         if !trackColor.isEmpty { given.append(("track-color", trackColor)) }
         if !channelColor.isEmpty { given.append(("channel-color", channelColor)) }

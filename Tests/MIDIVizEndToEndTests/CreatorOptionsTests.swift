@@ -60,6 +60,7 @@ import Testing
         (["--keys", "H9-C2"], "--keys: \"H9-C2\" is not 88, song or two keys"),
         (["--keys", "C2"], "--keys: \"C2\" is not"),
         (["--split", "H9"], "--split: \"H9\" is not a key such as C4, or auto"),
+        (["--direction", "sideways"], "--direction: \"sideways\" is not one of up, down, left, right"),
     ])
     func badValuesAreUsageErrors(arguments: [String], message: String) throws {
         let result = try ProcessRunner.midiviz(["frame", Self.arpeggio, "-o", "/nonexistent/never.png", "--at", "1"] + arguments)

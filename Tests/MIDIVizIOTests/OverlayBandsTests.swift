@@ -39,7 +39,18 @@ import Testing
         settings.chords = true
         settings.lyrics = true
         settings.trackLook.trackColors = [0: RGBA(0, 1, 0)]
-        let scene = Scene(song: try Self.filledSong(), settings: settings)
+        let song = try Self.filledSong()
+        // Every way notes travel, for the styles that can turn.
+        let directions: [RenderSettings.Direction?] = style == .keyboard || style == .roll ? [nil] + RenderSettings.Direction.allCases : [nil]
+        for direction in directions {
+            settings.direction = direction
+            try expectNoNoteUnderTheOverlays(song: song, settings: settings, fonts: fonts)
+        }
+    }
+
+    func expectNoNoteUnderTheOverlays(song: Song, settings: RenderSettings, fonts: TextFonts) throws {
+        let (style, size, direction) = (settings.style, (settings.width, settings.height), settings.direction)
+        let scene = Scene(song: song, settings: settings)
         let boxes = scene.bands.overlayBoxes(width: settings.width)
         #expect(boxes.count == 2, "a header and a lyrics band")
         let renderer = FrameRenderer(scene: scene, fonts: fonts)
@@ -54,8 +65,8 @@ import Testing
                     if boxes.contains(where: { $0.minY <= point.y && point.y < $0.maxY }) { inBands += 1 } else { elsewhere += 1 }
                 }
             }
-            #expect(inBands == 0, "\(style) \(size) at \(seconds) s: \(inBands) note pixels under the overlays")
-            #expect(elsewhere > 500, "\(style) \(size) at \(seconds) s: the notes are drawn (\(elsewhere) pixels)")
+            #expect(inBands == 0, "\(style) \(size) \(direction as Any) at \(seconds) s: \(inBands) note pixels under the overlays")
+            #expect(elsewhere > 500, "\(style) \(size) \(direction as Any) at \(seconds) s: the notes are drawn (\(elsewhere) pixels)")
         }
     }
 

@@ -54,6 +54,12 @@ package struct OverlayBands: Sendable, Equatable {
         notesBottom = lyricsHeight > 0 && !lyricsAtTop ? lyricsTop : height
     }
 
+    /// No overlays: the notes have the whole frame, `height` tall.
+    package init(wholeFrameOfHeight height: Float) {
+        (headerHeight, titleRowY, legendRowY, lyricsTop, lyricsHeight) = (0, 0, 0, 0, 0)
+        (notesTop, notesBottom, margin) = (0, height, (height * 0.03).rounded())
+    }
+
     /// Whether the notes' area is the whole frame.
     package var isWholeFrame: Bool { notesTop == 0 && lyricsHeight == 0 }
 

@@ -107,6 +107,8 @@ public struct RenderSettings: Sendable, Equatable {
     package var split: HandSplit? = nil
     /// Notes' brightness (and bars' thickness) follow their velocity over its whole range.
     package var velocity = false
+    /// The way notes travel in `keyboard` and `roll` (nil: the style's own, down and left).
+    package var direction: Direction? = nil
 
     package static let baseFadeSeconds = 1.0
     package static let speedRange = 0.5...2.0

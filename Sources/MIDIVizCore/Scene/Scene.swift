@@ -2,7 +2,7 @@
 /// frame. Pure and deterministic; everything that does not depend on time is computed once here.
 package struct Scene: Sendable {
     package let song: Song
-    package let settings: RenderSettings
+    package private(set) var settings: RenderSettings
     /// The non-drum pitch range the layouts span (at least two octaves), or the keys of
     /// `--keys LOW-HIGH`.
     package let pitchRange: ClosedRange<Int>
@@ -23,7 +23,9 @@ package struct Scene: Sendable {
     let soundingEnds: [Double]?
     let overlay: Overlay
     /// The room the title, chord, legend and lyrics keep; the notes' area is the rest.
-    package let bands: OverlayBands
+    package private(set) var bands: OverlayBands
+    /// `--direction`: where the style's own layout goes in the frame (nil: as it is).
+    let layoutTransform: LayoutTransform?
     /// Note names under `--labels`.
     let labeler: NoteLabeler
     /// The karaoke display, with `--lyrics` when the song has lyrics.
@@ -47,7 +49,10 @@ package struct Scene: Sendable {
         let notes = song.notes
         /// A note's end, or later under a pedal.
         func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
-        let span = settings.style.layout.visibleSpan(settings: settings)
+        let bands = Self.bands(song: song, settings: settings, colors: colors)
+        let transform = Self.transform(settings: settings, bands: bands)
+        layoutTransform = transform
+        let span = settings.style.layout.visibleSpan(settings: Self.layoutSettings(settings, transform: transform))
         index = NoteIndex(
             count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }, visibleUntil: { span(notes[$0], sounding($0)).until })
         let window = settings.windowSeconds
@@ -59,13 +64,10 @@ package struct Scene: Sendable {
         }
         chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
         let legend = Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors)
-        let lyrics = LyricsOverlay.shown(song: song, settings: settings)
-        let bands = OverlayBands(
-            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil, hasLegend: !legend.isEmpty, hasLyrics: lyrics != nil)
         self.bands = bands
         overlay = Overlay(settings: settings, legend: legend, bands: bands)
         labeler = NoteLabeler(song: song, settings: settings)
-        lyricsOverlay = lyrics.map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
+        lyricsOverlay = LyricsOverlay.shown(song: song, settings: settings).map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
     }
 
     /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),
@@ -123,13 +125,53 @@ package struct Scene: Sendable {
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }
 
+    /// The overlays' bands for `song` with `settings`.
+    private static func bands(song: Song, settings: RenderSettings, colors: NoteColors) -> OverlayBands {
+        OverlayBands(
+            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil,
+            hasLegend: !Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors).isEmpty,
+            hasLyrics: LyricsOverlay.shown(song: song, settings: settings) != nil)
+    }
+
+    /// How the style's layout is placed for `--direction` (nil: as it is).
+    private static func transform(settings: RenderSettings, bands: OverlayBands) -> LayoutTransform? {
+        guard let wanted = settings.direction, let natural = settings.style.layout.travel else { return nil }
+        return LayoutTransform(
+            natural: natural, wanted: wanted, width: settings.width, height: settings.height, top: bands.notesTop, bottom: bands.notesBottom)
+    }
+
+    /// The settings the layout sees: the frame it draws in.
+    private static func layoutSettings(_ settings: RenderSettings, transform: LayoutTransform?) -> RenderSettings {
+        guard let transform, transform.isQuarterTurn else { return settings }
+        var turned = settings
+        (turned.width, turned.height) = (transform.layoutWidth, transform.layoutHeight)
+        return turned
+    }
+
+    /// The scene as the layout sees it: turned a quarter, it draws in the notes' area alone.
+    private var layoutScene: Scene {
+        guard let transform = layoutTransform, transform.isQuarterTurn else { return self }
+        var scene = self
+        scene.settings = Self.layoutSettings(settings, transform: transform)
+        scene.bands = OverlayBands(wholeFrameOfHeight: Float(transform.layoutHeight))
+        return scene
+    }
+
     // Generic over the layout, so that the layout is a plain value, not an existential box.
     private func appendBackdrop<Layout: StyleLayout>(of layout: Layout.Type, to shapes: inout [Shape]) {
-        Layout(scene: self).appendBackdrop(to: &shapes)
+        let start = shapes.count
+        Layout(scene: layoutScene).appendBackdrop(to: &shapes)
+        layoutTransform?.apply(to: &shapes, from: start)
     }
 
     private func append<Layout: StyleLayout>(of layout: Layout.Type, at seconds: Double, to shapes: inout [Shape]) {
-        Layout(scene: self).append(at: seconds, to: &shapes)
+        guard let transform = layoutTransform else {
+            Layout(scene: self).append(at: seconds, to: &shapes)
+            return
+        }
+        let start = shapes.count
+        Layout(scene: layoutScene).append(at: seconds, to: &shapes)
+        transform.apply(to: &shapes, from: start)
     }
 
     /// Until when note `index` sounds: its end, or later while a pedal holds it.

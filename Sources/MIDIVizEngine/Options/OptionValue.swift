@@ -46,6 +46,7 @@ extension RenderSettings.ColorBy: OptionChoice {}
 extension RenderSettings.BarsLayout: OptionChoice {}
 extension RenderSettings.KeyRange: OptionChoice {}
 extension RenderSettings.Labels: OptionChoice {}
+extension RenderSettings.Direction: OptionChoice {}
 extension ColorScheme: OptionChoice {}
 
 extension RenderSettings.HandSplit: OptionValue {

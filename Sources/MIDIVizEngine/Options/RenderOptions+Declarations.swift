@@ -65,6 +65,11 @@ extension RenderOptions {
             help:
                 "Colour notes by hand: below this key (such as C4) the left hand's colour, at or above it the right hand's; auto finds the split as the hands move (every 2 s, the key that best parts the pitches sounding then into two hands, smoothed). With --track-color, two shades of the track's colour.",
             valueName: "KEY|auto", expected: "a key such as C4, or auto", choices: ["C4", "auto"], example: "C4"),
+        .optional(
+            "direction", .look, \.direction,
+            help:
+                "The way notes travel: in keyboard towards the keys at that end (down by default; up puts the keys at the top, left and right at a side), in roll towards the playhead and the keys at that side (left by default). Not for circles and bars.",
+            valueName: "up|down|left|right", example: "up"),
         .flag(
             "velocity", .look, \.velocity,
             help:

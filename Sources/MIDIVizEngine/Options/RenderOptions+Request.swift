@@ -53,6 +53,7 @@ extension RenderOptions {
         settings.effects = effects
         settings.split = split
         settings.velocity = velocity
+        settings.direction = direction
         if let backgroundImage {
             settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
         }

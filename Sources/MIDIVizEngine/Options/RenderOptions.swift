@@ -29,6 +29,8 @@ public struct RenderOptions: Sendable, Equatable {
     /// Nil: notes are not coloured by hand.
     public var split: RenderSettings.HandSplit?
     public var velocity = false
+    /// Nil: the style's own (down for keyboard, left for roll).
+    public var direction: RenderSettings.Direction?
     public var trackColors: [NumberedColor] = []
     public var channelColors: [NumberedColor] = []
     public var hiddenTracks: [Int] = []

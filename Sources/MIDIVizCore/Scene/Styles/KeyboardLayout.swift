@@ -9,6 +9,7 @@ struct KeyboardLayout: StyleLayout {
     static let defaultWindowSeconds = 3.0
     static let scrolls = true
     static let lyricsNearTop = true
+    static let travel: RenderSettings.Direction? = .down
 
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { settings.windowSeconds }
 

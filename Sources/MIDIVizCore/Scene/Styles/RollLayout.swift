@@ -9,6 +9,7 @@ struct RollLayout: StyleLayout {
     static let helpText = "roll (a scrolling piano roll)"
     static let scrolls = true
     static let lyricsNearTop = false
+    static let travel: RenderSettings.Direction? = .left
 
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double {
         settings.windowSeconds * (1 - playheadPosition)

@@ -11,6 +11,9 @@ protocol StyleLayout: SendableMetatype {
     static var scrolls: Bool { get }
     /// Whether the karaoke lines go near the top of the frame (else near the bottom).
     static var lyricsNearTop: Bool { get }
+    /// The way its notes travel, for the styles that can be turned by `--direction` (the
+    /// scene mirrors or turns its shapes); nil for the others.
+    static var travel: RenderSettings.Direction? { get }
     /// How long a note is on screen before it starts sounding: a whole-song video starts this
     /// long (and a frame) before the song.
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double
@@ -30,6 +33,7 @@ protocol StyleLayout: SendableMetatype {
 extension StyleLayout {
     static var defaultWindowSeconds: Double { 8 }
     static var scrolls: Bool { false }
+    static var travel: RenderSettings.Direction? { nil }
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
 
     /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
