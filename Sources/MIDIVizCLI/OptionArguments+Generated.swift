@@ -23,6 +23,8 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var background: String?
     @Option(name: .customLong("background-image"), help: .declared("background-image"), completion: .declared("background-image"))
     var backgroundImage: String?
+    @Option(name: .customLong("background-video"), help: .declared("background-video"), completion: .declared("background-video"))
+    var backgroundVideo: String?
     @Option(name: .customLong("background-dim"), help: .declared("background-dim"), completion: .declared("background-dim"))
     var backgroundDim: String?
     @Option(name: .customLong("window"), help: .declared("window"), completion: .declared("window"))
@@ -71,6 +73,7 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if grid { given.append(("grid", ["true"])) }
         if let background { given.append(("background", [background])) }
         if let backgroundImage { given.append(("background-image", [backgroundImage])) }
+        if let backgroundVideo { given.append(("background-video", [backgroundVideo])) }
         if let backgroundDim { given.append(("background-dim", [backgroundDim])) }
         if let window { given.append(("window", [window])) }
         if let keys { given.append(("keys", [keys])) }

@@ -32,8 +32,14 @@ extension RenderOptions {
         .optional(
             "background-image", .look, \.backgroundImage, help: "A picture (PNG or JPEG) behind the notes, scaled to cover the frame.",
             valueName: "file", isPath: true, example: "picture.png"),
+        .optional(
+            "background-video", .look, \.backgroundVideo,
+            help:
+                "A video behind the notes, scaled to cover the frame and looped; frame N of a whole render shows the clip's frame N (a range or segment shows what the whole render would). Decoded by ffmpeg as a stream.",
+            valueName: "file", isPath: true, example: "clip.mp4"),
         .value(
-            "background-dim", .look, \.backgroundDim, help: "How much to darken --background-image, 0 to 1, to keep the notes readable.",
+            "background-dim", .look, \.backgroundDim,
+            help: "How much to darken --background-image or --background-video, 0 to 1, to keep the notes readable.",
             valueName: "amount", allowed: between(0.0...1.0), example: "0.6"),
         .optional(
             "window", .look, \.window,

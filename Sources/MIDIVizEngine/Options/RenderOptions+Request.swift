@@ -18,6 +18,8 @@ extension RenderOptions {
             throw .outOfRange(option: "size", value: size.optionText, allowed: "even in width and height (video encoders require it)")
         }
         if backgroundImage != nil && background == .transparent { throw .contradiction("background-image", "background transparent") }
+        if backgroundVideo != nil && background == .transparent { throw .contradiction("background-video", "background transparent") }
+        if backgroundVideo != nil && backgroundImage != nil { throw .contradiction("background-video", "background-image") }
     }
 
     /// The colours and visibility per track and channel.
@@ -134,6 +136,7 @@ extension RenderRequest {
         maximumSongSeconds = options.maximumSongSeconds
         stallTimeoutSeconds = options.stallTimeoutSeconds
         backgroundImagePath = options.backgroundImage
+        if let path = options.backgroundVideo { backgroundVideo = try BackgroundVideo.probe(path, dim: options.backgroundDim) }
         self.segment = segment
         if segment != nil { segmentOptionsSHA256 = try options.segmentOptionsDigest(withSound: wantsSound) }
         // A range starts where asked unless a preroll is given.
@@ -152,9 +155,18 @@ extension PosterRender {
         song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
         pngLevel: Int = 6, configFiles: [String] = []
     ) throws(RenderError) {
+        var settings = try options.settings(for: song)
+        if let video = options.backgroundVideo {
+            // The clip's frame a render would show at this moment, as a picture.
+            let end = song.durationSeconds + settings.tailSeconds
+            guard seconds.isFinite, seconds >= 0, seconds <= end else {
+                throw .timeOutsideSong(seconds: seconds, song: songPath ?? "the song", lengthSeconds: end)
+            }
+            settings.backgroundImage = try BackgroundVideo.probe(video, dim: options.backgroundDim).picture(atSeconds: seconds, settings: settings)
+        }
         try render(
-            song: song, songPath: songPath, settings: options.settings(for: song), fontPath: options.fontPath,
+            song: song, songPath: songPath, settings: settings, fontPath: options.fontPath,
             atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
-            backgroundImagePath: options.backgroundImage, configFiles: configFiles)
+            backgroundImagePath: options.backgroundImage ?? options.backgroundVideo, configFiles: configFiles)
     }
 }
