@@ -93,7 +93,8 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private let condition = NSCondition()
     private let frameBytes: Int
     private let width: Int, height: Int
-    private let dim: Double
+    /// How much of each channel stays: (1 - dim) × 256.
+    private let keep: UInt32
     private let ahead: Int
     private var pending = Data()
     private var frames: [Int: [UInt32]] = [:]
@@ -103,7 +104,8 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private let path: String
 
     init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int) throws(RenderError) {
-        (width, height, dim, path) = (settings.width, settings.height, video.dim, video.path)
+        (width, height, path) = (settings.width, settings.height, video.path)
+        keep = UInt32(max(0, min(256, (1 - video.dim) * 256)).rounded())
         frameBytes = settings.width * settings.height * 4
         self.ahead = max(2, ahead)
         let ffmpeg: String
@@ -128,13 +130,30 @@ final class BackgroundVideoFrames: @unchecked Sendable {
         defer { condition.unlock() }
         pending.append(chunk)
         while pending.count >= frameBytes {
-            let bytes = [UInt8](pending.prefix(frameBytes))
+            frames[decoded] = Self.pixels(pending, count: width * height, keep: keep)
             pending.removeFirst(frameBytes)
-            let image = BackgroundImage(width: width, height: height, rgba: bytes)?.dimmed(by: dim)
-            frames[decoded] = image?.pixels ?? []
             decoded += 1
             condition.broadcast()
             while frames.count >= ahead && !ended { condition.wait() }
+        }
+    }
+
+    /// The first `count` RGBA pixels of `bytes`, opaque, each channel times `keep` / 256: one
+    /// pass, as `BackgroundImage(width:height:rgba:)` then `dimmed(by:)` would make them.
+    private static func pixels(_ bytes: Data, count: Int, keep: UInt32) -> [UInt32] {
+        [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            bytes.withUnsafeBytes { raw in
+                for index in 0..<count {
+                    let pixel = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                    if keep >= 256 {
+                        out[index] = pixel | 0xFF00_0000
+                    } else {
+                        let redBlue = ((pixel & 0x00FF_00FF) &* keep) >> 8, green = ((pixel & 0x0000_FF00) &* keep) >> 8
+                        out[index] = (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
+                    }
+                }
+            }
+            initialized = count
         }
     }
 

@@ -55,6 +55,14 @@ struct BackgroundVideoTests {
         let poster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "-o", folder + "/poster.png"] + common.dropLast())
         #expect(poster.status == 0, "\(poster.stderr)")
         #expect(try pixels(folder + "/poster.png") == pixels(folder + "/range/frame_000001.png"))
+        // Dimmed, the stream and the poster darken alike.
+        let dimmed = Array(common.dropLast(3)) + ["--background-dim", "0.5"]
+        let dimmedRange = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/dimmed", "--from", "1", "--to", "1.1", "--quiet"] + dimmed)
+        let dimmedPoster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "-o", folder + "/dimmed.png"] + dimmed)
+        #expect(dimmedRange.status == 0 && dimmedPoster.status == 0, "\(dimmedRange.stderr) \(dimmedPoster.stderr)")
+        #expect(try pixels(folder + "/dimmed.png") == pixels(folder + "/dimmed/frame_000001.png"))
+        #expect(try corner(folder + "/dimmed.png") < corner(folder + "/poster.png"))
     }
 
     @Test func aFileThatIsNoVideoIsRefusedBeforeAnyWork() throws {
