@@ -103,7 +103,11 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private var child: ChildProcess?
     private let path: String
 
-    init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int) throws(RenderError) {
+    /// How long a frame may take to come before the run fails (`--stall-timeout`).
+    private let stallTimeoutSeconds: Double
+
+    init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int, stallTimeoutSeconds: Double) throws(RenderError) {
+        self.stallTimeoutSeconds = stallTimeoutSeconds
         (width, height, path) = (settings.width, settings.height, video.path)
         keep = UInt32(max(0, min(256, (1 - video.dim) * 256)).rounded())
         frameBytes = settings.width * settings.height * 4
@@ -168,7 +172,12 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     func frame(_ index: Int) throws(RenderError) -> [UInt32] {
         condition.lock()
         defer { condition.unlock() }
-        while frames[index] == nil && !ended { condition.wait() }
+        let deadline = Date(timeIntervalSinceNow: stallTimeoutSeconds)
+        while frames[index] == nil && !ended {
+            if !condition.wait(until: deadline) && frames[index] == nil {
+                throw .failed("ffmpeg gave no frame of background video \(path) for \(stallTimeoutSeconds.optionText) s")
+            }
+        }
         guard let pixels = frames.removeValue(forKey: index), pixels.count == width * height else {
             let complaint = child?.lastErrorLines(3).first
             throw .badInput("cannot use background video \(path): ffmpeg stopped decoding it" + (complaint.map { " (\($0))" } ?? ""))

@@ -33,7 +33,8 @@ extension RenderJob {
         // A few frames of the background video ahead of those being drawn (the pipeline's window).
         let background = try request.backgroundVideo.map { (video) throws(RenderError) in
             try BackgroundVideoFrames(
-                video: video, settings: plan.settings, firstSongFrame: plan.firstFrame, ahead: FramePipeline.window(jobs: request.jobs) + 2)
+                video: video, settings: plan.settings, firstSongFrame: plan.firstFrame, ahead: FramePipeline.window(jobs: request.jobs) + 2,
+                stallTimeoutSeconds: request.stallTimeoutSeconds)
         }
         defer { background?.stop() }
         let pipeline = FramePipeline(
