@@ -25,6 +25,8 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var backgroundImage: String?
     @Option(name: .customLong("background-video"), help: .declared("background-video"), completion: .declared("background-video"))
     var backgroundVideo: String?
+    @Option(name: .customLong("background-video-end"), help: .declared("background-video-end"), completion: .declared("background-video-end"))
+    var backgroundVideoEnd: String?
     @Option(name: .customLong("background-dim"), help: .declared("background-dim"), completion: .declared("background-dim"))
     var backgroundDim: String?
     @Option(name: .customLong("window"), help: .declared("window"), completion: .declared("window"))
@@ -74,6 +76,7 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if let background { given.append(("background", [background])) }
         if let backgroundImage { given.append(("background-image", [backgroundImage])) }
         if let backgroundVideo { given.append(("background-video", [backgroundVideo])) }
+        if let backgroundVideoEnd { given.append(("background-video-end", [backgroundVideoEnd])) }
         if let backgroundDim { given.append(("background-dim", [backgroundDim])) }
         if let window { given.append(("window", [window])) }
         if let keys { given.append(("keys", [keys])) }

@@ -3,7 +3,8 @@ import MIDIVizCore
 import MIDIVizIO
 
 /// `--background-video`: a clip behind the notes, scaled to cover the frame (Lanczos, cropped
-/// to the middle), darkened by `--background-dim`, looped. Clip frame k is shown behind the
+/// to the middle), darkened by `--background-dim`, looped (or, `--background-video-end hold`,
+/// held on its last frame). Clip frame k is shown behind the
 /// whole render's frame k (frame 0 being the first of a whole-song render, its lead-in
 /// included), at the render's frame rate: a range, a segment or a poster seeks to the clip frame
 /// a whole render would show there, so their frames match. The clip is decoded by ffmpeg as a
@@ -14,9 +15,11 @@ public struct BackgroundVideo: Sendable, Equatable {
     public let dim: Double
     /// The clip's length in seconds, as ffprobe reads it.
     public let durationSeconds: Double
+    /// After its last frame: start again, or keep showing that frame.
+    public let end: BackgroundVideoEnd
 
     /// Checks that `path` is a video ffmpeg can read (before any work) and reads its length.
-    package static func probe(_ path: String, dim: Double) throws(RenderError) -> BackgroundVideo {
+    package static func probe(_ path: String, dim: Double, end: BackgroundVideoEnd = .loop) throws(RenderError) -> BackgroundVideo {
         guard FileManager.default.isReadableFile(atPath: path) else { throw .missingInput("cannot read background video \(path)") }
         let ffmpeg: String
         do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
@@ -38,7 +41,7 @@ public struct BackgroundVideo: Sendable, Equatable {
             let complaint = child.lastErrorLines(5).first.map(BackgroundPicture.cause)
             throw .badInput("cannot use background video \(path): not a video ffmpeg can read" + (complaint.map { " (\($0))" } ?? ""))
         }
-        return BackgroundVideo(path: path, dim: dim, durationSeconds: duration)
+        return BackgroundVideo(path: path, dim: dim, durationSeconds: duration, end: end)
     }
 
     /// The clip's frames at `settings`' frame rate (at least one).
@@ -47,18 +50,21 @@ public struct BackgroundVideo: Sendable, Equatable {
     }
 
     /// The clip frame behind the song's frame `songFrame`: counted from the first frame of a
-    /// whole-song render, looped.
+    /// whole-song render, looped or held on the last.
     func clipFrame(ofSongFrame songFrame: Int, settings: RenderSettings) -> Int {
         let first = settings.frameIndex(atSeconds: -settings.leadInSeconds)
         let count = frameCount(settings: settings)
-        return ((songFrame - first) % count + count) % count
+        switch end {
+        case .loop: return ((songFrame - first) % count + count) % count
+        case .hold: return max(0, min(songFrame - first, count - 1))
+        }
     }
 
     /// ffmpeg's arguments: from clip frame `clipFrame` on, looped, at the render's size and rate.
     func ffmpegArguments(from clipFrame: Int, settings: RenderSettings, frames: Int?) -> [String] {
         let (width, height, fps) = (settings.width, settings.height, settings.framesPerSecond)
         return [
-            "-nostdin", "-loglevel", "error", "-stream_loop", "-1", "-ss", String(format: "%.6f", Double(clipFrame) / Double(fps)),
+            "-nostdin", "-loglevel", "error", "-stream_loop", end == .loop ? "-1" : "0", "-ss", String(format: "%.6f", Double(clipFrame) / Double(fps)),
             "-i", FFmpegProcess.file(path), "-an", "-sn",
             "-vf", "fps=\(fps),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
         ] + (frames.map { ["-frames:v", String($0)] } ?? []) + ["-f", "rawvideo", "pipe:1"]
@@ -99,6 +105,9 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private var pending = Data()
     private var frames: [Int: [UInt32]] = [:]
     private var decoded = 0
+    /// The last frame decoded, kept when the clip is held on it.
+    private var last: [UInt32]?
+    private let holds: Bool
     private var ended = false
     private var child: ChildProcess?
     private let path: String
@@ -108,7 +117,7 @@ final class BackgroundVideoFrames: @unchecked Sendable {
 
     init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int, stallTimeoutSeconds: Double) throws(RenderError) {
         self.stallTimeoutSeconds = stallTimeoutSeconds
-        (width, height, path) = (settings.width, settings.height, video.path)
+        (width, height, path, holds) = (settings.width, settings.height, video.path, video.end == .hold)
         keep = UInt32(max(0, min(256, (1 - video.dim) * 256)).rounded())
         frameBytes = settings.width * settings.height * 4
         self.ahead = max(2, ahead)
@@ -134,7 +143,9 @@ final class BackgroundVideoFrames: @unchecked Sendable {
         defer { condition.unlock() }
         pending.append(chunk)
         while pending.count >= frameBytes {
-            frames[decoded] = Self.pixels(pending, count: width * height, keep: keep)
+            let pixels = Self.pixels(pending, count: width * height, keep: keep)
+            frames[decoded] = pixels
+            if holds { last = pixels }
             pending.removeFirst(frameBytes)
             decoded += 1
             condition.broadcast()
@@ -178,6 +189,8 @@ final class BackgroundVideoFrames: @unchecked Sendable {
                 throw .failed("ffmpeg gave no frame of background video \(path) for \(stallTimeoutSeconds.optionText) s")
             }
         }
+        // Held: once the clip has ended, its last frame stays.
+        if holds, ended, frames[index] == nil, index >= decoded, let last { return last }
         guard let pixels = frames.removeValue(forKey: index), pixels.count == width * height else {
             let complaint = child?.lastErrorLines(3).first
             throw .badInput("cannot use background video \(path): ffmpeg stopped decoding it" + (complaint.map { " (\($0))" } ?? ""))
@@ -195,4 +208,12 @@ final class BackgroundVideoFrames: @unchecked Sendable {
         condition.unlock()
         child?.stop()
     }
+}
+
+/// What a background video does after its last frame (`--background-video-end`).
+public enum BackgroundVideoEnd: String, Sendable, CaseIterable {
+    /// Starts again from its first frame.
+    case loop
+    /// Keeps showing its last frame.
+    case hold
 }

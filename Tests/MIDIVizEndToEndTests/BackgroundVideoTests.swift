@@ -65,6 +65,25 @@ struct BackgroundVideoTests {
         #expect(try corner(folder + "/dimmed.png") < corner(folder + "/poster.png"))
     }
 
+    @Test func heldTheLastFrameStays() throws {
+        let folder = try folderWithClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let held = ["--size", "160x90", "--fps", "30", "--background-video", folder + "/clip.mkv", "--background-dim", "0", "--background-video-end", "hold"]
+        let whole = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/whole", "--to", "3", "--quiet"] + held)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        for (k, level) in [(0, 0), (30, 120), (59, 236), (60, 236), (100, 236)] {
+            let shown = try corner(folder + "/whole/frame_\(String(format: "%06d", k + 1)).png")
+            #expect(abs(shown - level) <= 1, "frame \(k): grey \(shown)")
+        }
+        // A range starting after the clip's end, and a poster there, show its last frame too.
+        let range = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/range", "--from", "2.5", "--to", "3", "--quiet"] + held)
+        let poster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "2.5", "-o", folder + "/poster.png"] + held)
+        #expect(range.status == 0 && poster.status == 0, "\(range.stderr) \(poster.stderr)")
+        let (rangeLevel, posterLevel) = (try corner(folder + "/range/frame_000001.png"), try corner(folder + "/poster.png"))
+        #expect(abs(rangeLevel - 236) <= 1 && abs(posterLevel - 236) <= 1, "\(rangeLevel) \(posterLevel)")
+    }
+
     @Test func aFileThatIsNoVideoIsRefusedBeforeAnyWork() throws {
         let folder = try folderWithClip()
         defer { try? FileManager.default.removeItem(atPath: folder) }

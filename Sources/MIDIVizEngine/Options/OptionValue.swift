@@ -47,6 +47,7 @@ extension RenderSettings.BarsLayout: OptionChoice {}
 extension RenderSettings.KeyRange: OptionChoice {}
 extension RenderSettings.Labels: OptionChoice {}
 extension RenderSettings.Direction: OptionChoice {}
+extension BackgroundVideoEnd: OptionChoice {}
 extension ColorScheme: OptionChoice {}
 
 extension RenderSettings.HandSplit: OptionValue {

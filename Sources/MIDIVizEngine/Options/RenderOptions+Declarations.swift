@@ -38,6 +38,9 @@ extension RenderOptions {
                 "A video behind the notes, scaled to cover the frame and looped; frame N of a whole render shows the clip's frame N (a range or segment shows what the whole render would). Decoded by ffmpeg as a stream.",
             valueName: "file", isPath: true, example: "clip.mp4"),
         .value(
+            "background-video-end", .look, \.backgroundVideoEnd,
+            help: "What --background-video does after its last frame: loop (start again) or hold (keep showing it)."),
+        .value(
             "background-dim", .look, \.backgroundDim,
             help: "How much to darken --background-image or --background-video, 0 to 1, to keep the notes readable.",
             valueName: "amount", allowed: between(0.0...1.0), example: "0.6"),

@@ -136,7 +136,9 @@ extension RenderRequest {
         maximumSongSeconds = options.maximumSongSeconds
         stallTimeoutSeconds = options.stallTimeoutSeconds
         backgroundImagePath = options.backgroundImage
-        if let path = options.backgroundVideo { backgroundVideo = try BackgroundVideo.probe(path, dim: options.backgroundDim) }
+        if let path = options.backgroundVideo {
+            backgroundVideo = try BackgroundVideo.probe(path, dim: options.backgroundDim, end: options.backgroundVideoEnd)
+        }
         self.segment = segment
         if segment != nil { segmentOptionsSHA256 = try options.segmentOptionsDigest(withSound: wantsSound) }
         // A range starts where asked unless a preroll is given.
@@ -162,7 +164,8 @@ extension PosterRender {
             guard seconds.isFinite, seconds >= 0, seconds <= end else {
                 throw .timeOutsideSong(seconds: seconds, song: songPath ?? "the song", lengthSeconds: end)
             }
-            settings.backgroundImage = try BackgroundVideo.probe(video, dim: options.backgroundDim).picture(atSeconds: seconds, settings: settings)
+            settings.backgroundImage = try BackgroundVideo.probe(video, dim: options.backgroundDim, end: options.backgroundVideoEnd)
+                .picture(atSeconds: seconds, settings: settings)
         }
         try render(
             song: song, songPath: songPath, settings: settings, fontPath: options.fontPath,

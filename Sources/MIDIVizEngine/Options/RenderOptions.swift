@@ -18,6 +18,7 @@ public struct RenderOptions: Sendable, Equatable {
     public var background: Background?
     public var backgroundImage: String?
     public var backgroundVideo: String?
+    public var backgroundVideoEnd = BackgroundVideoEnd.loop
     public var backgroundDim = 0.4
     public var window: Double?
     public var keys = RenderSettings.KeyRange.piano
