@@ -47,7 +47,9 @@ var targets: [Target] = [
     .executableTarget(name: "midiviz", dependencies: ["MIDIVizCLI"]),
     // Prints the command line's option groups from the declarations (scripts/generate-options).
     .executableTarget(name: "midiviz-generate-options", dependencies: ["MIDIVizEngine"]),
-    .executableTarget(name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO"], path: "Benchmarks/FrameLoop"),
+    .executableTarget(
+        name: "midiviz-bench", dependencies: ["MIDIVizCore", "MIDIVizIO", .product(name: "Algorithms", package: "swift-algorithms")],
+        path: "Benchmarks/FrameLoop"),
     .testTarget(name: "MIDIVizCoreTests", dependencies: ["MIDIVizCore"]),
     .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore", propertyBased], exclude: ["Goldens"]),
     .testTarget(name: "MIDIVizEngineTests", dependencies: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore", propertyBased]),

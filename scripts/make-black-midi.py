@@ -3,11 +3,15 @@
 in TRACKS tracks, 960 ticks a second (480 per quarter at 120 bpm), running status throughout.
 
   make-black-midi.py OUT.mid --notes 1000000 [--tracks 64] [--seconds 600] [--held]
+  make-black-midi.py OUT.mid --notes 180000 --tracks 16 --seconds 60 --random 0.2
 
 Track k plays notes k, k + TRACKS, k + 2 TRACKS, ... one after another, each lasting 90 % of the
 gap to its track's next note, pitches sweeping the piano. --held writes only note-ons: notes
-never released (a note-off never comes), the file a buggy exporter leaves."""
+never released (a note-off never comes), the file a buggy exporter leaves. --random LENGTH
+writes the dense songs of the bench instead: notes at random times and keys of the piano
+(seeded, so the same bytes each time), each LENGTH seconds long, spread over the tracks."""
 import argparse
+import random
 import struct
 
 from smf_bytes import header, tempo, vlq
@@ -40,6 +44,33 @@ def track_bytes(index, tracks, notes, ticks, held):
     return b"MTrk" + struct.pack(">I", len(body)) + bytes(body)
 
 
+def random_track_bytes(index, tracks, notes, ticks, length, seed):
+    """Track `index` of a --random song: its share of NOTES at random ticks and keys."""
+    generator = random.Random(seed * 100003 + index)
+    channel = index % 16
+    if channel == 9:
+        channel = 15 - index % 6  # keep the drum channel out: these are pitched notes
+    count = notes // tracks + (1 if index < notes % tracks else 0)
+    events = []
+    for _ in range(count):
+        start = generator.randrange(0, max(1, ticks - length))
+        pitch = generator.randrange(21, 109)
+        velocity = generator.randrange(40, 128)
+        events.append((start, 1, pitch, velocity))
+        events.append((start + length, 0, pitch, 0))
+    events.sort()
+    body = bytearray()
+    if index == 0:
+        body += vlq(0) + tempo(120)
+    body += vlq(0) + bytes([0xC0 | channel, index % 8])
+    now = 0
+    for tick, _, pitch, velocity in events:
+        body += vlq(tick - now) + bytes([0x90 | channel, pitch, velocity])
+        now = tick
+    body += b"\x00\xff\x2f\x00"
+    return b"MTrk" + struct.pack(">I", len(body)) + bytes(body)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("output")
@@ -47,12 +78,18 @@ def main():
     parser.add_argument("--tracks", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=600)
     parser.add_argument("--held", action="store_true")
+    parser.add_argument("--random", type=float, metavar="LENGTH", help="random keys and times, notes LENGTH seconds long")
+    parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
     ticks = int(arguments.seconds * 960)
     with open(arguments.output, "wb") as out:
         out.write(header(480, arguments.tracks))
         for index in range(arguments.tracks):
-            out.write(track_bytes(index, arguments.tracks, arguments.notes, ticks, arguments.held))
+            if arguments.random:
+                length = max(1, round(arguments.random * 960))
+                out.write(random_track_bytes(index, arguments.tracks, arguments.notes, ticks, length, arguments.seed))
+            else:
+                out.write(track_bytes(index, arguments.tracks, arguments.notes, ticks, arguments.held))
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import Algorithms
 import Foundation
 import MIDIVizCore
 import MIDIVizIO
@@ -44,6 +45,11 @@ enum FrameLoopBenchmark {
                         style.rawValue, conversion.whole, conversion.changed, 100 * conversion.fraction))
             }
         }
+        // BENCH_ONLY=styles: only the styles above (the black-MIDI part of scripts/bench).
+        if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "styles" {
+            printNotesOnScreen(song: song, samples: sampleCount)
+            return
+        }
         // Black MIDI: 10,000 notes sounding at once, in every style.
         print("dense frame: 10,000 notes sounding at once (every key of the piano, about 114 each), \(size[0])x\(size[1]), chords on, medians of 30 frames")
         for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
@@ -81,6 +87,25 @@ enum FrameLoopBenchmark {
                     format: "raster %-8@ x1 %.2f ms/frame, x10 %.2f ms/frame (ratio %.2f; %.0f and %.0f shapes/frame)", style.rawValue,
                     once.min()!, tenTimes.min()!, tenTimes.min()! / once.min()!, shapes.once, shapes.tenTimes))
         }
+    }
+
+    /// How many notes the keyboard style shows at once (from a note's entry at the top, its
+    /// window before it sounds, to its end) and how many sound at once, averaged over the frames
+    /// measured.
+    static func printNotesOnScreen(song: Song, samples: Int) {
+        let window = RenderSettings(style: .keyboard).windowSeconds
+        let starts = song.notes.map(\.startSeconds).sorted(), ends = song.notes.map(\.endSeconds).sorted()
+        func count(_ values: [Double], upTo time: Double) -> Int { values.partitioningIndex { $0 > time } }
+        var onScreen = 0, sounding = 0
+        for sample in 0..<samples {
+            let time = song.durationSeconds * Double(sample) / Double(samples)
+            onScreen += count(starts, upTo: time + window) - count(ends, upTo: time)
+            sounding += count(starts, upTo: time) - count(ends, upTo: time)
+        }
+        print(
+            String(
+                format: "notes on screen (keyboard, %.0f-s window) %.0f on average; sounding at once %.0f", window, Double(onScreen) / Double(samples),
+                Double(sounding) / Double(samples)))
     }
 
     /// Each style plain and with every option of the music features on (`--labels --lyrics

@@ -54,50 +54,49 @@ extension Canvas {
     }
 
     /// Fills a rounded rectangle with a vertical gradient from `top` to `bottom`; straight edges
-    /// and corners are anti-aliased from the distance to the outline.
-    package mutating func fillRoundedRect(_ rect: Rect, radius: Float, top: RGBA, bottom: RGBA) {
-        let radius = max(0, min(radius, rect.width / 2, rect.height / 2))
-        let rowStart = max(0, Int(rect.minY.rounded(.down))), rowEnd = min(height, Int(rect.maxY.rounded(.up)))
-        let columnStart = max(0, Int(rect.minX.rounded(.down))), columnEnd = min(width, Int(rect.maxX.rounded(.up)))
-        guard rowEnd > rowStart, columnEnd > columnStart, max(top.a, bottom.a) > 0 else { return }
+    /// and corners are anti-aliased from the distance to the outline. Pixels in `hidden` are left
+    /// as they are (a later opaque shape covers them: `Occlusion`).
+    package mutating func fillRoundedRect(_ rect: Rect, radius: Float, top: RGBA, bottom: RGBA, hidden: PixelBox = .empty) {
+        let shape = RoundedRectPixels(rect, radius: radius, canvasWidth: width, canvasHeight: height)
+        guard !shape.rows.isEmpty, !shape.columns.isEmpty, max(top.a, bottom.a) > 0 else { return }
         let width = self.width
-        let centerX = (rect.minX + rect.maxX) / 2, centerY = (rect.minY + rect.maxY) / 2
-        let halfWidth = rect.width / 2 - radius, halfHeight = rect.height / 2 - radius
-        // Columns whose centres are at least half a pixel inside both straight sides.
-        let innerStart = max(columnStart, Int((rect.minX + radius + 0.5).rounded(.up)))
-        let innerEnd = min(columnEnd, Int((rect.maxX - radius - 0.5).rounded(.down)))
-        // Away from the corners every whole column inside the rectangle is covered.
-        let wholeStart = max(columnStart, Int(rect.minX.rounded(.up)))
-        let wholeEnd = min(columnEnd, Int(rect.maxX.rounded(.down)))
+        let hiddenRows = Int(hidden.rows.lowerBound)..<Int(hidden.rows.upperBound)
+        let hiddenColumns = Int(hidden.columns.lowerBound)..<Int(max(hidden.columns.lowerBound, hidden.columns.upperBound))
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in rowStart..<rowEnd {
+            for y in shape.rows {
+                let isHidden = hiddenRows.contains(y) && !hiddenColumns.isEmpty
+                if isHidden && hiddenColumns.lowerBound <= shape.columns.lowerBound && shape.columns.upperBound <= hiddenColumns.upperBound { continue }
                 let py = Float(y) + 0.5
                 let amount = rect.height > 0 ? max(0, min(1, (py - rect.minY) / rect.height)) : 0
                 let ink = Ink(top.mixed(with: bottom, amount))
-                let dy = max(abs(py - centerY) - halfHeight, 0)
-                let rowCoverage = max(0, min(1, min(Float(y + 1), rect.maxY) - max(Float(y), rect.minY)))
+                let dy = shape.dy(row: y)
+                let rowCoverage = shape.rowCoverage(y)
                 let row = buffer.baseAddress!.advanced(by: y * width)
-                func coverage(_ x: Int) -> Float {
-                    let px = Float(x) + 0.5
-                    let dx = max(abs(px - centerX) - halfWidth, 0)
-                    if dx > 0 && dy > 0 {
-                        return max(0, min(1, radius + 0.5 - (dx * dx + dy * dy).squareRoot()))
+                let (span, spanCoverage) = shape.span(dy: dy, rowCoverage: rowCoverage)
+                /// Columns `part` of this row: between the corners one coverage, elsewhere each its own.
+                func draw(_ part: Range<Int>) {
+                    guard !part.isEmpty else { return }
+                    guard !span.isEmpty else {
+                        for x in part { row[x] = Canvas.blend(row[x], ink, ink.weight(shape.coverage(x, dy: dy, rowCoverage: rowCoverage))) }
+                        return
                     }
-                    let columnCoverage = max(0, min(1, min(Float(x + 1), rect.maxX) - max(Float(x), rect.minX)))
-                    let horizontal = dx > 0 ? max(0, min(1, radius + 0.5 - dx)) : columnCoverage
-                    let vertical = dy > 0 ? max(0, min(1, radius + 0.5 - dy)) : rowCoverage
-                    return min(horizontal, vertical)
+                    for x in part.lowerBound..<max(part.lowerBound, min(part.upperBound, span.lowerBound)) {
+                        row[x] = Canvas.blend(row[x], ink, ink.weight(shape.coverage(x, dy: dy, rowCoverage: rowCoverage)))
+                    }
+                    let middle = part.clamped(to: span)
+                    if !middle.isEmpty {
+                        Canvas.blendSpan(row, from: middle.lowerBound, to: middle.upperBound, ink, ink.weight(spanCoverage))
+                    }
+                    for x in min(part.upperBound, max(part.lowerBound, span.upperBound))..<part.upperBound {
+                        row[x] = Canvas.blend(row[x], ink, ink.weight(shape.coverage(x, dy: dy, rowCoverage: rowCoverage)))
+                    }
                 }
-                // Between the corners a row has one coverage: the straight top or bottom edge's
-                // in corner rows, the row's own elsewhere, where the span reaches the sides.
-                let (spanStart, spanEnd) = dy > 0 ? (innerStart, innerEnd) : (wholeStart, wholeEnd)
-                if spanEnd > spanStart {
-                    let spanCoverage = dy > 0 ? max(0, min(1, radius + 0.5 - dy)) : rowCoverage
-                    for x in columnStart..<spanStart { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
-                    Canvas.blendSpan(row, from: spanStart, to: spanEnd, ink, ink.weight(spanCoverage))
-                    for x in spanEnd..<columnEnd { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
+                // A later opaque shape replaces the hidden box's pixels: they are not drawn.
+                if isHidden {
+                    draw(shape.columns.lowerBound..<max(shape.columns.lowerBound, min(shape.columns.upperBound, hiddenColumns.lowerBound)))
+                    draw(min(shape.columns.upperBound, max(shape.columns.lowerBound, hiddenColumns.upperBound))..<shape.columns.upperBound)
                 } else {
-                    for x in columnStart..<columnEnd { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage(x))) }
+                    draw(shape.columns)
                 }
             }
         }

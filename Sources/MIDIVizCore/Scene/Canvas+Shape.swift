@@ -12,6 +12,8 @@ extension Canvas {
             fillRect(rect, color)
         case .roundedRect(let rect, let radius, let top, let bottom):
             fillRoundedRect(rect, radius: radius, top: top, bottom: bottom)
+        case .partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden):
+            fillRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: hidden)
         case .circle(let center, let radius, let color):
             fillCircle(center: center, radius: radius, color)
         case .glow(let center, let radius, let hole, let color):

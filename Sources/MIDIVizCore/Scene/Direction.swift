@@ -84,6 +84,9 @@ struct LayoutTransform: Sendable {
             // A mirror top to bottom turns the gradient over.
             return yy < 0
                 ? .roundedRect(map(rect), radius: radius, top: bottom, bottom: top) : .roundedRect(map(rect), radius: radius, top: top, bottom: bottom)
+        case .partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, _):
+            // Layouts make none (the renderer does, after this): drawn whole, as the painter would.
+            return map(.roundedRect(rect, radius: radius, top: top, bottom: bottom))
         case .circle(let center, let radius, let color): return .circle(center: map(center), radius: radius, color)
         case .glow(let center, let radius, let hole, let color): return .glow(center: map(center), radius: radius, hole: hole, color)
         case .ring(let center, let radius, let lineWidth, let color): return .ring(center: map(center), radius: radius, lineWidth: lineWidth, color)

@@ -12,6 +12,9 @@ extension FrameRenderer {
             workspace.canvas.draw(shape, fonts: fonts)
         }
         scene.makeShapes(at: seconds, into: &workspace.nextShapes)
+        // The same pixels as over a still backdrop: the same glows, the same covered notes left out.
+        workspace.glowBudget.limit(&workspace.nextShapes)
+        workspace.occlusion.hideCovered(in: &workspace.nextShapes, width: workspace.canvas.width, height: workspace.canvas.height)
         workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
         // Nothing drawn before is left to restore: a later frame without a background redraws all.
         workspace.shapes.removeAll(keepingCapacity: true)

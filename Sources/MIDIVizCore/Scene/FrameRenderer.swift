@@ -37,26 +37,39 @@ package struct FrameRenderer: Sendable {
     /// differs from the workspace's previous frame.
     package func render(at seconds: Double, in workspace: inout FrameWorkspace) {
         scene.makeShapes(at: seconds, into: &workspace.nextShapes)
+        workspace.glowBudget.limit(&workspace.nextShapes)
+        workspace.occlusion.hideCovered(in: &workspace.nextShapes, width: workspace.canvas.width, height: workspace.canvas.height)
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
+        // A dense frame (many shapes over much more than the canvas) puts the whole backdrop
+        // back in one copy and draws everything again: cheaper than a copy per shape and a
+        // search for shapes that stay.
+        let redrawsAll = Self.isDense(workspace.drawnRegions, canvas: workspace.canvas)
         workspace.unchanged.find(
-            previous: workspace.shapes, previousRegions: workspace.drawnRegions,
+            previous: redrawsAll ? [] : workspace.shapes, previousRegions: workspace.drawnRegions,
             new: workspace.nextShapes, newRegions: workspace.nextRegions)
-        // Put the backdrop back where the previous frame drew, not over the whole canvas, and
-        // not under what stays. A note's shapes follow its glow and lie inside it: one copy
-        // covers them all.
         workspace.changed.removeAll()
-        var restored: Rect? = nil
-        for (index, region) in workspace.drawnRegions.enumerated() where !workspace.unchanged.keptPrevious[index] {
-            guard let region else {
-                backdrop.restoreAll(in: &workspace.canvas)
-                workspace.changed.markEverything()
-                break
+        if redrawsAll {
+            backdrop.restoreAll(in: &workspace.canvas)
+            for region in workspace.drawnRegions {
+                if let region { workspace.changed.mark(region) } else { workspace.changed.markEverything() }
             }
-            workspace.changed.mark(region)
-            if let restored, restored.contains(region) { continue }
-            backdrop.restore(region, in: &workspace.canvas)
-            restored = region
+        } else {
+            // Put the backdrop back where the previous frame drew, not over the whole canvas, and
+            // not under what stays. A note's shapes follow its glow and lie inside it: one copy
+            // covers them all.
+            var restored: Rect? = nil
+            for (index, region) in workspace.drawnRegions.enumerated() where !workspace.unchanged.keptPrevious[index] {
+                guard let region else {
+                    backdrop.restoreAll(in: &workspace.canvas)
+                    workspace.changed.markEverything()
+                    break
+                }
+                workspace.changed.mark(region)
+                if let restored, restored.contains(region) { continue }
+                backdrop.restore(region, in: &workspace.canvas)
+                restored = region
+            }
         }
         for (index, shape) in workspace.nextShapes.enumerated() where !workspace.unchanged.keptNew[index] {
             if let region = workspace.nextRegions[index] { workspace.changed.mark(region) } else { workspace.changed.markEverything() }
@@ -64,6 +77,25 @@ package struct FrameRenderer: Sendable {
         }
         swap(&workspace.shapes, &workspace.nextShapes)
         swap(&workspace.drawnRegions, &workspace.nextRegions)
+    }
+}
+
+extension FrameRenderer {
+    /// Shapes from which a frame may count as dense.
+    static let denseShapeCount = 2000
+
+    /// Whether the previous frame drew so many shapes over so much more than the canvas that
+    /// putting the whole backdrop back is cheaper than a copy per shape.
+    static func isDense(_ regions: [Rect?], canvas: Canvas) -> Bool {
+        guard regions.count >= denseShapeCount else { return false }
+        let canvasArea = Float(canvas.width * canvas.height)
+        var area: Float = 0
+        for region in regions {
+            guard let region else { return true }
+            area += region.width * region.height
+            if area > 2 * canvasArea { return true }
+        }
+        return false
     }
 }
 
@@ -79,6 +111,9 @@ package struct FrameWorkspace: Sendable {
     var nextRegions: [Rect?] = []
     /// Which shapes the next frame can leave as they are.
     var unchanged: UnchangedShapes
+    /// What later opaque shapes cover, found anew for each frame.
+    var occlusion = Occlusion()
+    var glowBudget = GlowBudget()
     /// The tiles the last frame changed from the frame before it in this workspace.
     package internal(set) var changed: ChangedTiles
 

@@ -3,6 +3,9 @@ package enum Shape: Sendable, Hashable {
     case background(top: RGBA, bottom: RGBA)
     case rect(Rect, RGBA)
     case roundedRect(Rect, radius: Float, top: RGBA, bottom: RGBA)
+    /// A rounded rectangle whose pixels in `hidden` a later opaque shape covers: they are not
+    /// drawn (made by `Occlusion` from `roundedRect`, never by a style).
+    case partlyHiddenRoundedRect(Rect, radius: Float, top: RGBA, bottom: RGBA, hidden: PixelBox)
     case circle(center: Point, radius: Float, RGBA)
     /// A soft halo; pixels within `hole` of the centre are skipped (covered by an opaque shape).
     case glow(center: Point, radius: Float, hole: Float, RGBA)
@@ -49,7 +52,8 @@ extension Shape {
         switch self {
         case .background: return nil
         case .rect(let rect, _): return Rect(x: rect.minX - 1, y: rect.minY - 1, width: rect.width + 2, height: rect.height + 2)
-        case .roundedRect(let rect, _, _, _): return Rect(x: rect.minX - 1, y: rect.minY - 1, width: rect.width + 2, height: rect.height + 2)
+        case .roundedRect(let rect, _, _, _), .partlyHiddenRoundedRect(let rect, _, _, _, _):
+            return Rect(x: rect.minX - 1, y: rect.minY - 1, width: rect.width + 2, height: rect.height + 2)
         case .circle(let center, let radius, _): return square(center, radius + 2)
         case .glow(let center, let radius, _, _): return square(center, radius + 2)
         case .ring(let center, let radius, let lineWidth, _): return square(center, radius + lineWidth / 2 + 2)

@@ -1,0 +1,44 @@
+/// Keeps the glows of a frame from growing with the song's density: of the glows with one
+/// centre and radius (a key struck again and again, the roll's notes crossing the playhead on
+/// one row), only the last `perCentre` drawn are kept. The newest glows are drawn last and are
+/// the strongest; those under them add little to pixels already lit. A song that strikes a key
+/// at most `perCentre` times while its glow lasts draws every glow, as before.
+package struct GlowBudget: Sendable {
+    package static let perCentre = 3
+
+    private struct Centre: Hashable {
+        let x: UInt32, y: UInt32, radius: UInt32
+    }
+
+    private var counts: [Centre: Int] = [:]
+
+    package init() {}
+
+    /// Removes from `shapes` every glow beyond the budget of its centre.
+    package mutating func limit(_ shapes: inout [Shape]) {
+        guard shapes.count >= Occlusion.fewestShapes else { return }
+        counts.removeAll(keepingCapacity: true)
+        var over = false
+        for shape in shapes.reversed() {
+            guard case .glow(let center, let radius, _, _) = shape else { continue }
+            let key = Centre(x: center.x.bitPattern, y: center.y.bitPattern, radius: radius.bitPattern)
+            let count = counts[key, default: 0] + 1
+            counts[key] = count
+            if count > Self.perCentre { over = true }
+        }
+        guard over else { return }
+        // Counted down from the first drawn: a glow is kept while fewer than the budget remain after it.
+        var kept = 0
+        for index in shapes.indices {
+            if case .glow(let center, let radius, _, _) = shapes[index] {
+                let key = Centre(x: center.x.bitPattern, y: center.y.bitPattern, radius: radius.bitPattern)
+                let remaining = counts[key, default: 0]
+                counts[key] = remaining - 1
+                if remaining > Self.perCentre { continue }
+            }
+            shapes.swapAt(kept, index)
+            kept += 1
+        }
+        shapes.removeLast(shapes.count - kept)
+    }
+}

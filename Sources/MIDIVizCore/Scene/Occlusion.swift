@@ -1,0 +1,110 @@
+/// Leaves out what a later opaque shape paints over. Dense songs stack notes on one key (or
+/// one row of the roll) many times over; each note is drawn only where no later, opaque note of
+/// the same key covers it.
+///
+/// Works on rounded rectangles, the notes of every style. A later opaque one with the same left
+/// and right edges (and radius) hides the rows between its corners that it covers whole (the
+/// keyboard's falling notes); one with the same top and bottom edges hides the columns between
+/// its corners (the roll's notes). Shapes wholly hidden are dropped; partly hidden ones become
+/// `partlyHiddenRoundedRect`. Every pixel is the plain painter's but at the covering note's
+/// anti-aliased sides (or top and bottom): there, in the hidden rows, the covered note no
+/// longer shows through the fraction of the pixel the covering note leaves.
+package struct Occlusion: Sendable {
+    /// The edges a shape shares with those it may hide: left and right, or top and bottom,
+    /// with the radius.
+    private struct Edges: Hashable {
+        let low: UInt32, high: UInt32, radius: UInt32
+        init(_ low: Float, _ high: Float, _ radius: Float) {
+            self.low = low.bitPattern
+            self.high = high.bitPattern
+            self.radius = radius.bitPattern
+        }
+    }
+
+    /// Rows covered, for each left and right edge.
+    private var coveredRows: [Edges: CoveredSpans] = [:]
+    /// Columns covered, for each top and bottom edge.
+    private var coveredColumns: [Edges: CoveredSpans] = [:]
+    /// The shapes left out, by index.
+    private var dropped: [Bool] = []
+
+    package init() {}
+
+    /// The shapes worth the work: below this a frame draws too little for it to pay.
+    static let fewestShapes = 64
+
+    /// Rewrites `shapes` (drawn in order on a canvas `width` × `height`) without what later
+    /// opaque shapes cover.
+    package mutating func hideCovered(in shapes: inout [Shape], width: Int, height: Int) {
+        guard shapes.count >= Self.fewestShapes else { return }
+        coveredRows.removeAll(keepingCapacity: true)
+        coveredColumns.removeAll(keepingCapacity: true)
+        dropped.removeAll(keepingCapacity: true)
+        dropped.append(contentsOf: repeatElement(false, count: shapes.count))
+        var droppedCount = 0
+        for index in shapes.indices.reversed() {
+            guard case .roundedRect(let rect, let radius, let top, let bottom) = shapes[index] else { continue }
+            let pixels = RoundedRectPixels(rect, radius: radius, canvasWidth: width, canvasHeight: height)
+            guard !pixels.rows.isEmpty, !pixels.columns.isEmpty else { continue }
+            let sides = Edges(rect.minX, rect.maxX, pixels.radius), ends = Edges(rect.minY, rect.maxY, pixels.radius)
+            // The hidden box: rows under later shapes with the same sides, or columns under
+            // later shapes with the same ends, whichever hides more.
+            var hidden = PixelBox.empty
+            if let rows = coveredRows[sides]?.widest(within: pixels.rows) {
+                hidden = PixelBox(rows: rows, columns: pixels.columns)
+            }
+            if let columns = coveredColumns[ends]?.widest(within: pixels.columns), columns.count * pixels.rows.count > hidden.area {
+                hidden = PixelBox(rows: pixels.rows, columns: columns)
+            }
+            // An opaque shape hides what came before it.
+            if top.a >= 1 && bottom.a >= 1 {
+                let straightRows = pixels.straightRows
+                if !straightRows.isEmpty { coveredRows[sides, default: CoveredSpans()].add(straightRows) }
+                if !pixels.inner.isEmpty && !pixels.fullRows.isEmpty { coveredColumns[ends, default: CoveredSpans()].add(pixels.inner) }
+            }
+            guard !hidden.isEmpty else { continue }
+            if hidden.contains(rows: pixels.rows, columns: pixels.columns) {
+                dropped[index] = true
+                droppedCount += 1
+            } else {
+                shapes[index] = .partlyHiddenRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: hidden)
+            }
+        }
+        guard droppedCount > 0 else { return }
+        var kept = 0
+        for index in shapes.indices where !dropped[index] {
+            shapes.swapAt(kept, index)
+            kept += 1
+        }
+        shapes.removeLast(shapes.count - kept)
+    }
+}
+
+/// Disjoint, sorted spans of covered rows or columns.
+struct CoveredSpans: Sendable {
+    private(set) var spans: [Range<Int>] = []
+
+    /// Adds `span`, merged with the spans it overlaps or touches.
+    mutating func add(_ span: Range<Int>) {
+        guard !span.isEmpty else { return }
+        var lower = 0
+        while lower < spans.count && spans[lower].upperBound < span.lowerBound { lower += 1 }
+        var upper = lower, merged = span
+        while upper < spans.count && spans[upper].lowerBound <= merged.upperBound {
+            merged = min(spans[upper].lowerBound, merged.lowerBound)..<max(spans[upper].upperBound, merged.upperBound)
+            upper += 1
+        }
+        spans.replaceSubrange(lower..<upper, with: CollectionOfOne(merged))
+    }
+
+    /// The covered span overlapping `range` the most, clipped to it (nil: none overlaps).
+    func widest(within range: Range<Int>) -> Range<Int>? {
+        var best: Range<Int>? = nil
+        for span in spans {
+            if span.lowerBound >= range.upperBound { break }
+            let overlap = span.clamped(to: range)
+            if overlap.count > (best?.count ?? 0) { best = overlap }
+        }
+        return best
+    }
+}

@@ -1,0 +1,159 @@
+import Testing
+
+@testable import MIDIVizCore
+
+@Suite(.timeLimit(.minutes(30))) struct OcclusionTests {
+    typealias Generator = NoteIndexTests.Generator
+
+    let width = 160, height = 120
+
+    /// Random rounded rectangles stacked in a few columns (same left and right edges) and rows
+    /// (same top and bottom edges), opaque or not, with radii; edges on whole pixels when
+    /// `wholeEdges`, so that no covering shape has an anti-aliased side.
+    func stacked(seed: UInt64, count: Int, wholeEdges: Bool) -> [Shape] {
+        var random = Generator(state: seed)
+        func edge(_ range: ClosedRange<Float>) -> Float {
+            let value = Float.random(in: range, using: &random)
+            return wholeEdges ? value.rounded() : value
+        }
+        let columns = (0..<4).map { _ in (x: edge(0...140), width: edge(3...20)) }
+        let rows = (0..<4).map { _ in (y: edge(0...110), height: edge(3...12)) }
+        return (0..<count).map { _ in
+            let color = RGBA(Float.random(in: 0...1, using: &random), Float.random(in: 0...1, using: &random), Float.random(in: 0...1, using: &random))
+            let bottom = color.scaled(0.6)
+            let alpha: Float = Bool.random(using: &random) ? 1 : 0.7
+            let radius = [0, 1.5, 3, 8][Int.random(in: 0..<4, using: &random)] as Float
+            let rect: Rect
+            if Bool.random(using: &random) {
+                let column = columns.randomElement(using: &random)!
+                rect = Rect(x: column.x, y: edge(-10...110), width: column.width, height: edge(2...40))
+            } else {
+                let row = rows.randomElement(using: &random)!
+                rect = Rect(x: edge(-10...150), y: row.y, width: edge(2...50), height: row.height)
+            }
+            return .roundedRect(rect, radius: radius, top: color.withAlpha(alpha), bottom: bottom.withAlpha(alpha))
+        }
+    }
+
+    func drawn(_ shapes: [Shape]) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        canvas.fillVerticalGradient(top: RGBA(0.1, 0.1, 0.2), bottom: RGBA(0, 0, 0))
+        canvas.draw(shapes, fonts: .empty(canvasSide: height))
+        return canvas
+    }
+
+    /// The shapes `Occlusion` leaves: how many it dropped and how many it clipped.
+    func culled(_ shapes: [Shape], width: Int? = nil, height: Int? = nil) -> (shapes: [Shape], dropped: Int, clipped: Int) {
+        var culled = shapes
+        var occlusion = Occlusion()
+        occlusion.hideCovered(in: &culled, width: width ?? self.width, height: height ?? self.height)
+        let clipped = culled.filter { if case .partlyHiddenRoundedRect = $0 { return true } else { return false } }.count
+        return (culled, shapes.count - culled.count, clipped)
+    }
+
+    /// Where covering shapes have no anti-aliased sides, leaving out what they cover changes no pixel.
+    @Test(arguments: 1...12 as ClosedRange<UInt64>)
+    func wholePixelEdgesGiveThePlainPaintersPixels(seed: UInt64) {
+        let shapes = stacked(seed: seed, count: 300, wholeEdges: true)
+        let result = culled(shapes)
+        #expect(result.dropped + result.clipped > 50, "the stacks hide something: \(result.dropped) dropped, \(result.clipped) clipped")
+        let plain = drawn(shapes), fast = drawn(result.shapes)
+        let differing = plain.pixels.indices.filter { plain.pixels[$0] != fast.pixels[$0] }
+        #expect(differing.isEmpty, "\(differing.count) pixels differ, the first at \(differing.first.map { ($0 % width, $0 / width) }.debugDescription)")
+    }
+
+    /// With sub-pixel edges, a pixel may differ only where a covering shape's side leaves part
+    /// of it uncovered, and by no more than the covered shape showed there.
+    @Test(arguments: 1...8 as ClosedRange<UInt64>)
+    func subPixelEdgesDifferOnlyAtTheCoveringSides(seed: UInt64) {
+        let shapes = stacked(seed: seed, count: 300, wholeEdges: false)
+        let result = culled(shapes)
+        #expect(result.dropped + result.clipped > 50)
+        // Pixels some shape covers only in part: its sides, its top and bottom rows, its corners.
+        var partial = Set<Int>()
+        for shape in shapes {
+            guard case .roundedRect(let rect, let radius, _, _) = shape else { continue }
+            let pixels = RoundedRectPixels(rect, radius: radius, canvasWidth: width, canvasHeight: height)
+            for y in pixels.rows {
+                for x in pixels.columns where !pixels.straightRows.contains(y) || !pixels.whole.contains(x) {
+                    if !(pixels.fullRows.contains(y) && pixels.inner.contains(x)) { partial.insert(y * width + x) }
+                }
+            }
+        }
+        let plain = drawn(shapes), fast = drawn(result.shapes)
+        for index in plain.pixels.indices where plain.pixels[index] != fast.pixels[index] {
+            #expect(partial.contains(index), "pixel \(index % width),\(index / width) differs inside every shape's whole pixels")
+        }
+    }
+
+    /// The falling notes of a dense song: a later note on a key hides the rows of earlier ones it
+    /// covers, so the keyboard draws each note's visible part only.
+    /// 4000 notes of 0.2 s on two octaves within 4 s: about 2000 on screen at once.
+    func denseSong(notes count: Int = 4000) -> Song {
+        var random = Generator(state: 7)
+        let notes = (0..<count).map { _ -> Note in
+            let start = Double.random(in: 0..<4, using: &random)
+            return Note(startSeconds: start, endSeconds: start + 0.2, pitch: UInt8.random(in: 48...72, using: &random), velocity: 100, channel: 0, track: 0)
+        }.sorted { $0.startSeconds < $1.startSeconds }
+        return Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4.2,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+    }
+
+    @Test func aDenseKeyboardFrameHidesMostOfItsNotes() {
+        var settings = RenderSettings.forTesting
+        settings.style = .keyboard
+        var shapes: [Shape] = []
+        Scene(song: denseSong(), settings: settings).makeShapes(at: 2, into: &shapes)
+        let result = culled(shapes, width: settings.width, height: settings.height)
+        let notesDrawn = shapes.filter { if case .roundedRect = $0 { return true } else { return false } }.count
+        #expect(notesDrawn > 1000)
+        #expect(result.clipped + result.dropped > notesDrawn / 2, "most notes are covered in part by a later one")
+    }
+
+    /// A dense frame puts the whole backdrop back and draws everything again: frames drawn one
+    /// after another in one workspace are the frames drawn each on its own.
+    @Test(arguments: ["keyboard", "roll"])
+    func denseFramesInSequenceAreTheFramesDrawnAlone(style: String) {
+        var settings = RenderSettings.forTesting
+        settings.style = style == "roll" ? .roll : .keyboard
+        let renderer = FrameRenderer(scene: Scene(song: denseSong(notes: 8000), settings: settings), fonts: .empty(canvasSide: settings.textSide))
+        var sequence = renderer.makeWorkspace()
+        var dense = 0
+        for frame in stride(from: 30, to: 90, by: 3) {
+            if FrameRenderer.isDense(sequence.drawnRegions, canvas: sequence.canvas) { dense += 1 }
+            renderer.render(frame: frame, in: &sequence)
+            var alone = renderer.makeWorkspace()
+            renderer.render(frame: frame, in: &alone)
+            #expect(sequence.canvas.pixels == alone.canvas.pixels, "frame \(frame)")
+        }
+        #expect(dense > 10, "the frames count as dense")
+    }
+}
+
+@Suite(.timeLimit(.minutes(30))) struct GlowBudgetTests {
+    func glow(_ x: Float, _ alpha: Float) -> Shape { .glow(center: Point(x, 10), radius: 8, hole: 0, RGBA(1, 1, 1, alpha)) }
+
+    func limited(_ shapes: [Shape]) -> [Shape] {
+        var budget = GlowBudget()
+        var shapes = shapes
+        budget.limit(&shapes)
+        return shapes
+    }
+
+    let filler = (0..<Occlusion.fewestShapes).map { Shape.rect(Rect(x: Float($0), y: 50, width: 1, height: 1), RGBA(1, 0, 0)) }
+
+    @Test func glowsWithinTheBudgetAreAllKept() {
+        let shapes = filler + (1...GlowBudget.perCentre).map { glow(20, Float($0) / 10) } + [glow(40, 0.5)]
+        #expect(limited(shapes) == shapes)
+    }
+
+    @Test func beyondTheBudgetTheLastDrawnAreKeptInOrder() {
+        let many = (1...7).map { glow(20, Float($0) / 10) }
+        let other = glow(40, 0.5)
+        let shapes = filler + [many[0], other] + many.dropFirst()
+        let kept = limited(shapes)
+        #expect(kept == filler + [other] + many.suffix(GlowBudget.perCentre))
+    }
+}
