@@ -54,4 +54,34 @@ import Testing
             #expect(before.y > header && after.y > header)
         }
     }
+
+    /// Tiny and odd frames with every overlay, direction, split, velocity and key range draw
+    /// without trapping (the bands give way when the frame is too small for them).
+    @Test func tinyFramesDrawWithEveryOption() {
+        var notes: [Note] = []
+        for step in 0..<20 {
+            let start = Double(step) * 0.1
+            notes.append(Note(startSeconds: start, endSeconds: start + 0.3, pitch: UInt8(30 + step * 3), velocity: UInt8(5 + step * 6), channel: 0, track: 0))
+        }
+        let song = Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 96, durationSeconds: 3,
+            tracks: [TrackSummary(name: "Piano", noteCount: notes.count, channels: [0], programs: [])],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+        for (width, height) in [(2, 2), (16, 16), (16, 64), (64, 16), (96, 54), (40, 300)] {
+            for style in RenderSettings.Style.allCases {
+                for direction in [nil] + RenderSettings.Direction.allCases {
+                    var settings = RenderSettings.forTesting
+                    (settings.width, settings.height, settings.style, settings.direction) = (width, height, style, direction)
+                    (settings.title, settings.chords, settings.colorBy) = ("Title", true, .track)
+                    (settings.split, settings.velocity, settings.keys) = (.auto, true, .span(low: 40, high: 41))
+                    let scene = Scene(song: song, settings: settings)
+                    #expect(scene.bands.notesTop <= scene.bands.notesBottom, "\(width)x\(height) \(style) \(direction as Any)")
+                    let renderer = FrameRenderer(scene: scene, fonts: .empty(canvasSide: settings.textSide))
+                    var workspace = renderer.makeWorkspace()
+                    renderer.render(at: 1.05, in: &workspace)
+                    #expect(workspace.canvas.width == width && workspace.canvas.height == height)
+                }
+            }
+        }
+    }
 }

@@ -27,7 +27,7 @@ struct LayoutTransform: Sendable {
     init?(natural: RenderSettings.Direction, wanted: RenderSettings.Direction, width: Int, height: Int, top: Float, bottom: Float) {
         guard natural != wanted else { return nil }
         let w = Float(width)
-        let area = Int((bottom - top).rounded())
+        let area = max(1, Int((bottom - top).rounded()))
         switch (natural, wanted) {
         case (.down, .up), (.up, .down):
             // A mirror within the notes' area.
@@ -40,11 +40,11 @@ struct LayoutTransform: Sendable {
             // Travel down (y') becomes travel right (left); pitch across (x', low to high) runs
             // up. The keys' glow reaches past the lowest and highest keys: next to a band they
             // keep a margin from it (for at least 15 white keys).
-            let margin = (0.11 * Float(area) + 0.026 * w).rounded()
+            let margin = min((0.11 * Float(area) + 0.026 * w).rounded(), (Float(area) / 4).rounded(.down))
             let (marginAbove, marginBelow) = (top > 0 ? margin : 0, bottom < Float(height) ? margin : 0)
             (xx, xy, x0) = wanted == .right ? (0, 1, 0) : (0, -1, w)
             (yx, yy, y0) = (-1, 0, bottom - marginBelow)
-            (layoutWidth, layoutHeight, isQuarterTurn) = (area - Int(marginAbove + marginBelow), width, true)
+            (layoutWidth, layoutHeight, isQuarterTurn) = (max(1, area - Int(marginAbove + marginBelow)), width, true)
         case (.left, .down):
             // Travel left (x') becomes travel down; pitch (y', high at the top) runs left to right.
             (xx, xy, x0, yx, yy, y0) = (0, -1, w, -1, 0, bottom)

@@ -18,6 +18,7 @@ package struct OverlayBands: Sendable, Equatable {
     package let notesBottom: Float
     /// The margin the overlays keep from the frame's edges.
     package let margin: Float
+    private let frameHeight: Int
 
     /// - Parameters:
     ///   - hasTitle: a title is written.
@@ -25,6 +26,7 @@ package struct OverlayBands: Sendable, Equatable {
     ///   - hasLyrics: the karaoke display is shown.
     package init(settings: RenderSettings, hasTitle: Bool, hasLegend: Bool, hasLyrics: Bool) {
         let height = Float(settings.height)
+        frameHeight = settings.height
         let side = settings.textSide
         margin = (height * 0.03).rounded()
         let rowSize = max(
@@ -50,21 +52,28 @@ package struct OverlayBands: Sendable, Equatable {
             lyricsTop = headerHeight
         }
         let lyricsAtTop = lyricsHeight > 0 && lyricsTop < height / 2
-        notesTop = lyricsAtTop ? lyricsTop + lyricsHeight : headerHeight
-        notesBottom = lyricsHeight > 0 && !lyricsAtTop ? lyricsTop : height
+        if headerHeight + lyricsHeight > height / 2 {
+            // A frame too small for bands (text is at least 8 pixels): the notes keep it all.
+            (notesTop, notesBottom) = (0, height)
+        } else {
+            notesTop = lyricsAtTop ? lyricsTop + lyricsHeight : headerHeight
+            notesBottom = lyricsHeight > 0 && !lyricsAtTop ? lyricsTop : height
+        }
     }
 
     /// No overlays: the notes have the whole frame, `height` tall.
     package init(wholeFrameOfHeight height: Float) {
         (headerHeight, titleRowY, legendRowY, lyricsTop, lyricsHeight) = (0, 0, 0, 0, 0)
         (notesTop, notesBottom, margin) = (0, height, (height * 0.03).rounded())
+        frameHeight = Int(height)
     }
 
     /// Whether the notes' area is the whole frame.
-    package var isWholeFrame: Bool { notesTop == 0 && lyricsHeight == 0 }
+    package var isWholeFrame: Bool { notesTop == 0 && notesBottom == Float(frameHeight) }
 
     /// The rectangles the overlays may draw in (for tests: no note may be drawn there).
     package func overlayBoxes(width: Int) -> [Rect] {
+        guard notesTop > 0 || notesBottom < Float(frameHeight) else { return [] }
         var boxes: [Rect] = []
         if headerHeight > 0 { boxes.append(Rect(x: 0, y: 0, width: Float(width), height: headerHeight)) }
         if lyricsHeight > 0 { boxes.append(Rect(x: 0, y: lyricsTop, width: Float(width), height: lyricsHeight)) }
