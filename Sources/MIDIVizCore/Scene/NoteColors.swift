@@ -35,6 +35,9 @@ struct NoteColors: Sendable {
         return positions
     }
 
+    /// Whether notes are coloured by hand (`--split`).
+    var splitsHands: Bool { hands != nil }
+
     /// The hands' colours in a scheme: blue and orange in `rainbow`, a low and a high colour in
     /// the others.
     static func handColors(_ scheme: ColorScheme) -> (left: RGBA, right: RGBA) {

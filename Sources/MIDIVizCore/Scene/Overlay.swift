@@ -79,6 +79,10 @@ struct Overlay: Sendable {
     /// One entry per track (or channel) with non-drum notes, named from the file.
     static func legend(song: Song, colorBy: RenderSettings.ColorBy, colors: NoteColors) -> [LegendEntry] {
         let melodic = song.notes.filter { $0.channel != Scene.drumChannel }
+        // `--split` colours notes by hand, not by track or channel: the legend names the hands.
+        if colorBy != .pitch && colors.splitsHands {
+            return [LegendEntry(label: .latin1("Left hand"), color: colors.leftHand), LegendEntry(label: .latin1("Right hand"), color: colors.rightHand)]
+        }
         switch colorBy {
         case .pitch:
             return []
