@@ -56,4 +56,18 @@ import Testing
         let fixed = HandSplitter(split: .key(60), song: song(notes, seconds: 20), drumChannel: 9)
         #expect(fixed.isLeft(notes[2]) && !fixed.isLeft(notes[3]))
     }
+
+    @Test func theLegendNamesTheHands() {
+        let notes = [Note(startSeconds: 0, endSeconds: 1, pitch: 48, velocity: 80, channel: 0, track: 0)]
+        var settings = RenderSettings.forTesting
+        settings.colorBy = .track
+        let plain = Overlay.legend(
+            song: song(notes, seconds: 1), colorBy: .track, colors: NoteColors(song: song(notes, seconds: 1), settings: settings, pitchRange: 21...108))
+        settings.split = .key(60)
+        let colors = NoteColors(song: song(notes, seconds: 1), settings: settings, pitchRange: 21...108)
+        let hands = Overlay.legend(song: song(notes, seconds: 1), colorBy: .track, colors: colors)
+        #expect(plain.map(\.label) == [.latin1("Track 1")])
+        #expect(hands.map(\.label) == [.latin1("Left hand"), .latin1("Right hand")] && hands.map(\.color) == [colors.leftHand, colors.rightHand])
+        #expect(colors.color(of: notes[0]) == colors.leftHand)
+    }
 }
