@@ -4,7 +4,7 @@ import MIDIVizIO
 
 /// libFuzzer entry: a fuzzed song through the model and the rasterizer at a tiny size. The
 /// first 12 bytes choose the look (style, scheme, colouring, layout, keys, grid, chords, title,
-/// labels, lyrics, effects, speed, window, size) and four moments; the rest is the MIDI file. Besides crashes, two
+/// labels, lyrics, effects, split, velocity, direction, speed, window, size) and four moments; the rest is the MIDI file. Besides crashes, two
 /// properties are checked: a frame drawn after others in one workspace equals the same frame
 /// drawn afresh (a frame is a pure function of song, settings and time), and yuv420p planes
 /// updated tile by tile equal the whole frame converted.
@@ -27,6 +27,11 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     settings.labels = pick(RenderSettings.Labels.allCases, look[7] >> 2)
     settings.lyrics = look[7] & 0x10 != 0
     settings.effects = look[7] & 0x20 != 0
+    // Hand colours, velocity, direction and any two keys (a span the wrong way round included).
+    settings.split = pick([nil, .auto, .key(60), .key(Int(look[8] & 0x7F))], look[1] >> 4)
+    settings.velocity = look[1] & 0x40 != 0
+    settings.direction = pick([nil] + RenderSettings.Direction.allCases, look[0] >> 4)
+    if look[2] & 0x08 != 0 { settings.keys = .span(low: Int(look[10] & 0x7F), high: Int(look[11] & 0x7F)) }
     let scene = Scene(song: song, settings: settings)
     let renderer = FrameRenderer(
         scene: scene,

@@ -50,3 +50,8 @@ extension RenderError {
         }
     }
 }
+
+/// Prints each line as `midiviz: warning: line` on stderr: what a render leaves out, not an error.
+func printWarnings(_ lines: [String]) {
+    for line in lines { FileHandle.standardError.write(Data("midiviz: warning: \(line)\n".utf8)) }
+}

@@ -47,5 +47,6 @@ struct FrameCommand: ParsableCommand {
         } catch {
             throw error.reported
         }
+        printWarnings(options.warnings(for: loaded))
     }
 }

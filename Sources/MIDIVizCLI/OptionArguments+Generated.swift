@@ -23,6 +23,10 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var background: String?
     @Option(name: .customLong("background-image"), help: .declared("background-image"), completion: .declared("background-image"))
     var backgroundImage: String?
+    @Option(name: .customLong("background-video"), help: .declared("background-video"), completion: .declared("background-video"))
+    var backgroundVideo: String?
+    @Option(name: .customLong("background-video-end"), help: .declared("background-video-end"), completion: .declared("background-video-end"))
+    var backgroundVideoEnd: String?
     @Option(name: .customLong("background-dim"), help: .declared("background-dim"), completion: .declared("background-dim"))
     var backgroundDim: String?
     @Option(name: .customLong("window"), help: .declared("window"), completion: .declared("window"))
@@ -41,6 +45,12 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var effects = false
     @Flag(name: .customLong("sheet"), help: .declared("sheet"))
     var sheet = false
+    @Option(name: .customLong("split"), help: .declared("split"), completion: .declared("split"))
+    var split: String?
+    @Option(name: .customLong("direction"), help: .declared("direction"), completion: .declared("direction"))
+    var direction: String?
+    @Flag(name: .customLong("velocity"), help: .declared("velocity"))
+    var velocity = false
     @Option(name: .customLong("track-color"), help: .declared("track-color"), completion: .declared("track-color"))
     var trackColor: [String] = []
     @Option(name: .customLong("channel-color"), help: .declared("channel-color"), completion: .declared("channel-color"))
@@ -67,6 +77,8 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if grid { given.append(("grid", ["true"])) }
         if let background { given.append(("background", [background])) }
         if let backgroundImage { given.append(("background-image", [backgroundImage])) }
+        if let backgroundVideo { given.append(("background-video", [backgroundVideo])) }
+        if let backgroundVideoEnd { given.append(("background-video-end", [backgroundVideoEnd])) }
         if let backgroundDim { given.append(("background-dim", [backgroundDim])) }
         if let window { given.append(("window", [window])) }
         if let keys { given.append(("keys", [keys])) }
@@ -76,6 +88,9 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if lyrics { given.append(("lyrics", ["true"])) }
         if effects { given.append(("effects", ["true"])) }
         if sheet { given.append(("sheet", ["true"])) }
+        if let split { given.append(("split", [split])) }
+        if let direction { given.append(("direction", [direction])) }
+        if velocity { given.append(("velocity", ["true"])) }
         if !trackColor.isEmpty { given.append(("track-color", trackColor)) }
         if !channelColor.isEmpty { given.append(("channel-color", channelColor)) }
         if !hideTrack.isEmpty { given.append(("hide-track", hideTrack)) }

@@ -24,6 +24,7 @@ struct RenderRun {
         let started = Date()
         let job: RenderJob
         do { job = try RenderJob(request()) } catch { throw error.reported }
+        if !outputs.reporting.quiet { printWarnings(options.warnings(for: song)) }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }
         let reporter = ProgressReporter(style: outputs.reporting.quiet ? nil : outputs.reporting.progress)

@@ -14,6 +14,8 @@ public struct RenderRequest: Sendable {
     public var fontPath: String
     /// The `--background-image` file the settings' picture came from, so that no output replaces it.
     public var backgroundImagePath: String?
+    /// `--background-video`: the clip behind the notes (nil: none).
+    public var backgroundVideo: BackgroundVideo?
     /// The sound, or nil for none (then the video is silent).
     public var sound: SoundSettings?
     /// Song seconds of the first frame, rounded to the nearest frame of the song's frame grid.

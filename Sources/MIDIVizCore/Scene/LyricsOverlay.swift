@@ -1,7 +1,7 @@
 /// `--lyrics`: the song's lyrics as a two-line karaoke display, centred on a dark panel. The
 /// current line lights up syllable by syllable as each is sung; the next line waits under it,
-/// dimmer. In `keyboard` and `bars` it sits high, where notes have not arrived yet; in `roll`
-/// and `circles` low.
+/// dimmer. It has a band of its own (`OverlayBands`) that no note enters: in `keyboard` and
+/// `bars` under the header, in `roll` and `circles` at the bottom.
 struct LyricsOverlay: Sendable {
     let lyrics: Lyrics
     private let centerX: Float
@@ -17,18 +17,26 @@ struct LyricsOverlay: Sendable {
     static let currentSize = TextSize.title
     static let nextSize = TextSize.large
 
-    init?(song: Song, settings: RenderSettings) {
+    /// The song's lyrics when `--lyrics` shows them (nil: none to show).
+    static func shown(song: Song, settings: RenderSettings) -> Lyrics? {
         guard settings.lyrics else { return nil }
         let lyrics = Lyrics(song: song)
-        guard !lyrics.isEmpty else { return nil }
+        return lyrics.isEmpty ? nil : lyrics
+    }
+
+    /// The panel's height for two lines whose text is `current` and `next` pixels tall.
+    static func panelHeight(current: Float, next: Float) -> Float { 3.4 * current + 0.5 * next }
+
+    init(lyrics: Lyrics, settings: RenderSettings, bands: OverlayBands) {
         self.lyrics = lyrics
         textSide = settings.textSide
-        let height = Float(settings.height)
         let lineHeight = Float(Self.currentSize.pixelSize(canvasSide: textSide)) * 1.45
         width = Float(settings.width)
         centerX = width / 2
-        currentY =
-            settings.style.layout.lyricsNearTop ? (SheetBand.coveredTop(settings: settings) + height * 0.2).rounded() : (height * 0.84 - lineHeight).rounded()
+        let current = Float(Self.currentSize.pixelSize(canvasSide: textSide))
+        let next = Float(Self.nextSize.pixelSize(canvasSide: textSide))
+        // Centred in its band: the panel's top is 1.35 lines of the current size above its text.
+        currentY = (bands.lyricsTop + (bands.lyricsHeight - Self.panelHeight(current: current, next: next)) / 2 + 1.35 * current).rounded()
         nextY = currentY + lineHeight
         sung = Self.sungColor(settings.scheme)
         panel = RGBA(0, 0, 0, 0.5)

@@ -6,6 +6,12 @@ struct NoteColors: Sendable {
     private let channelPositions: [Float]
     private let trackPositions: [Float]
     private let look: TrackLook
+    /// `--split`: each note's hand, and the two hands' colours.
+    private let hands: HandSplitter?
+    let leftHand: RGBA
+    let rightHand: RGBA
+    /// `--velocity`: brightness (and the thickness of bars) over the whole range of velocities.
+    private let showsVelocity: Bool
 
     init(song: Song, settings: RenderSettings, pitchRange: ClosedRange<Int>) {
         scheme = settings.scheme
@@ -14,6 +20,9 @@ struct NoteColors: Sendable {
         self.pitchRange = pitchRange
         let channels = Set(song.notes.map { Int($0.channel) }).sorted()
         let tracks = Set(song.notes.map(\.track)).sorted()
+        hands = settings.split.map { HandSplitter(split: $0, song: song, drumChannel: Scene.drumChannel) }
+        (leftHand, rightHand) = Self.handColors(settings.scheme)
+        showsVelocity = settings.velocity
         channelPositions = Self.positions(of: channels, count: 16, wraps: settings.scheme == .rainbow)
         trackPositions = Self.positions(of: tracks, count: max(song.tracks.count, 1), wraps: settings.scheme == .rainbow)
     }
@@ -26,7 +35,23 @@ struct NoteColors: Sendable {
         return positions
     }
 
+    /// Whether notes are coloured by hand (`--split`).
+    var splitsHands: Bool { hands != nil }
+
+    /// The hands' colours in a scheme: blue and orange in `rainbow`, a low and a high colour in
+    /// the others.
+    static func handColors(_ scheme: ColorScheme) -> (left: RGBA, right: RGBA) {
+        scheme == .rainbow ? (scheme.color(at: 0.68), scheme.color(at: 0.07)) : (scheme.color(at: 0.3), scheme.color(at: 0.88))
+    }
+
     func color(of note: Note) -> RGBA {
+        if let hands {
+            // A colour chosen for the note's track or channel comes in two shades: darker for
+            // the left hand, lighter for the right.
+            let left = hands.isLeft(note)
+            if let chosen = look.color(of: note) { return left ? chosen.scaled(0.62) : chosen.mixed(with: RGBA(1, 1, 1), 0.35) }
+            return left ? leftHand : rightHand
+        }
         if let chosen = look.color(of: note) { return chosen }
         switch colorBy {
         case .pitch: return color(ofPitch: Int(note.pitch))
@@ -60,4 +85,12 @@ struct NoteColors: Sendable {
 
     /// Velocity as intensity: 0.45 for the softest note, 1 for the loudest.
     static func intensity(_ velocity: UInt8) -> Float { 0.45 + 0.55 * Float(velocity) / 127 }
+
+    /// A note's brightness from its velocity: `intensity`, or with `--velocity` 0.12 for the
+    /// softest note to 1 for the loudest.
+    func brightness(_ velocity: UInt8) -> Float { showsVelocity ? 0.12 + 0.88 * Float(velocity) / 127 : Self.intensity(velocity) }
+
+    /// How much of its width (its height in the roll) a note's bar takes: all of it, or with
+    /// `--velocity` from 0.3 for the softest note to all for the loudest.
+    func thickness(_ velocity: UInt8) -> Float { showsVelocity ? 0.3 + 0.7 * Float(velocity) / 127 : 1 }
 }

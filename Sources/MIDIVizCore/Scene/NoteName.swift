@@ -8,6 +8,25 @@ package enum NoteName {
     /// Names of the 12 pitch classes without octave.
     package static let classes: [[UInt8]] = pitchClasses.map { Array($0.utf8) }
 
+    /// The pitch a name like `C4`, `F#1`, `Bb6`, `c-1` or `G9` names, middle C being C4; nil
+    /// for a name that is none (`H9`) or a key beyond MIDI's 0...127.
+    package static func pitch(named name: String) -> Int? {
+        var rest = Substring(name)
+        guard let letter = rest.first, let step = ["C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11][letter.uppercased()] else { return nil }
+        rest = rest.dropFirst()
+        var pitchClass = step
+        if rest.first == "#" {
+            pitchClass += 1
+            rest = rest.dropFirst()
+        } else if rest.first == "b" {
+            pitchClass -= 1
+            rest = rest.dropFirst()
+        }
+        guard !rest.isEmpty, rest.count <= 2, let octave = Int(rest), (-1...9).contains(octave) else { return nil }
+        let pitch = (octave + 1) * 12 + pitchClass
+        return (0...127).contains(pitch) ? pitch : nil
+    }
+
     package static func name(of pitch: UInt8) -> String {
         pitchClasses[Int(pitch) % 12] + String(Int(pitch) / 12 - 1)
     }

@@ -1,6 +1,6 @@
-/// What is written over every style: the title (top left), the legend of track or channel
-/// colours under it (`--color-by track|channel`), and the chord sounding now (top right).
-/// Drawn last, over the notes, so that it stays readable.
+/// What is written over every style: the title (top left), the chord sounding now (top right)
+/// and the legend of track or channel colours (`--color-by track|channel`) in a row under them.
+/// All of it stays in the header band (`OverlayBands`), which no note enters.
 struct Overlay: Sendable {
     struct LegendEntry: Sendable, Equatable {
         var label: TextLabel
@@ -9,41 +9,34 @@ struct Overlay: Sendable {
 
     let title: TextLabel?
     let legend: [LegendEntry]
-    /// The legend's entries that fit, and a last line for the rest (`+3 more`), if any.
+    /// The legend's entries that fit in the row, and a last entry for the rest (`+3 more`), if any.
     private let shownLegend: ArraySlice<LegendEntry>
     private let moreLabel: TextLabel?
-    private let legendWidthInCharacters: Int
     private let width: Float
-    private let height: Float
     private let textSide: Int
     private let left: Float
-    private let legendTop: Float
+    private let bands: OverlayBands
     private let accent: RGBA
-    private let panel: RGBA
-    /// Below the sheet music's band, when it is at the top (`--sheet`).
-    private let top: Float
 
     static let longestTitle = 64
     /// A title character's width, on average, in ems (DejaVu Sans is 0.55-0.7).
     static let averageCharacterEms: Float = 0.62
     static let chordFadeInSeconds = 0.08
 
-    init(song: Song, settings: RenderSettings, colors: NoteColors) {
+    /// The title as written: without padding, nil when empty.
+    static func titleText(settings: RenderSettings) -> String? {
+        let text = settings.title.map(trimmed) ?? ""
+        return text.isEmpty ? nil : text
+    }
+
+    init(settings: RenderSettings, legend: [LegendEntry], bands: OverlayBands) {
         width = Float(settings.width)
-        height = Float(settings.height)
         textSide = settings.textSide
         accent = settings.scheme.accent
-        panel = (settings.background ?? settings.scheme.background.bottom).scaled(0.6).withAlpha(0.72)
-        let margin = height * 0.03
-        top = SheetBand.coveredTop(settings: settings)
-        let text = settings.title.map(Self.trimmed) ?? ""
-        if let origin = settings.style.layout.overlayOrigin(settings: settings, hasTitle: !text.isEmpty, margin: margin) {
-            (left, legendTop) = origin
-        } else {
-            left = margin
-            legendTop = top + height * 0.075
-        }
-        if !text.isEmpty {
+        self.bands = bands
+        let margin = bands.margin
+        left = margin
+        if let text = Self.titleText(settings: settings) {
             // As many characters as fit beside the chord corner, at most `longestTitle`.
             let chordWidth = settings.chords ? 5 * Self.averageCharacterEms * Float(TextSize.display.pixelSize(canvasSide: textSide)) : 0
             let room = width - left - margin - chordWidth
@@ -53,12 +46,32 @@ struct Overlay: Sendable {
         } else {
             title = nil
         }
-        legend = Self.legend(song: song, colorBy: settings.colorBy, colors: colors)
-        let row = Self.legendRowHeight(textSide: textSide)
-        let fitting = max(1, Int((height * 0.6 - row) / row))
-        shownLegend = legend.count > fitting ? legend.prefix(fitting - 1) : legend[...]
-        moreLabel = shownLegend.count < legend.count ? .latin1("+\(legend.count - shownLegend.count) more") : nil
-        legendWidthInCharacters = ([moreLabel].compactMap { $0 } + shownLegend.map(\.label)).map { $0.bytes.count }.max() ?? 0
+        self.legend = legend
+        // As many entries as fit across the row, the last one kept for `+N more` when some do not.
+        let room = width - 2 * margin
+        var used: Float = 0, fitting = 0
+        for entry in legend {
+            let entryWidth = Self.legendEntryWidth(characters: entry.label.bytes.count, textSide: textSide)
+            guard used + entryWidth <= room else { break }
+            used += entryWidth
+            fitting += 1
+        }
+        let more = Self.legendEntryWidth(characters: 8, textSide: textSide)
+        if fitting < legend.count {
+            while fitting > 0 && used + more > room {
+                fitting -= 1
+                used -= Self.legendEntryWidth(characters: legend[fitting].label.bytes.count, textSide: textSide)
+            }
+        }
+        shownLegend = legend.prefix(fitting)
+        moreLabel = fitting < legend.count ? .latin1("+\(legend.count - fitting) more") : nil
+    }
+
+    /// The room a legend entry takes in its row: its swatch, its text (estimated: text is
+    /// measured by the font only when drawn) and a gap.
+    static func legendEntryWidth(characters: Int, textSide: Int) -> Float {
+        let textSize = Float(TextSize.small.pixelSize(canvasSide: textSide))
+        return textSize * 0.9 + textSize * 0.6 + Float(characters) * textSize * 0.62 + textSize * 1.6
     }
 
     static func legendRowHeight(textSide: Int) -> Float { Float(TextSize.small.pixelSize(canvasSide: textSide)) * 1.7 }
@@ -66,6 +79,10 @@ struct Overlay: Sendable {
     /// One entry per track (or channel) with non-drum notes, named from the file.
     static func legend(song: Song, colorBy: RenderSettings.ColorBy, colors: NoteColors) -> [LegendEntry] {
         let melodic = song.notes.filter { $0.channel != Scene.drumChannel }
+        // `--split` colours notes by hand, not by track or channel: the legend names the hands.
+        if colorBy != .pitch && colors.splitsHands {
+            return [LegendEntry(label: .latin1("Left hand"), color: colors.leftHand), LegendEntry(label: .latin1("Right hand"), color: colors.rightHand)]
+        }
         switch colorBy {
         case .pitch:
             return []
@@ -97,24 +114,21 @@ struct Overlay: Sendable {
         return String(text.drop(while: isPadding).reversed().drop(while: isPadding).reversed())
     }
 
-    private var titleY: Float { top + height * 0.04 }
-
     func append(chord: ChordTimeline.Segment?, at seconds: Double, to shapes: inout [Shape]) {
-        let margin = height * 0.03
         if let title {
-            appendShadowed(title, .title, at: Point(left, titleY), alpha: 0.92, alignment: .left, to: &shapes)
+            appendShadowed(title, .title, at: Point(left, bands.titleRowY), alpha: 0.92, alignment: .left, to: &shapes)
         }
         appendLegend(to: &shapes)
         if let chord {
             let alpha = Float(min(1, (seconds - chord.start) / Self.chordFadeInSeconds))
             appendShadowed(
-                .chord(chord.symbol), .display, at: Point(width - margin, top + height * 0.055), alpha: 0.95 * alpha,
+                .chord(chord.symbol), .display, at: Point(width - bands.margin, bands.titleRowY), alpha: 0.95 * alpha,
                 alignment: .right, to: &shapes)
         }
     }
 
     /// Text in the accent colour over a soft dark copy of itself, a little down and right, so
-    /// that it reads over bright notes.
+    /// that it reads over bright backgrounds.
     private func appendShadowed(
         _ label: TextLabel, _ size: TextSize, at center: Point, alpha: Float, alignment: TextAlignment,
         to shapes: inout [Shape]
@@ -127,28 +141,19 @@ struct Overlay: Sendable {
     private func appendLegend(to shapes: inout [Shape]) {
         guard !legend.isEmpty else { return }
         let textSize = Float(TextSize.small.pixelSize(canvasSide: textSide))
-        let row = Self.legendRowHeight(textSide: textSide), pad = textSize * 0.8, swatch = textSize * 0.9
-        // Text is measured by the font only when drawn: the panel's width is estimated.
-        let panelWidth = pad * 2 + swatch + textSize * 0.6 + Float(legendWidthInCharacters) * textSize * 0.62
-        let rows = shownLegend.count + (moreLabel == nil ? 0 : 1)
-        shapes.append(
-            .roundedRect(
-                Rect(x: left - pad, y: legendTop, width: panelWidth, height: Float(rows) * row + pad),
-                radius: textSize * 0.5, top: panel, bottom: panel))
-        for (index, entry) in shownLegend.enumerated() {
-            let y = legendTop + pad * 0.5 + row * (Float(index) + 0.5)
+        let swatch = textSize * 0.9
+        let y = bands.legendRowY
+        var x = left
+        for entry in shownLegend {
             shapes.append(
                 .roundedRect(
-                    Rect(x: left, y: y - swatch / 2, width: swatch, height: swatch), radius: swatch * 0.25,
+                    Rect(x: x, y: y - swatch / 2, width: swatch, height: swatch), radius: swatch * 0.25,
                     top: entry.color, bottom: entry.color.scaled(0.7)))
-            shapes.append(
-                .text(
-                    entry.label, .small, center: Point(left + swatch + textSize * 0.6, y), accent.withAlpha(0.88),
-                    alignment: .left))
+            shapes.append(.text(entry.label, .small, center: Point(x + swatch + textSize * 0.6, y), accent.withAlpha(0.88), alignment: .left))
+            x += Self.legendEntryWidth(characters: entry.label.bytes.count, textSide: textSide)
         }
         if let moreLabel {
-            let y = legendTop + pad * 0.5 + row * (Float(shownLegend.count) + 0.5)
-            shapes.append(.text(moreLabel, .small, center: Point(left, y), accent.withAlpha(0.6), alignment: .left))
+            shapes.append(.text(moreLabel, .small, center: Point(x, y), accent.withAlpha(0.6), alignment: .left))
         }
     }
 }

@@ -18,12 +18,57 @@ public struct RenderSettings: Sendable, Equatable {
         case solfege
     }
 
-    /// The keys the `keyboard` style draws.
-    public enum KeyRange: String, Sendable, CaseIterable {
+    /// The keys the `keyboard` style draws (and, as two keys, the roll's rows too).
+    public enum KeyRange: RawRepresentable, Sendable, Hashable, CaseIterable {
         /// A piano's 88 keys, A0 to C8.
-        case piano = "88"
+        case piano
         /// The song's pitch range widened to whole octaves.
         case song
+        /// From one key to another, both included (`C2-C7`); a black key at an end widens the
+        /// range to the white key beside it. Valid when `low < high`.
+        case span(low: Int, high: Int)
+
+        /// The named ranges (`88`, `song`); a span is any two keys.
+        public static var allCases: [KeyRange] { [.piano, .song] }
+
+        /// `88`, `song` or two note names joined by `-`, middle C being C4 (`C2-C7`, `F#1-Bb6`).
+        public init?(rawValue: String) {
+            switch rawValue {
+            case "88": self = .piano
+            case "song": self = .song
+            default:
+                // The `-` between the keys follows a digit (an octave may be -1: `C-1-G9`).
+                let characters = Array(rawValue)
+                guard
+                    let dash = characters.indices.first(where: { $0 > 0 && characters[$0] == "-" && characters[$0 - 1].isNumber }),
+                    let low = NoteName.pitch(named: String(characters[..<dash])),
+                    let high = NoteName.pitch(named: String(characters[(dash + 1)...]))
+                else { return nil }
+                self = .span(low: low, high: high)
+            }
+        }
+
+        public var rawValue: String {
+            switch self {
+            case .piano: return "88"
+            case .song: return "song"
+            case .span(let low, let high):
+                return NoteName.name(of: UInt8(clamping: max(0, low))) + "-" + NoteName.name(of: UInt8(clamping: max(0, high)))
+            }
+        }
+
+        /// The keys of a span as drawn: widened at a black end to the white key beside it
+        /// (nil for the named ranges and for a span that is not low to high).
+        package var span: ClosedRange<Int>? {
+            guard case .span(let low, let high) = self, low < high else { return nil }
+            return (PianoKeys.isBlack(low) ? low - 1 : low)...(PianoKeys.isBlack(high) ? high + 1 : high)
+        }
+
+        /// How many of `song`'s notes (drums aside) lie outside a span: they are not drawn.
+        package func notesOutside(_ song: Song) -> Int {
+            guard let span else { return 0 }
+            return song.notes.lazy.filter { $0.channel != 9 && !span.contains(Int($0.pitch)) }.count
+        }
     }
 
     package var width: Int
@@ -62,6 +107,12 @@ public struct RenderSettings: Sendable, Equatable {
     package var sheetBand = false
     /// The engraved music, made once before the frames (nil: none, the band stays blank).
     package var sheet: SheetMusic?
+    /// Colour notes by hand, split at a key or where the hands are (`--split`); nil: off.
+    package var split: HandSplit? = nil
+    /// Notes' brightness (and bars' thickness) follow their velocity over its whole range.
+    package var velocity = false
+    /// The way notes travel in `keyboard` and `roll` (nil: the style's own, down and left).
+    package var direction: Direction? = nil
 
     package static let baseFadeSeconds = 1.0
     package static let speedRange = 0.5...2.0

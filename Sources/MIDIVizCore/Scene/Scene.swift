@@ -2,8 +2,9 @@
 /// frame. Pure and deterministic; everything that does not depend on time is computed once here.
 package struct Scene: Sendable {
     package let song: Song
-    package let settings: RenderSettings
-    /// The non-drum pitch range the layouts span (at least two octaves).
+    package private(set) var settings: RenderSettings
+    /// The non-drum pitch range the layouts span (at least two octaves), or the keys of
+    /// `--keys LOW-HIGH`.
     package let pitchRange: ClosedRange<Int>
     /// The lowest and highest non-drum pitches (60...60 without notes).
     package let notePitches: ClosedRange<Int>
@@ -21,6 +22,10 @@ package struct Scene: Sendable {
     let pedal: SustainPedal
     let soundingEnds: [Double]?
     let overlay: Overlay
+    /// The room the title, chord, legend and lyrics keep; the notes' area is the rest.
+    package private(set) var bands: OverlayBands
+    /// `--direction`: where the style's own layout goes in the frame (nil: as it is).
+    let layoutTransform: LayoutTransform?
     /// Note names under `--labels`.
     let labeler: NoteLabeler
     /// The karaoke display, with `--lyrics` when the song has lyrics.
@@ -35,7 +40,8 @@ package struct Scene: Sendable {
         let pitches = song.notes.filter { $0.channel != Self.drumChannel }.map { Int($0.pitch) }
         notePitches = (pitches.min() ?? 60)...(pitches.max() ?? 60)
         hasDrums = song.notes.contains { $0.channel == Self.drumChannel }
-        pitchRange = Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
+        // `--keys C2-C7`: those keys, in every style.
+        pitchRange = settings.keys.span ?? Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
         colors = NoteColors(song: song, settings: settings, pitchRange: pitchRange)
         pedal = SustainPedal(events: song.synthEvents, songEnd: song.durationSeconds)
         let soundingEnds = pedal.soundingEnds(of: song.notes, drumChannel: Self.drumChannel)
@@ -43,7 +49,10 @@ package struct Scene: Sendable {
         let notes = song.notes
         /// A note's end, or later under a pedal.
         func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
-        let span = settings.style.layout.visibleSpan(settings: settings)
+        let bands = Self.bands(song: song, settings: settings, colors: colors)
+        let transform = Self.transform(settings: settings, bands: bands)
+        layoutTransform = transform
+        let span = settings.style.layout.visibleSpan(settings: Self.layoutSettings(settings, transform: transform))
         index = NoteIndex(
             count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }, visibleUntil: { span(notes[$0], sounding($0)).until })
         let window = settings.windowSeconds
@@ -54,9 +63,11 @@ package struct Scene: Sendable {
             background = settings.scheme.background
         }
         chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
-        overlay = Overlay(song: song, settings: settings, colors: colors)
+        let legend = Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors)
+        self.bands = bands
+        overlay = Overlay(settings: settings, legend: legend, bands: bands)
         labeler = NoteLabeler(song: song, settings: settings)
-        lyricsOverlay = LyricsOverlay(song: song, settings: settings)
+        lyricsOverlay = LyricsOverlay.shown(song: song, settings: settings).map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
     }
 
     /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),
@@ -115,13 +126,53 @@ package struct Scene: Sendable {
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }
 
+    /// The overlays' bands for `song` with `settings`.
+    private static func bands(song: Song, settings: RenderSettings, colors: NoteColors) -> OverlayBands {
+        OverlayBands(
+            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil,
+            hasLegend: !Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors).isEmpty,
+            hasLyrics: LyricsOverlay.shown(song: song, settings: settings) != nil)
+    }
+
+    /// How the style's layout is placed for `--direction` (nil: as it is).
+    private static func transform(settings: RenderSettings, bands: OverlayBands) -> LayoutTransform? {
+        guard let wanted = settings.direction, let natural = settings.style.layout.travel else { return nil }
+        return LayoutTransform(
+            natural: natural, wanted: wanted, width: settings.width, height: settings.height, top: bands.notesTop, bottom: bands.notesBottom)
+    }
+
+    /// The settings the layout sees: the frame it draws in.
+    private static func layoutSettings(_ settings: RenderSettings, transform: LayoutTransform?) -> RenderSettings {
+        guard let transform, transform.isQuarterTurn else { return settings }
+        var turned = settings
+        (turned.width, turned.height) = (transform.layoutWidth, transform.layoutHeight)
+        return turned
+    }
+
+    /// The scene as the layout sees it: turned a quarter, it draws in the notes' area alone.
+    private var layoutScene: Scene {
+        guard let transform = layoutTransform, transform.isQuarterTurn else { return self }
+        var scene = self
+        scene.settings = Self.layoutSettings(settings, transform: transform)
+        scene.bands = OverlayBands(wholeFrameOfHeight: Float(transform.layoutHeight))
+        return scene
+    }
+
     // Generic over the layout, so that the layout is a plain value, not an existential box.
     private func appendBackdrop<Layout: StyleLayout>(of layout: Layout.Type, to shapes: inout [Shape]) {
-        Layout(scene: self).appendBackdrop(to: &shapes)
+        let start = shapes.count
+        Layout(scene: layoutScene).appendBackdrop(to: &shapes)
+        layoutTransform?.apply(to: &shapes, from: start)
     }
 
     private func append<Layout: StyleLayout>(of layout: Layout.Type, at seconds: Double, to shapes: inout [Shape]) {
-        Layout(scene: self).append(at: seconds, to: &shapes)
+        guard let transform = layoutTransform else {
+            Layout(scene: self).append(at: seconds, to: &shapes)
+            return
+        }
+        let start = shapes.count
+        Layout(scene: layoutScene).append(at: seconds, to: &shapes)
+        transform.apply(to: &shapes, from: start)
     }
 
     /// Until when note `index` sounds: its end, or later while a pedal holds it.

@@ -46,4 +46,11 @@ extension RenderSettings.ColorBy: OptionChoice {}
 extension RenderSettings.BarsLayout: OptionChoice {}
 extension RenderSettings.KeyRange: OptionChoice {}
 extension RenderSettings.Labels: OptionChoice {}
+extension RenderSettings.Direction: OptionChoice {}
+extension BackgroundVideoEnd: OptionChoice {}
 extension ColorScheme: OptionChoice {}
+
+extension RenderSettings.HandSplit: OptionValue {
+    package init?(optionText: String) { self.init(rawValue: optionText) }
+    package var optionText: String { rawValue }
+}

@@ -32,14 +32,29 @@ extension RenderOptions {
         .optional(
             "background-image", .look, \.backgroundImage, help: "A picture (PNG or JPEG) behind the notes, scaled to cover the frame.",
             valueName: "file", isPath: true, example: "picture.png"),
+        .optional(
+            "background-video", .look, \.backgroundVideo,
+            help:
+                "A video behind the notes, scaled to cover the frame and looped; frame N of a whole render shows the clip's frame N (a range or segment shows what the whole render would). Decoded by ffmpeg as a stream.",
+            valueName: "file", isPath: true, example: "clip.mp4"),
         .value(
-            "background-dim", .look, \.backgroundDim, help: "How much to darken --background-image, 0 to 1, to keep the notes readable.",
+            "background-video-end", .look, \.backgroundVideoEnd,
+            help: "What --background-video does after its last frame: loop (start again) or hold (keep showing it)."),
+        .value(
+            "background-dim", .look, \.backgroundDim,
+            help: "How much to darken --background-image or --background-video, 0 to 1, to keep the notes readable.",
             valueName: "amount", allowed: between(0.0...1.0), example: "0.6"),
         .optional(
             "window", .look, \.window,
             help: "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed).",
             valueName: "seconds", allowed: between(RenderSettings.windowRange), example: "5"),
-        .value("keys", .look, \.keys, help: "Keys of the keyboard style: 88 (A0 to C8) or song (the song's range in whole octaves)."),
+        .value(
+            "keys", .look, \.keys,
+            help:
+                "Keys of the keyboard style: 88 (A0 to C8), song (the song's range in whole octaves) or two keys LOW-HIGH such as C2-C7 (middle C is C4; also the roll's rows, the bars and the circles' heights). Notes outside are not drawn, and counted in a warning.",
+            valueName: "88|song|LOW-HIGH", expected: "88, song or two keys LOW-HIGH such as C2-C7", choices: ["88", "song", "C2-C7"],
+            allowed: ({ $0.span != nil || RenderSettings.KeyRange.allCases.contains($0) }, "two keys from low to high, such as C2-C7"),
+            example: "C2-C7"),
         .flag("chords", .look, \.chords, help: "Name the chord sounding now (C, Am7, G/B, ...) in the top right corner."),
         .optional(
             "title", .look, \.title,
@@ -58,6 +73,21 @@ extension RenderOptions {
             "sheet", .look, \.sheet,
             help:
                 "A band of engraved sheet music at the top, scrolling past a playhead (needs MuseScore 3 and Verovio; --style sheet shows it alone)."),
+        .optional(
+            "split", .look, \.split,
+            help:
+                "Colour notes by hand: below this key (such as C4) the left hand's colour, at or above it the right hand's; auto finds the split as the hands move (every 2 s, the key that best parts the pitches sounding then into two hands, smoothed). With --track-color, two shades of the track's colour.",
+            valueName: "KEY|auto", expected: "a key such as C4, or auto", choices: ["C4", "auto"], example: "C4"),
+        .optional(
+            "direction", .look, \.direction,
+            help:
+                "The way notes travel: in keyboard towards the keys at that end (down by default; up puts the keys at the top, left and right at a side), in roll towards the playhead and the keys at that side (left by default). Not for circles and bars.",
+            valueName: "up|down|left|right", example: "up"),
+        .flag(
+            "velocity", .look, \.velocity,
+            help:
+                "Show each note's velocity: brightness over the whole range (softest dim, loudest full) in every style, and thickness: narrower falling notes and bars, thinner roll notes for softer notes (circles are sized by velocity anyway)."
+        ),
         .list(
             "track-color", .look, \.trackColors,
             help: "A colour for one track's notes, numbered as `midiviz info` lists the tracks (from 0); repeatable.",

@@ -18,6 +18,8 @@ extension RenderOptions {
             throw .outOfRange(option: "size", value: size.optionText, allowed: "even in width and height (video encoders require it)")
         }
         if backgroundImage != nil && background == .transparent { throw .contradiction("background-image", "background transparent") }
+        if backgroundVideo != nil && background == .transparent { throw .contradiction("background-video", "background transparent") }
+        if backgroundVideo != nil && backgroundImage != nil { throw .contradiction("background-video", "background-image") }
     }
 
     /// The colours and visibility per track and channel.
@@ -52,6 +54,9 @@ extension RenderOptions {
         settings.labels = labels
         settings.lyrics = lyrics
         settings.effects = effects
+        settings.split = split
+        settings.velocity = velocity
+        settings.direction = direction
         if let backgroundImage {
             settings.backgroundImage = try BackgroundPicture.load(backgroundImage, width: size.width, height: size.height, dim: backgroundDim)
         }
@@ -62,6 +67,14 @@ extension RenderOptions {
             }
         }
         return settings
+    }
+
+    /// What a render of `song` with these options leaves out, one line each: the notes outside
+    /// `--keys LOW-HIGH`. Said before the render starts (not an error).
+    package func warnings(for song: Song) -> [String] {
+        let outside = keys.notesOutside(song.showing(trackLook))
+        guard outside > 0 else { return [] }
+        return ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
     }
 
     /// The synthesizer's settings.
@@ -130,6 +143,9 @@ extension RenderRequest {
         maximumSongSeconds = options.maximumSongSeconds
         stallTimeoutSeconds = options.stallTimeoutSeconds
         backgroundImagePath = options.backgroundImage
+        if let path = options.backgroundVideo {
+            backgroundVideo = try BackgroundVideo.probe(path, dim: options.backgroundDim, end: options.backgroundVideoEnd)
+        }
         self.segment = segment
         if segment != nil { segmentOptionsSHA256 = try options.segmentOptionsDigest(withSound: wantsSound) }
         // A range starts where asked unless a preroll is given.
@@ -148,9 +164,19 @@ extension PosterRender {
         song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
         pngLevel: Int = 6, configFiles: [String] = []
     ) throws(RenderError) {
+        var settings = try options.settings(for: song, songName: songPath ?? "the song")
+        if let video = options.backgroundVideo {
+            // The clip's frame a render would show at this moment, as a picture.
+            let end = song.durationSeconds + settings.tailSeconds
+            guard seconds.isFinite, seconds >= 0, seconds <= end else {
+                throw .timeOutsideSong(seconds: seconds, song: songPath ?? "the song", lengthSeconds: end)
+            }
+            settings.backgroundImage = try BackgroundVideo.probe(video, dim: options.backgroundDim, end: options.backgroundVideoEnd)
+                .picture(atSeconds: seconds, settings: settings)
+        }
         try render(
-            song: song, songPath: songPath, settings: options.settings(for: song, songName: songPath ?? "the song"), fontPath: options.fontPath,
+            song: song, songPath: songPath, settings: settings, fontPath: options.fontPath,
             atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
-            backgroundImagePath: options.backgroundImage, configFiles: configFiles)
+            backgroundImagePath: options.backgroundImage ?? options.backgroundVideo, configFiles: configFiles)
     }
 }

@@ -17,6 +17,8 @@ public struct RenderOptions: Sendable, Equatable {
     public var grid = false
     public var background: Background?
     public var backgroundImage: String?
+    public var backgroundVideo: String?
+    public var backgroundVideoEnd = BackgroundVideoEnd.loop
     public var backgroundDim = 0.4
     public var window: Double?
     public var keys = RenderSettings.KeyRange.piano
@@ -28,6 +30,11 @@ public struct RenderOptions: Sendable, Equatable {
     public var effects = false
     /// A band of engraved music over the style (`--sheet`).
     public var sheet = false
+    /// Nil: notes are not coloured by hand.
+    public var split: RenderSettings.HandSplit?
+    public var velocity = false
+    /// Nil: the style's own (down for keyboard, left for roll).
+    public var direction: RenderSettings.Direction?
     public var trackColors: [NumberedColor] = []
     public var channelColors: [NumberedColor] = []
     public var hiddenTracks: [Int] = []

@@ -13,19 +13,28 @@ struct FramePipeline: Sendable {
     /// The index of the first frame on the song's frame grid (the frame at `--from`).
     let firstFrame: Int
     let sinks: [any FrameSink]
+    /// `--background-video`: the frames behind the notes (nil: the still backdrop).
+    let background: BackgroundVideoFrames?
     private let state: PipelineState
 
     /// - Parameters:
     ///   - frameCount: the number of frames, or the least it can be while `isFinal` is false
     ///     (the sound, bounced beside the frames, may ring on longer): `settle` gives the count.
-    init(renderer: FrameRenderer, jobs: Int, firstFrame: Int, frameCount: Int, isFinal: Bool, sinks: [any FrameSink]) {
+    init(
+        renderer: FrameRenderer, jobs: Int, firstFrame: Int, frameCount: Int, isFinal: Bool, sinks: [any FrameSink],
+        background: BackgroundVideoFrames? = nil
+    ) {
+        self.background = background
         self.renderer = renderer
         // More workers than cores only cost memory (a canvas and planes each).
         self.jobs = max(1, min(jobs, AvailableCores.count))
         self.firstFrame = firstFrame
         self.sinks = sinks
-        state = PipelineState(window: self.jobs * 2 + 2, frameCount: frameCount, isFinal: isFinal)
+        state = PipelineState(window: Self.window(jobs: self.jobs), frameCount: frameCount, isFinal: isFinal)
     }
+
+    /// The most frames in flight for `jobs` workers.
+    static func window(jobs: Int) -> Int { max(1, min(jobs, AvailableCores.count)) * 2 + 2 }
 
     /// The final number of frames (at least the one given at the start); from any thread.
     func settle(frameCount: Int) { state.settle(frameCount) }
@@ -60,8 +69,12 @@ struct FramePipeline: Sendable {
                     state.fail(RenderError.interrupted(signal: nil))
                     return
                 }
-                renderer.render(at: seconds(ofFrame: index), in: &workspace)
                 do {
+                    if let background {
+                        renderer.render(at: seconds(ofFrame: index), over: try background.frame(index), in: &workspace)
+                    } else {
+                        renderer.render(at: seconds(ofFrame: index), in: &workspace)
+                    }
                     for sink in anyOrder { try sink.write(canvas: workspace.canvas, frame: index) }
                     if inOrder.isEmpty && inOrderRGBA.isEmpty {
                         state.finishUnordered(progress: progress)

@@ -30,9 +30,17 @@ extension RenderJob {
         let route = try soundRoute(plan, sound: sound, kept: kept, temporary: temporary, frames: &frames)
         let (made, soundReader) = try makeSinks(plan, route: route, temporary: temporary)
         let soundDecidesLength = sound != nil && plan.end == nil && !route.isDone && kept == nil
+        // A few frames of the background video ahead of those being drawn (the pipeline's window).
+        let background = try request.backgroundVideo.map { (video) throws(RenderError) in
+            try BackgroundVideoFrames(
+                video: video, settings: plan.settings, firstSongFrame: plan.firstFrame, ahead: FramePipeline.window(jobs: request.jobs) + 2,
+                stallTimeoutSeconds: request.stallTimeoutSeconds)
+        }
+        defer { background?.stop() }
         let pipeline = FramePipeline(
             renderer: FrameRenderer(scene: Scene(song: request.song, settings: plan.settings), fonts: fonts),
-            jobs: request.jobs, firstFrame: plan.firstFrame, frameCount: frames, isFinal: !soundDecidesLength, sinks: made)
+            jobs: request.jobs, firstFrame: plan.firstFrame, frameCount: frames, isFinal: !soundDecidesLength, sinks: made,
+            background: background)
         let loudness = Box<LoudnessMeasurement>()
         var soundJob: BackgroundBounce?
         if let sound, !route.isDone {

@@ -34,6 +34,7 @@ public final class RenderJob: Sendable {
         var inputs: [(String, String)] = [(request.fontPath, "font")]
         if let song = request.songPath { inputs.append((song, "input song")) }
         if let image = request.backgroundImagePath { inputs.append((image, "background image")) }
+        if let video = request.backgroundVideo { inputs.append((video.path, "background video")) }
         inputs += request.configFiles.map { ($0, "config file") }
         if let soundFont = request.sound?.soundFontPath ?? ProcessInfo.processInfo.environment["MIDIVIZ_SOUNDFONT"], !soundFont.isEmpty {
             inputs.append((soundFont, "SoundFont"))

@@ -18,8 +18,10 @@ struct BarsLayout: StyleLayout {
 
     private var isPitchClass: Bool { scene.settings.barsLayout == .pitchClass }
     private var barCount: Int { isPitchClass ? 12 : scene.pitchRange.count }
-    private var baseline: Float { height * 0.86 }
-    private var maximumHeight: Float { height * 0.70 }
+    /// The bars stand on this line, over their labels; the drum lane and the bars' glow keep
+    /// 0.16 of the height over them, under the overlays' bands.
+    private var baseline: Float { scene.bands.notesBottom == height ? height * 0.86 : scene.bands.notesBottom - height * 0.14 }
+    private var maximumHeight: Float { scene.bands.isWholeFrame ? height * 0.70 : baseline - scene.bands.notesTop - height * 0.16 }
     private var slotWidth: Float { width * 0.92 / Float(barCount) }
 
     func slot(ofPitch pitch: Int) -> Int {
@@ -29,8 +31,8 @@ struct BarsLayout: StyleLayout {
     func centerX(ofSlot slot: Int) -> Float { width * 0.04 + slotWidth * (Float(slot) + 0.5) }
 
     /// Each bar's level (0...1) and the colour of the note that sets it, at `seconds`.
-    func levels(at seconds: Double) -> [(level: Float, color: RGBA)] {
-        var bars = [(level: Float, color: RGBA)](repeating: (0, RGBA(0, 0, 0, 0)), count: barCount)
+    func levels(at seconds: Double) -> [(level: Float, color: RGBA, velocity: UInt8)] {
+        var bars = [(level: Float, color: RGBA, velocity: UInt8)](repeating: (0, RGBA(0, 0, 0, 0), 0), count: barCount)
         let notes = scene.song.notes
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
@@ -43,7 +45,7 @@ struct BarsLayout: StyleLayout {
                 let color =
                     isPitchClass && scene.settings.colorBy == .pitch
                     ? scene.colors.color(ofPitchClass: slot) : scene.colors.color(of: note)
-                bars[slot] = (level, color.scaled(NoteColors.intensity(note.velocity)))
+                bars[slot] = (level, color.scaled(scene.colors.brightness(note.velocity)), note.velocity)
             }
         }
         return bars
@@ -78,13 +80,16 @@ struct BarsLayout: StyleLayout {
     func append(at seconds: Double, to shapes: inout [Shape]) {
         let bars = levels(at: seconds)
         for (slot, bar) in bars.enumerated() where bar.level > 0.002 {
-            let x = centerX(ofSlot: slot) - barWidth / 2
+            // `--velocity`: a softer note's bar is narrower.
+            let thickness = scene.colors.thickness(bar.velocity)
+            let width = thickness < 1 ? barWidth * thickness : barWidth
+            let x = centerX(ofSlot: slot) - width / 2
             let barHeight = max(barWidth * 0.3, maximumHeight * bar.level)
-            let rect = Rect(x: x, y: baseline - barHeight, width: barWidth, height: barHeight)
+            let rect = Rect(x: x, y: baseline - barHeight, width: width, height: barHeight)
             let alpha = min(1, 0.35 + bar.level)
             shapes.append(
                 .glow(
-                    center: Point(x + barWidth / 2, rect.minY), radius: max(barWidth * 1.4, height * 0.03), hole: 0,
+                    center: Point(x + width / 2, rect.minY), radius: max(barWidth * 1.4, height * 0.03), hole: 0,
                     bar.color.withAlpha(0.4 * bar.level)))
             shapes.append(
                 .roundedRect(
@@ -92,7 +97,7 @@ struct BarsLayout: StyleLayout {
                     top: bar.color.mixed(with: RGBA(1, 1, 1), 0.15).withAlpha(alpha),
                     bottom: bar.color.scaled(0.5).withAlpha(alpha)))
         }
-        let lane = DrumLane(scene: scene, centerY: height * 0.07)
+        let lane = DrumLane(scene: scene, centerY: scene.bands.notesTop + height * 0.07)
         let notes = scene.song.notes
         var struck: [Note] = []
         scene.index.forEachVisible(at: seconds) { index in

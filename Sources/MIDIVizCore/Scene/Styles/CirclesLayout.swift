@@ -23,8 +23,19 @@ struct CirclesLayout: StyleLayout {
     func y(ofPitch pitch: Int) -> Float {
         let range = scene.pitchRange
         let position = Float(pitch - range.lowerBound) / Float(range.upperBound - range.lowerBound)
-        return height * (0.84 - 0.74 * position)
+        let bands = scene.bands
+        guard !bands.isWholeFrame else { return height * (0.84 - 0.74 * position) }
+        // Under a header or over a lyrics band, the highest and lowest circles keep their
+        // largest glow's reach from it.
+        let reach = unit * Self.largestReach
+        let high = bands.notesTop > 0 ? bands.notesTop + reach : height * 0.10
+        let low = bands.notesBottom < height ? bands.notesBottom - max(reach, height * 0.12) : height * 0.84
+        return low - (low - high) * position
     }
+
+    /// The largest glow's radius over the shorter side: the loudest note's circle, grown by its
+    /// fade, and its glow around it.
+    static let largestReach: Float = 0.058 * 1.3 * 1.6 + 0.004
 
     func appendBackdrop(to shapes: inout [Shape]) {
         if scene.settings.grid { appendGrid(to: &shapes) }
@@ -32,7 +43,7 @@ struct CirclesLayout: StyleLayout {
 
     func append(at seconds: Double, to shapes: inout [Shape]) {
         let notes = scene.song.notes
-        let lane = DrumLane(scene: scene, centerY: height * 0.94)
+        let lane = DrumLane(scene: scene, centerY: scene.bands.notesBottom - height * 0.06)
         // One circle per pitch: of the notes on one pitch (doublings across tracks, a note
         // fading under its repetition) only the most present is drawn; the rest would be
         // hidden under it. A fixed 128-slot table on the stack, no allocation.
@@ -44,6 +55,8 @@ struct CirclesLayout: StyleLayout {
                     lane.append(note, at: seconds, to: &shapes)
                     return
                 }
+                // Outside `--keys LOW-HIGH`: not drawn.
+                guard scene.pitchRange.contains(Int(note.pitch)) else { return }
                 let fade = scene.envelope(of: index, at: seconds).fade
                 let presence = (1 - fade) * (1 - fade) * (1 + Float(note.velocity))
                 let slot = Int(note.pitch & 0x7F)
@@ -82,21 +95,20 @@ struct CirclesLayout: StyleLayout {
         let alpha = (1 - fade) * (1 - fade)
         guard alpha > 0.004 else { return (center, radius) }
         let base = scene.colors.color(of: note)
-        let intensity = NoteColors.intensity(note.velocity)
+        let intensity = scene.colors.brightness(note.velocity)
         let glowAlpha = 0.55 * alpha * intensity
         if glowAlpha > 0.03 {
             shapes.append(.glow(center: center, radius: radius * 1.6, hole: radius - 1, base.withAlpha(glowAlpha)))
         }
-        shapes.append(
-            .circle(
-                center: center, radius: radius,
-                base.scaled(0.55 + 0.45 * intensity).withAlpha(0.92 * alpha)))
+        // `--velocity`: the fill and its rim as bright as the note is loud.
+        let shows = scene.settings.velocity
+        let fill = base.scaled(shows ? intensity : 0.55 + 0.45 * intensity)
+        shapes.append(.circle(center: center, radius: radius, fill.withAlpha(0.92 * alpha)))
         shapes.append(
             .ring(
                 center: center, radius: radius, lineWidth: max(1.5, radius * 0.07),
-                base.mixed(with: RGBA(1, 1, 1), 0.55).withAlpha(0.85 * alpha)))
+                base.mixed(with: RGBA(1, 1, 1), 0.55).withAlpha(0.85 * alpha * (shows ? intensity : 1))))
         let size: TextSize = radius < unit * 0.03 ? .small : (radius < unit * 0.045 ? .medium : .large)
-        let fill = base.scaled(0.55 + 0.45 * intensity)
         let ink = fill.luma > 0.62 ? RGBA(0.04, 0.04, 0.07) : RGBA(1, 1, 1)
         shapes.append(
             .text(
@@ -107,7 +119,7 @@ struct CirclesLayout: StyleLayout {
 
     private func appendGrid(to shapes: inout [Shape]) {
         let line = scene.settings.scheme.accent.withAlpha(0.07)
-        let top = height * 0.06, bottom = height * 0.88
+        let top = scene.bands.notesTop + height * 0.06, bottom = scene.bands.notesBottom - height * 0.12
         for pitchClass in 0...12 {
             let x = width * (0.06 + 0.88 * Float(pitchClass) / 12)
             shapes.append(.line(from: Point(x, top), to: Point(x, bottom), lineWidth: 1, line))
@@ -125,7 +137,7 @@ struct CirclesLayout: StyleLayout {
             shapes.append(
                 .text(
                     .pitchClass(UInt8(pitchClass)), .small,
-                    center: Point(x(ofPitchClass: pitchClass), height * 0.035),
+                    center: Point(x(ofPitchClass: pitchClass), scene.bands.notesTop + height * 0.035),
                     scene.settings.scheme.accent.withAlpha(0.35)))
         }
     }

@@ -9,6 +9,7 @@ struct KeyboardLayout: StyleLayout {
     static let defaultWindowSeconds = 3.0
     static let scrolls = true
     static let lyricsNearTop = true
+    static let travel: RenderSettings.Direction? = .down
 
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { settings.windowSeconds }
 
@@ -39,7 +40,8 @@ struct KeyboardLayout: StyleLayout {
     // Geometry, worked out once per layout (frames build one layout each).
     private let width: Float
     private let height: Float
-    /// The keys drawn: A0–C8, or whole octaves (at least two) around the song's notes.
+    /// The keys drawn: A0–C8, whole octaves (at least two) around the song's notes, or two keys'
+    /// range (`--keys C2-C7`).
     let keys: ClosedRange<Int>
     private let firstWhite: Int
     let whiteKeyWidth: Float
@@ -47,6 +49,10 @@ struct KeyboardLayout: StyleLayout {
     let feltHeight: Float
     /// Where notes land: the top of the keyboard.
     let keysTop: Float
+    /// Where notes come in: the top of the notes' area, under the overlays' bands.
+    let notesTop: Float
+    /// Notes are clipped this far above the frame (or at the notes' area under a header).
+    private let clipTop: Float
     let pixelsPerSecond: Float
 
     init(scene: Scene) {
@@ -58,22 +64,30 @@ struct KeyboardLayout: StyleLayout {
         whiteKeyWidth = width / Float(PianoKeys.whiteKeyIndex(keys.upperBound) - firstWhite + 1)
         whiteKeyLength = min(height * 0.2, whiteKeyWidth * 6.4).rounded()
         feltHeight = Self.feltHeight(canvasHeight: height)
-        keysTop = height - whiteKeyLength - feltHeight
-        pixelsPerSecond = keysTop / Float(scene.settings.windowSeconds)
+        keysTop = scene.bands.notesBottom - whiteKeyLength - feltHeight
+        notesTop = scene.bands.notesTop
+        clipTop = notesTop > 0 ? notesTop : -2
+        pixelsPerSecond = (keysTop - notesTop) / Float(scene.settings.windowSeconds)
     }
+
+    /// The keys' lower edge: the frame's, or the lyrics band's top.
+    private var keysBottom: Float { scene.bands.notesBottom }
 
     static func feltHeight(canvasHeight: Float) -> Float { max(2, (canvasHeight * 0.005).rounded()) }
 
     /// How long after its start the shortest drawn note takes to sink into the keys, at most
-    /// (the keys are at most a fifth of the height).
+    /// (the keys are at most a fifth of the height, and the overlays' bands take less than
+    /// half of it).
     static func shortestNoteFallSeconds(settings: RenderSettings) -> Double {
         let height = Float(settings.height)
-        let lowestKeysTop = height * 0.8 - feltHeight(canvasHeight: height)
-        return Double(shortestNotePixels / max(1, lowestKeysTop)) * settings.windowSeconds
+        let shortestFall = height * 0.3 - feltHeight(canvasHeight: height)
+        return Double(shortestNotePixels / max(1, shortestFall)) * settings.windowSeconds
     }
 
     static func keys(_ range: RenderSettings.KeyRange, notePitches: ClosedRange<Int>) -> ClosedRange<Int> {
         switch range {
+        case .span:
+            return range.span ?? PianoKeys.eightyEight
         case .piano:
             return PianoKeys.eightyEight
         case .song:
@@ -100,7 +114,11 @@ struct KeyboardLayout: StyleLayout {
         let length = max(Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)) * pixelsPerSecond, Self.shortestNotePixels)
         // A repeated note stands apart from the one before it: its top edge is pulled in a little.
         let gap = min(2, length * 0.2)
-        return Rect(x: span.left + inset, y: bottom - length + gap, width: span.right - span.left - 2 * inset, height: length - gap)
+        let width = span.right - span.left - 2 * inset
+        let thickness = scene.colors.thickness(note.velocity)
+        guard thickness < 1 else { return Rect(x: span.left + inset, y: bottom - length + gap, width: width, height: length - gap) }
+        // `--velocity`: a softer note is a narrower bar, centred on its key.
+        return Rect(x: span.left + inset + width * (1 - thickness) / 2, y: bottom - length + gap, width: width * thickness, height: length - gap)
     }
 
     // MARK: backdrop
@@ -109,9 +127,9 @@ struct KeyboardLayout: StyleLayout {
         let accent = scene.settings.scheme.accent
         for pitch in keys where pitch % 12 == 0 || (scene.settings.grid && pitch % 12 == 5) {
             let x = keySpan(pitch).left.rounded()
-            shapes.append(.line(from: Point(x, 0), to: Point(x, keysTop), lineWidth: 1, accent.withAlpha(pitch % 12 == 0 ? 0.08 : 0.04)))
+            shapes.append(.line(from: Point(x, notesTop), to: Point(x, keysTop), lineWidth: 1, accent.withAlpha(pitch % 12 == 0 ? 0.08 : 0.04)))
         }
-        shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: height - keysTop), KeyShading.bed))
+        shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: scene.bands.notesBottom - keysTop), KeyShading.bed))
         for pitch in keys where !PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
         for pitch in keys where PianoKeys.isBlack(pitch) { appendKey(pitch, lit: nil, to: &shapes) }
         let felt = scene.settings.scheme.color(at: 0.12)
@@ -126,7 +144,7 @@ struct KeyboardLayout: StyleLayout {
         let span = keySpan(pitch)
         shapes.append(
             .text(
-                .noteName(UInt8(pitch)), .small, center: Point((span.left + span.right) / 2, height - whiteKeyLength * 0.14 - labelSize),
+                .noteName(UInt8(pitch)), .small, center: Point((span.left + span.right) / 2, keysBottom - whiteKeyLength * 0.14 - labelSize),
                 KeyShading.label))
     }
 
@@ -156,11 +174,11 @@ struct KeyboardLayout: StyleLayout {
         scene.beatGrid.forEachLine(in: seconds...(seconds + window)) { line in
             guard line.isBarStart || scene.settings.grid else { return }
             let y = (keysTop - Float(line.seconds - seconds) * pixelsPerSecond).rounded()
-            guard y > 0, y < keysTop - 1 else { return }
+            guard y > notesTop, y < keysTop - 1 else { return }
             shapes.append(.line(from: Point(0, y), to: Point(width, y), lineWidth: 1, accent.withAlpha(line.isBarStart ? 0.10 : 0.04)))
         }
         let notes = scene.song.notes
-        let lane = DrumLane(scene: scene, centerY: height * 0.07)
+        let lane = DrumLane(scene: scene, centerY: notesTop + height * 0.07)
         var lit = LitKeys()
         var impacts: [(pitch: Int, strength: Float, color: RGBA)] = []
         var sparks: [(note: Note, color: RGBA)] = []
@@ -215,22 +233,22 @@ struct KeyboardLayout: StyleLayout {
     /// to the pedal's lift.
     private func appendSustain(_ note: Note, until end: Double, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
         let full = noteRect(note, now: seconds)
-        let top = max(keysTop - Float(end - seconds) * pixelsPerSecond, -2)
+        let top = max(keysTop - Float(end - seconds) * pixelsPerSecond, clipTop)
         let bottom = min(keysTop - Float(note.endSeconds - seconds) * pixelsPerSecond, keysTop)
         guard bottom - top >= 1 else { return }
         let inset = full.width * 0.3
         shapes.append(
             .rect(
                 Rect(x: full.minX + inset, y: top, width: full.width - 2 * inset, height: bottom - top),
-                color.scaled(NoteColors.intensity(note.velocity)).withAlpha(0.35)))
+                color.scaled(scene.colors.brightness(note.velocity)).withAlpha(0.35)))
     }
 
     private func appendNote(_ note: Note, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
         let full = noteRect(note, now: seconds)
-        let top = max(full.minY, -2), bottom = min(full.maxY, keysTop)
+        let top = max(full.minY, clipTop), bottom = min(full.maxY, keysTop)
         guard bottom - top >= 1 else { return }
         let rect = Rect(x: full.minX, y: top, width: full.width, height: bottom - top)
-        let base = color.scaled(NoteColors.intensity(note.velocity))
+        let base = color.scaled(scene.colors.brightness(note.velocity))
         let white = RGBA(1, 1, 1)
         let radius = min(full.width * 0.25, height * 0.006)
         let sounding = note.startSeconds <= seconds && seconds < note.endSeconds
@@ -266,7 +284,7 @@ struct KeyboardLayout: StyleLayout {
             let y =
                 black
                 ? keysTop + feltHeight + (whiteKeyLength * PianoKeys.blackKeyLength).rounded() * 0.72
-                : height - whiteKeyLength * 0.14 - scene.labeler.pixels
+                : keysBottom - whiteKeyLength * 0.14 - scene.labeler.pixels
             let face = KeyShading.colors(black: black, lit: color).bottom
             shapes.append(.text(label, .small, center: Point((span.left + span.right) / 2, y), NoteLabeler.ink(on: face)))
         }

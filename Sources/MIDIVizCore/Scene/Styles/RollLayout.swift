@@ -9,6 +9,7 @@ struct RollLayout: StyleLayout {
     static let helpText = "roll (a scrolling piano roll)"
     static let scrolls = true
     static let lyricsNearTop = false
+    static let travel: RenderSettings.Direction? = .left
 
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double {
         settings.windowSeconds * (1 - playheadPosition)
@@ -26,11 +27,6 @@ struct RollLayout: StyleLayout {
                 max(max(soundingEnd, note.startSeconds + shortestNoteSeconds, note.startSeconds + narrowest) + past, note.startSeconds + sparks)
             )
         }
-    }
-
-    /// Right of the keys, under the ruler.
-    static func overlayOrigin(settings: RenderSettings, hasTitle: Bool, margin: Float) -> (left: Float, legendTop: Float)? {
-        (keyboardWidth(canvasWidth: Float(settings.width)) + margin, notesTop(settings: settings, hasTitle: hasTitle) + margin * 0.5)
     }
 
     let scene: Scene
@@ -51,11 +47,9 @@ struct RollLayout: StyleLayout {
 
     static func keyboardWidth(canvasWidth: Float) -> Float { max(24, (canvasWidth * 0.065).rounded()) }
 
-    /// The top of the notes area: below a header for the title and chord, when shown, and the ruler.
-    static func notesTop(settings: RenderSettings, hasTitle: Bool) -> Float {
-        let height = Float(settings.height)
-        let hasHeader = settings.chords || hasTitle
-        return ((hasHeader ? 0.085 : 0.015) * height + rulerHeight(settings: settings)).rounded()
+    /// The top of the rows: below the overlays' bands, a margin and the ruler.
+    static func notesTop(settings: RenderSettings, bands: OverlayBands) -> Float {
+        (bands.notesTop + 0.015 * Float(settings.height) + rulerHeight(settings: settings)).rounded()
     }
 
     /// Tall enough for the bar numbers.
@@ -72,6 +66,8 @@ struct RollLayout: StyleLayout {
     let drumStripHeight: Float
     /// The bottom of the pitch rows.
     let notesBottom: Float
+    /// The pedal lane lies between the drums (or the rows) and this.
+    let pedalLaneBottom: Float
     let rowHeight: Float
     let playheadX: Float
     let pixelsPerSecond: Float
@@ -87,11 +83,13 @@ struct RollLayout: StyleLayout {
         width = Float(scene.settings.width)
         height = Float(scene.settings.height)
         keyboardWidth = Self.keyboardWidth(canvasWidth: width)
-        notesTop = Self.notesTop(settings: scene.settings, hasTitle: scene.overlay.title != nil)
+        notesTop = Self.notesTop(settings: scene.settings, bands: scene.bands)
         rulerTop = notesTop - Self.rulerHeight(settings: scene.settings)
         hasDrums = scene.hasDrums
         drumStripHeight = hasDrums ? (height * 0.075).rounded() : 0
-        notesBottom = (height * 0.985).rounded() - drumStripHeight
+        let bottom = scene.bands.notesBottom
+        notesBottom = (bottom == height ? (height * 0.985).rounded() : (bottom - height * 0.015).rounded()) - drumStripHeight
+        pedalLaneBottom = bottom - 1
         rowHeight = (notesBottom - notesTop) / Float(scene.pitchRange.count)
         playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
         pixelsPerSecond = (width - keyboardWidth) / Float(scene.settings.windowSeconds)
@@ -111,9 +109,12 @@ struct RollLayout: StyleLayout {
         let left = x(of: note.startSeconds, now: now)
         let length = max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)
         let gap = min(1, rowHeight * 0.1)
+        // `--velocity`: a softer note is a thinner bar, centred in its row.
+        let height = rowHeight - 2 * gap, thickness = scene.colors.thickness(note.velocity)
         return Rect(
-            x: left, y: rowTop(Int(note.pitch)) + gap, width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
-            height: rowHeight - 2 * gap)
+            x: left, y: rowTop(Int(note.pitch)) + gap + (thickness < 1 ? height * (1 - thickness) / 2 : 0),
+            width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
+            height: thickness < 1 ? height * thickness : height)
     }
 
     // MARK: backdrop
@@ -264,7 +265,7 @@ struct RollLayout: StyleLayout {
 
     /// The pedal lane under the notes: a bar wherever a sustain or sostenuto pedal is down.
     private func appendPedalLane(at seconds: Double, to shapes: inout [Shape]) {
-        let top = notesBottom + drumStripHeight + 1, bottom = height - 1
+        let top = notesBottom + drumStripHeight + 1, bottom = pedalLaneBottom
         guard bottom - top >= 2 else { return }
         let accent = scene.settings.scheme.accent
         func append(_ spans: [SustainPedal.Span]) {
@@ -290,7 +291,7 @@ struct RollLayout: StyleLayout {
         shapes.append(
             .rect(
                 Rect(x: left, y: full.minY + inset, width: right - left, height: full.height - 2 * inset),
-                scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity)).withAlpha(0.3)))
+                scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity)).withAlpha(0.3)))
     }
 
     private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
@@ -299,7 +300,7 @@ struct RollLayout: StyleLayout {
         let left = max(full.minX, notesLeft), right = min(full.maxX, width)
         guard right - left >= 1 else { return }
         let rect = Rect(x: left, y: full.minY, width: right - left, height: full.height)
-        let base = scene.colors.color(of: note).scaled(NoteColors.intensity(note.velocity))
+        let base = scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity))
         let radius = min(rowHeight * 0.3, 4)
         let white = RGBA(1, 1, 1)
         let fill: RGBA

@@ -11,16 +11,18 @@ protocol StyleLayout: SendableMetatype {
     static var scrolls: Bool { get }
     /// Whether the karaoke lines go near the top of the frame (else near the bottom).
     static var lyricsNearTop: Bool { get }
+    /// The way its notes travel, for the styles that can be turned by `--direction` (the
+    /// scene mirrors or turns its shapes); nil for the others.
+    static var travel: RenderSettings.Direction? { get }
     /// How long a note is on screen before it starts sounding: a whole-song video starts this
     /// long (and a frame) before the song.
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double
     /// When a note comes into view and when it has gone, from its start and the end of its
     /// sound (a pedal may hold it past its end); worked out once per scene for every note.
     static func visibleSpan(settings: RenderSettings) -> (_ note: Note, _ soundingEnd: Double) -> (from: Double, until: Double)
-    /// Where the title and legend start when the style keeps part of the frame for itself
-    /// (the roll's keys and ruler); nil for the frame's margins.
-    static func overlayOrigin(settings: RenderSettings, hasTitle: Bool, margin: Float) -> (left: Float, legendTop: Float)?
 
+    /// Lays out `scene`'s notes between `scene.bands.notesTop` and `notesBottom`: the title,
+    /// chord, legend and lyrics have the rest of the frame.
     init(scene: Scene)
     /// The shapes of this style that are the same in every frame (drawn once into the backdrop).
     func appendBackdrop(to shapes: inout [Shape])
@@ -31,8 +33,8 @@ protocol StyleLayout: SendableMetatype {
 extension StyleLayout {
     static var defaultWindowSeconds: Double { 8 }
     static var scrolls: Bool { false }
+    static var travel: RenderSettings.Direction? { nil }
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
-    static func overlayOrigin(settings: RenderSettings, hasTitle: Bool, margin: Float) -> (left: Float, legendTop: Float)? { nil }
 
     /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
     /// fades (and at least while its sparks fly).

@@ -1,0 +1,219 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizIO
+
+/// `--background-video`: a clip behind the notes, scaled to cover the frame (Lanczos, cropped
+/// to the middle), darkened by `--background-dim`, looped (or, `--background-video-end hold`,
+/// held on its last frame). Clip frame k is shown behind the
+/// whole render's frame k (frame 0 being the first of a whole-song render, its lead-in
+/// included), at the render's frame rate: a range, a segment or a poster seeks to the clip frame
+/// a whole render would show there, so their frames match. The clip is decoded by ffmpeg as a
+/// stream, a few frames ahead of the frames being drawn (`BackgroundVideoFrames`), never whole.
+public struct BackgroundVideo: Sendable, Equatable {
+    public let path: String
+    /// 0 keeps the clip as it is, 1 makes it black.
+    public let dim: Double
+    /// The clip's length in seconds, as ffprobe reads it.
+    public let durationSeconds: Double
+    /// After its last frame: start again, or keep showing that frame.
+    public let end: BackgroundVideoEnd
+
+    /// Checks that `path` is a video ffmpeg can read (before any work) and reads its length.
+    package static func probe(_ path: String, dim: Double, end: BackgroundVideoEnd = .loop) throws(RenderError) -> BackgroundVideo {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .missingInput("cannot read background video \(path)") }
+        let ffmpeg: String
+        do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
+        let ffprobe = URL(fileURLWithPath: ffmpeg).deletingLastPathComponent().appendingPathComponent("ffprobe").path
+        let arguments = [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_type:format=duration", "-of", "default=noprint_wrappers=1",
+            FFmpegProcess.file(path),
+        ]
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable: ffprobe, arguments: arguments, readsOutput: true)
+        } catch {
+            throw .failed("cannot start ffprobe (beside ffmpeg, \(ffprobe)): \(error)")
+        }
+        let termination = child.waitForExit()
+        let lines = String(decoding: child.standardOutput, as: UTF8.self).split(separator: "\n")
+        let duration = lines.first { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst("duration=".count)) }
+        guard termination == .exited(0), lines.contains("codec_type=video"), let duration, duration.isFinite, duration > 0 else {
+            let complaint = child.lastErrorLines(5).first.map(BackgroundPicture.cause)
+            throw .badInput("cannot use background video \(path): not a video ffmpeg can read" + (complaint.map { " (\($0))" } ?? ""))
+        }
+        return BackgroundVideo(path: path, dim: dim, durationSeconds: duration, end: end)
+    }
+
+    /// The clip's frames at `settings`' frame rate (at least one).
+    func frameCount(settings: RenderSettings) -> Int {
+        max(1, Int((durationSeconds * Double(settings.framesPerSecond)).rounded(.down)))
+    }
+
+    /// The clip frame behind the song's frame `songFrame`: counted from the first frame of a
+    /// whole-song render, looped or held on the last.
+    func clipFrame(ofSongFrame songFrame: Int, settings: RenderSettings) -> Int {
+        let first = settings.frameIndex(atSeconds: -settings.leadInSeconds)
+        let count = frameCount(settings: settings)
+        switch end {
+        case .loop: return ((songFrame - first) % count + count) % count
+        case .hold: return max(0, min(songFrame - first, count - 1))
+        }
+    }
+
+    /// ffmpeg's arguments: from clip frame `clipFrame` on, looped, at the render's size and rate.
+    func ffmpegArguments(from clipFrame: Int, settings: RenderSettings, frames: Int?) -> [String] {
+        let (width, height, fps) = (settings.width, settings.height, settings.framesPerSecond)
+        return [
+            "-nostdin", "-loglevel", "error", "-stream_loop", end == .loop ? "-1" : "0", "-ss", String(format: "%.6f", Double(clipFrame) / Double(fps)),
+            "-i", FFmpegProcess.file(path), "-an", "-sn",
+            "-vf", "fps=\(fps),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
+        ] + (frames.map { ["-frames:v", String($0)] } ?? []) + ["-f", "rawvideo", "pipe:1"]
+    }
+
+    /// The clip's frame behind the song's frame at `seconds` (a poster), as a picture.
+    package func picture(atSeconds seconds: Double, settings: RenderSettings) throws(RenderError) -> BackgroundImage {
+        let ffmpeg: String
+        do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
+        let clipFrame = clipFrame(ofSongFrame: settings.frameIndex(atSeconds: seconds), settings: settings)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable: ffmpeg, arguments: ffmpegArguments(from: clipFrame, settings: settings, frames: 1), readsOutput: true)
+        } catch {
+            throw .failed("cannot start ffmpeg: \(error)")
+        }
+        guard child.waitForExit() == .exited(0),
+            let image = BackgroundImage(width: settings.width, height: settings.height, rgba: [UInt8](child.standardOutput))
+        else {
+            throw .badInput("cannot use background video \(path): ffmpeg decoded no frame" + (child.lastErrorLines(3).first.map { " (\($0))" } ?? ""))
+        }
+        return image.dimmed(by: dim)
+    }
+}
+
+/// The frames of a background video for one render, decoded by one ffmpeg child as a stream:
+/// frame k of the render (0 the render's first) is `frame(k)`, asked for once, by any worker,
+/// in about increasing order. Decoding stays at most `ahead` frames ahead of the frames taken,
+/// so memory is a few frames whatever the clip's or the song's length.
+/// `@unchecked Sendable`: every field is under `condition`.
+final class BackgroundVideoFrames: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let frameBytes: Int
+    private let width: Int, height: Int
+    /// How much of each channel stays: (1 - dim) × 256.
+    private let keep: UInt32
+    private let ahead: Int
+    private var pending = Data()
+    private var frames: [Int: [UInt32]] = [:]
+    private var decoded = 0
+    /// The last frame decoded, kept when the clip is held on it.
+    private var last: [UInt32]?
+    private let holds: Bool
+    private var ended = false
+    private var child: ChildProcess?
+    private let path: String
+
+    /// How long a frame may take to come before the run fails (`--stall-timeout`).
+    private let stallTimeoutSeconds: Double
+
+    init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int, stallTimeoutSeconds: Double) throws(RenderError) {
+        self.stallTimeoutSeconds = stallTimeoutSeconds
+        (width, height, path, holds) = (settings.width, settings.height, video.path, video.end == .hold)
+        keep = UInt32(max(0, min(256, (1 - video.dim) * 256)).rounded())
+        frameBytes = settings.width * settings.height * 4
+        self.ahead = max(2, ahead)
+        let ffmpeg: String
+        do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
+        let arguments = video.ffmpegArguments(
+            from: video.clipFrame(ofSongFrame: firstSongFrame, settings: settings), settings: settings, frames: nil)
+        do {
+            let child = try ChildProcess(executable: ffmpeg, arguments: arguments) { [weak self] chunk in self?.receive(chunk) }
+            condition.withLock { self.child = child }
+            Thread.detachNewThread { [weak self] in
+                _ = child.waitForExit()
+                self?.end()
+            }
+        } catch {
+            throw .failed("cannot start ffmpeg: \(error)")
+        }
+    }
+
+    /// Takes what ffmpeg wrote: whole frames are kept (dimmed); waits while `ahead` are waiting.
+    private func receive(_ chunk: Data) {
+        condition.lock()
+        defer { condition.unlock() }
+        pending.append(chunk)
+        while pending.count >= frameBytes {
+            let pixels = Self.pixels(pending, count: width * height, keep: keep)
+            frames[decoded] = pixels
+            if holds { last = pixels }
+            pending.removeFirst(frameBytes)
+            decoded += 1
+            condition.broadcast()
+            while frames.count >= ahead && !ended { condition.wait() }
+        }
+    }
+
+    /// The first `count` RGBA pixels of `bytes`, opaque, each channel times `keep` / 256: one
+    /// pass, as `BackgroundImage(width:height:rgba:)` then `dimmed(by:)` would make them.
+    private static func pixels(_ bytes: Data, count: Int, keep: UInt32) -> [UInt32] {
+        [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            bytes.withUnsafeBytes { raw in
+                for index in 0..<count {
+                    let pixel = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                    if keep >= 256 {
+                        out[index] = pixel | 0xFF00_0000
+                    } else {
+                        let redBlue = ((pixel & 0x00FF_00FF) &* keep) >> 8, green = ((pixel & 0x0000_FF00) &* keep) >> 8
+                        out[index] = (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
+                    }
+                }
+            }
+            initialized = count
+        }
+    }
+
+    private func end() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The render's frame `index`; waits for it to be decoded. Each frame is taken once.
+    func frame(_ index: Int) throws(RenderError) -> [UInt32] {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: stallTimeoutSeconds)
+        while frames[index] == nil && !ended {
+            if !condition.wait(until: deadline) && frames[index] == nil {
+                throw .failed("ffmpeg gave no frame of background video \(path) for \(stallTimeoutSeconds.optionText) s")
+            }
+        }
+        // Held: once the clip has ended, its last frame stays.
+        if holds, ended, frames[index] == nil, index >= decoded, let last { return last }
+        guard let pixels = frames.removeValue(forKey: index), pixels.count == width * height else {
+            let complaint = child?.lastErrorLines(3).first
+            throw .badInput("cannot use background video \(path): ffmpeg stopped decoding it" + (complaint.map { " (\($0))" } ?? ""))
+        }
+        condition.broadcast()
+        return pixels
+    }
+
+    /// Stops the decoding (the render is over, or has failed).
+    func stop() {
+        condition.lock()
+        ended = true
+        let child = self.child
+        condition.broadcast()
+        condition.unlock()
+        child?.stop()
+    }
+}
+
+/// What a background video does after its last frame (`--background-video-end`).
+public enum BackgroundVideoEnd: String, Sendable, CaseIterable {
+    /// Starts again from its first frame.
+    case loop
+    /// Keeps showing its last frame.
+    case hold
+}

@@ -1,0 +1,104 @@
+import Foundation
+import MIDIVizCore
+import MIDIVizIO
+import Testing
+
+/// `--background-video`: a clip whose frame k is grey level 4k (60 frames at 30 fps, lossless)
+/// behind renders at 30 fps: frame k of a whole render shows clip frame k, looped; a range and
+/// a poster show what the whole render shows at the same moment.
+@Suite(
+    .timeLimit(.minutes(30)),
+    .enabled(if: VideoTools.ffmpeg != nil && VideoTools.ffprobe != nil, "ffmpeg/ffprobe missing: apt-get install ffmpeg (scripts/setup does)"))
+struct BackgroundVideoTests {
+    static let arpeggio = TestEnvironment.packageRoot.appendingPathComponent("fixtures/c-major-arpeggio.mid").path
+
+    /// A fresh folder holding the clip `clip.mkv`.
+    func folderWithClip() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-bgvideo-\(getpid())-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffmpeg!),
+            [
+                "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=black:s=64x36:r=30:d=2,format=rgb24,geq=r='N*4':g='N*4':b='N*4'",
+                "-c:v", "ffv1", folder + "/clip.mkv",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        return folder
+    }
+
+    /// The grey level of the frame's bottom-right corner, where nothing is drawn.
+    func corner(_ path: String) throws -> Int {
+        let canvas = try PNGReader.read(path)
+        return Int((canvas.color(x: canvas.width - 2, y: canvas.height - 2).r * 255).rounded())
+    }
+
+    func pixels(_ path: String) throws -> [UInt32] { try PNGReader.read(path).pixels }
+
+    @Test func frameKShowsClipFrameKLoopedAndRangesAndPostersMatch() throws {
+        let folder = try folderWithClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let common = ["--size", "160x90", "--fps", "30", "--background-video", folder + "/clip.mkv", "--background-dim", "0", "--quiet"]
+        let whole = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/whole", "--to", "3"] + common)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        // The whole render's frame k (file k + 1) shows clip frame k mod 60.
+        for k in [0, 1, 9, 59, 60, 61, 100] {
+            let level = try corner(folder + "/whole/frame_\(String(format: "%06d", k + 1)).png")
+            #expect(abs(level - (k % 60) * 4) <= 1, "frame \(k): grey \(level)")
+        }
+        // A range from 1 s: its first frame is the whole render's frame at 1 s (after the
+        // 16-frame lead-in of circles at 30 fps), pixel for pixel; so is a poster at 1 s.
+        let range = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/range", "--from", "1", "--to", "2"] + common)
+        #expect(range.status == 0, "\(range.stderr)")
+        let leadIn = RenderSettings(framesPerSecond: 30).leadInSeconds
+        let wholeIndex = 30 + Int((leadIn * 30).rounded())
+        #expect(try pixels(folder + "/range/frame_000001.png") == pixels(folder + "/whole/frame_\(String(format: "%06d", wholeIndex + 1)).png"))
+        let poster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "-o", folder + "/poster.png"] + common.dropLast())
+        #expect(poster.status == 0, "\(poster.stderr)")
+        #expect(try pixels(folder + "/poster.png") == pixels(folder + "/range/frame_000001.png"))
+        // Dimmed, the stream and the poster darken alike.
+        let dimmed = Array(common.dropLast(3)) + ["--background-dim", "0.5"]
+        let dimmedRange = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/dimmed", "--from", "1", "--to", "1.1", "--quiet"] + dimmed)
+        let dimmedPoster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "-o", folder + "/dimmed.png"] + dimmed)
+        #expect(dimmedRange.status == 0 && dimmedPoster.status == 0, "\(dimmedRange.stderr) \(dimmedPoster.stderr)")
+        #expect(try pixels(folder + "/dimmed.png") == pixels(folder + "/dimmed/frame_000001.png"))
+        #expect(try corner(folder + "/dimmed.png") < corner(folder + "/poster.png"))
+    }
+
+    @Test func heldTheLastFrameStays() throws {
+        let folder = try folderWithClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let held = ["--size", "160x90", "--fps", "30", "--background-video", folder + "/clip.mkv", "--background-dim", "0", "--background-video-end", "hold"]
+        let whole = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/whole", "--to", "3", "--quiet"] + held)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        for (k, level) in [(0, 0), (30, 120), (59, 236), (60, 236), (100, 236)] {
+            let shown = try corner(folder + "/whole/frame_\(String(format: "%06d", k + 1)).png")
+            #expect(abs(shown - level) <= 1, "frame \(k): grey \(shown)")
+        }
+        // A range starting after the clip's end, and a poster there, show its last frame too.
+        let range = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/range", "--from", "2.5", "--to", "3", "--quiet"] + held)
+        let poster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "2.5", "-o", folder + "/poster.png"] + held)
+        #expect(range.status == 0 && poster.status == 0, "\(range.stderr) \(poster.stderr)")
+        let (rangeLevel, posterLevel) = (try corner(folder + "/range/frame_000001.png"), try corner(folder + "/poster.png"))
+        #expect(abs(rangeLevel - 236) <= 1 && abs(posterLevel - 236) <= 1, "\(rangeLevel) \(posterLevel)")
+    }
+
+    @Test func aFileThatIsNoVideoIsRefusedBeforeAnyWork() throws {
+        let folder = try folderWithClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = folder + "/notes.txt"
+        try "not a video\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/frames", "--background-video", text, "--quiet"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot use background video \(text): not a video ffmpeg can read"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/frames"), "no work done")
+        let both = try ProcessRunner.midiviz(
+            [
+                "render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/frames", "--background-video", folder + "/clip.mkv", "--background",
+                "transparent",
+            ])
+        #expect(both.status == 64, "\(both.stderr)")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import MIDIVizCore
+@testable import MIDIVizIO
+
+/// The title, the chord name and the lyrics never cover a note: with a song whose notes fill
+/// every key all the time, drawn in pure green, no green pixel is found in the overlays' bands,
+/// in every style, landscape and vertical; and the notes are there (green pixels elsewhere).
+@Suite(.timeLimit(.minutes(30))) struct OverlayBandsTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")
+
+    /// The karaoke fixture's lyrics over notes on every key of a piano, each a quarter second,
+    /// one after another on each key for 20 seconds, all on track 0.
+    static func filledSong() throws -> Song {
+        var song = try SongLoader.load(path: fixtures.appendingPathComponent("karaoke-latin1.kar").path)
+        var notes: [Note] = []
+        for step in 0..<80 {
+            for pitch in 21...108 {
+                let start = Double(step) * 0.25
+                notes.append(Note(startSeconds: start, endSeconds: start + 0.24, pitch: UInt8(pitch), velocity: UInt8(40 + pitch), channel: 0, track: 0))
+            }
+        }
+        song.notes = notes
+        return song
+    }
+
+    static func isGreen(_ color: RGBA) -> Bool { color.g > 0.4 && color.g > color.r + 0.2 && color.g > color.b + 0.2 }
+
+    @Test(arguments: RenderSettings.Style.allCases, [(480, 270), (270, 480)])
+    func noNotePixelUnderAnOverlay(style: RenderSettings.Style, size: (Int, Int)) throws {
+        let fonts = try #require(try? FontRasterizer().textFonts(canvasSide: min(size.0, size.1)), "DejaVu Sans is missing")
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height) = size
+        settings.style = style
+        settings.scheme = .fire
+        settings.title = "A title over the notes"
+        settings.chords = true
+        settings.lyrics = true
+        settings.trackLook.trackColors = [0: RGBA(0, 1, 0)]
+        let song = try Self.filledSong()
+        // Every way notes travel, for the styles that can turn.
+        let directions: [RenderSettings.Direction?] = style == .keyboard || style == .roll ? [nil] + RenderSettings.Direction.allCases : [nil]
+        for direction in directions {
+            settings.direction = direction
+            try expectNoNoteUnderTheOverlays(song: song, settings: settings, fonts: fonts)
+        }
+    }
+
+    func expectNoNoteUnderTheOverlays(song: Song, settings: RenderSettings, fonts: TextFonts) throws {
+        let (style, size, direction) = (settings.style, (settings.width, settings.height), settings.direction)
+        let scene = Scene(song: song, settings: settings)
+        let boxes = scene.bands.overlayBoxes(width: settings.width)
+        #expect(boxes.count == 2, "a header and a lyrics band")
+        let renderer = FrameRenderer(scene: scene, fonts: fonts)
+        var workspace = renderer.makeWorkspace()
+        for seconds in [4.0, 9.1] {
+            renderer.render(at: seconds, in: &workspace)
+            let canvas = workspace.canvas
+            var inBands = 0, elsewhere = 0
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width where Self.isGreen(canvas.color(x: x, y: y)) {
+                    let point = Point(Float(x) + 0.5, Float(y) + 0.5)
+                    if boxes.contains(where: { $0.minY <= point.y && point.y < $0.maxY }) { inBands += 1 } else { elsewhere += 1 }
+                }
+            }
+            #expect(inBands == 0, "\(style) \(size) \(direction as Any) at \(seconds) s: \(inBands) note pixels under the overlays")
+            #expect(elsewhere > 500, "\(style) \(size) \(direction as Any) at \(seconds) s: the notes are drawn (\(elsewhere) pixels)")
+        }
+    }
+
+    @Test func withoutOverlaysTheNotesHaveTheWholeFrame() throws {
+        let bands = OverlayBands(settings: .forTesting, hasTitle: false, hasLegend: false, hasLyrics: false)
+        #expect(bands.isWholeFrame && bands.notesTop == 0 && bands.notesBottom == 270 && bands.overlayBoxes(width: 480).isEmpty)
+    }
+
+    @Test func theHeaderFollowsTheFont() {
+        var settings = RenderSettings.forTesting
+        settings.chords = true
+        let small = OverlayBands(settings: settings, hasTitle: true, hasLegend: false, hasLyrics: false)
+        (settings.width, settings.height) = (1920, 1080)
+        let large = OverlayBands(settings: settings, hasTitle: true, hasLegend: true, hasLyrics: false)
+        #expect(small.headerHeight > Float(TextSize.display.pixelSize(canvasSide: 270)))
+        #expect(large.headerHeight > small.headerHeight * 3, "4 times the text, and a legend row")
+        #expect(large.legendRowY > large.titleRowY)
+    }
+}
