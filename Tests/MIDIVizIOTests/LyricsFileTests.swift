@@ -67,13 +67,14 @@ import Testing
         let extra = Scene.charactersBeyondLatin1(song: song, settings: settings)
         #expect(extra == [0x0144, 0x0105])
         let fonts = try FontRasterizer().textFonts(canvasSide: settings.textSide, extra: extra)
-        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
+        let scene = Scene(song: song, settings: settings)
+        let renderer = FrameRenderer(scene: scene, fonts: fonts)
         let sung = LyricsOverlay.sungColor(.fire)
-        /// Pixels of the sung colour in the band of the current line.
+        /// Pixels of the sung colour in the lyrics' band (both lines: the current one is on top).
         func sungPixels(at seconds: Double) -> Int {
             var workspace = renderer.makeWorkspace()
             renderer.render(at: seconds, in: &workspace)
-            let top = Int(Float(settings.height) * 0.2) - 20, bottom = top + 40
+            let top = Int(scene.bands.lyricsTop), bottom = Int(scene.bands.lyricsTop + scene.bands.lyricsHeight / 2)
             var count = 0
             for y in top..<bottom {
                 for x in 0..<settings.width {

@@ -86,7 +86,7 @@ extension RenderOptions {
         .flag(
             "velocity", .look, \.velocity,
             help:
-                "Show each note's velocity: brightness over the whole range (softest dim, loudest full) in every style, and thickness: narrower falling notes and bars, thinner roll notes for softer notes (circles are sized by velocity anyway)."
+                "Show each note's velocity: brightness over the whole range (softest dim, loudest full) in every style but sheet, and thickness: narrower falling notes and bars, thinner roll notes for softer notes (circles are sized by velocity anyway)."
         ),
         .list(
             "track-color", .look, \.trackColors,
