@@ -9,7 +9,8 @@ import Foundation
 package final class SoundSpool: SoundSink, @unchecked Sendable {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?
-    private let meter: LoudnessMeter
+    /// Measures the sound as it is kept, on a thread of its own.
+    private let meter: BackgroundMeter
     package let sampleRate: Int
     private var buffer: [Float] = []
     package private(set) var framesWritten = 0
@@ -17,7 +18,7 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     /// Creates (or empties) the scratch file at `path`; the caller removes it.
     package init(path: String, sampleRate: Int) throws(AudioError) {
         self.path = path
-        meter = try LoudnessMeter(sampleRate: sampleRate)
+        meter = try BackgroundMeter(sampleRate: sampleRate)
         self.sampleRate = sampleRate
         guard let file = fopen(path, "w+b") else { throw .cannotWrite(path: path, reason: systemError()) }
         self.file = file
@@ -47,7 +48,8 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     /// brings the kept sound to `target`: measured, then, when limited, measured again through
     /// the limiter and corrected until it is within 0.05 LU of the target, under the ceiling.
     package func normalization(for target: LoudnessTarget, shouldStop: () -> Bool = { false }) throws(AudioError) -> LoudnessMeasurement {
-        let integrated = meter.integratedLUFS, peak = meter.truePeakDBTP
+        let measured = meter.finish()
+        let integrated = measured.integratedLUFS, peak = measured.truePeakDBTP
         guard integrated.isFinite else {
             return LoudnessMeasurement(
                 measuredLUFS: integrated, truePeakDBTP: peak, gainDB: 0, limiterThresholdDB: nil,
