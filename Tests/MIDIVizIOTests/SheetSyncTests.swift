@@ -103,19 +103,14 @@ struct SheetSyncTests {
         return offsets
     }
 
-    @Test(arguments: ["c-major-scale.musicxml", "pickup-tempo.musicxml"])
-    func noteheadsOfAScoreReachThePlayheadWhenTheySound(fixture: String) throws {
-        let offsets = try Self.offsets(fixture: fixture, fromMIDI: false)
+    /// Each fixture read as a score, and again notated from its MIDI export.
+    @Test(arguments: ["c-major-scale.musicxml", "pickup-tempo.musicxml"], [false, true])
+    func noteheadsReachThePlayheadWhenTheySound(fixture: String, fromMIDI: Bool) throws {
+        let offsets = try Self.offsets(fixture: fixture, fromMIDI: fromMIDI)
         let worst = offsets.map(abs).max() ?? 0
-        print("sheet sync \(fixture) (score): worst offset \(String(format: "%.3f", worst)) frames at 60 fps over \(offsets.count) notes")
-        #expect(worst <= 1, "worst offset \(worst) frames")
-    }
-
-    @Test(arguments: ["c-major-scale.musicxml", "pickup-tempo.musicxml"])
-    func noteheadsOfAMIDIFileReachThePlayheadWhenTheySound(fixture: String) throws {
-        let offsets = try Self.offsets(fixture: fixture, fromMIDI: true)
-        let worst = offsets.map(abs).max() ?? 0
-        print("sheet sync \(fixture) (as MIDI): worst offset \(String(format: "%.3f", worst)) frames at 60 fps over \(offsets.count) notes")
+        print(
+            "sheet sync \(fixture) (\(fromMIDI ? "as MIDI" : "score")): worst offset \(String(format: "%.3f", worst)) frames at 60 fps over \(offsets.count) notes"
+        )
         #expect(worst <= 1, "worst offset \(worst) frames")
     }
 }
