@@ -76,10 +76,21 @@ final class StagedOutput: Sendable {
             }
             backupPath = backup
         }
-        guard rename(temporaryPath, finalPath) == 0 else {
-            let reason = systemError()
-            rollBack()
-            throw .cannotCreate("cannot write \(finalPath): \(reason)")
+        if rename(temporaryPath, finalPath) != 0 {
+            let error = errno, reason = systemError()
+            // A folder that appeared since the check above (another job's, into the same place)
+            // is kept aside like one that was there, once.
+            let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
+            guard isFolder, error == ENOTEMPTY || error == EEXIST, backupPath == nil, rename(finalPath, backup) == 0 else {
+                rollBack()
+                throw .cannotCreate("cannot write \(finalPath): \(reason)")
+            }
+            backupPath = backup
+            guard rename(temporaryPath, finalPath) == 0 else {
+                let reason = systemError()
+                rollBack()
+                throw .cannotCreate("cannot write \(finalPath): \(reason)")
+            }
         }
         didCommit = true
     }

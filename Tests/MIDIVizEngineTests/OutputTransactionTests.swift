@@ -195,7 +195,7 @@ import Testing
                 results.add(.failure(error))
             }
         }
-        #expect(results.all.allSatisfy { (try? $0.get())?.frames == 20 })
+        #expect(results.all.allSatisfy { (try? $0.get())?.frames == 20 }, "\(results.all)")
         #expect(Support.contents(folder) == ["0.wav", "1.wav", "frames"])
         #expect(Support.contents(folder + "/frames").count == 20)
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/0.wav")) == Data(contentsOf: URL(fileURLWithPath: folder + "/1.wav")))
