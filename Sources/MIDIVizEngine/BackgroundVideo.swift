@@ -118,7 +118,7 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int, stallTimeoutSeconds: Double) throws(RenderError) {
         self.stallTimeoutSeconds = stallTimeoutSeconds
         (width, height, path, holds) = (settings.width, settings.height, video.path, video.end == .hold)
-        keep = UInt32(max(0, min(256, (1 - video.dim) * 256)).rounded())
+        keep = BackgroundImage.keep(dimmedBy: video.dim)
         frameBytes = settings.width * settings.height * 4
         self.ahead = max(2, ahead)
         let ffmpeg: String
@@ -159,13 +159,7 @@ final class BackgroundVideoFrames: @unchecked Sendable {
         [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
             bytes.withUnsafeBytes { raw in
                 for index in 0..<count {
-                    let pixel = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-                    if keep >= 256 {
-                        out[index] = pixel | 0xFF00_0000
-                    } else {
-                        let redBlue = ((pixel & 0x00FF_00FF) &* keep) >> 8, green = ((pixel & 0x0000_FF00) &* keep) >> 8
-                        out[index] = (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
-                    }
+                    out[index] = BackgroundImage.opaque(raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self), keep: keep)
                 }
             }
             initialized = count

@@ -22,17 +22,22 @@ package struct BackgroundImage: Sendable, Equatable, CustomStringConvertible {
 
     /// The picture darkened by `amount` (0: as it is, 1: black), to keep notes readable over it.
     package func dimmed(by amount: Double) -> BackgroundImage {
-        let keep = UInt32(max(0, min(256, (1 - amount) * 256)).rounded())
+        let keep = Self.keep(dimmedBy: amount)
         var copy = self
-        copy.pixelsDimmed(keep)
+        if keep < 256 { copy.pixels = pixels.map { Self.opaque($0, keep: keep) } }
         return copy
     }
 
-    private mutating func pixelsDimmed(_ keep: UInt32) {
-        guard keep < 256 else { return }
-        pixels = pixels.map { pixel in
-            let redBlue = ((pixel & 0x00FF_00FF) &* keep) >> 8, green = ((pixel & 0x0000_FF00) &* keep) >> 8
-            return (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
-        }
+    /// How much of each channel `dimmed(by: amount)` keeps, as a weight in 0...256.
+    package static func keep(dimmedBy amount: Double) -> UInt32 {
+        UInt32(max(0, min(256, (1 - amount) * 256)).rounded())
+    }
+
+    /// An RGBA pixel made opaque, each colour channel times `keep` / 256.
+    @inline(__always)
+    package static func opaque(_ pixel: UInt32, keep: UInt32) -> UInt32 {
+        guard keep < 256 else { return pixel | 0xFF00_0000 }
+        let redBlue = ((pixel & 0x00FF_00FF) &* keep) >> 8, green = ((pixel & 0x0000_FF00) &* keep) >> 8
+        return (redBlue & 0x00FF_00FF) | (green & 0x0000_FF00) | 0xFF00_0000
     }
 }
