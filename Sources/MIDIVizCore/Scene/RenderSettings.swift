@@ -67,7 +67,7 @@ public struct RenderSettings: Sendable, Equatable {
         /// How many of `song`'s notes (drums aside) lie outside a span: they are not drawn.
         package func notesOutside(_ song: Song) -> Int {
             guard let span else { return 0 }
-            return song.notes.lazy.filter { $0.channel != 9 && !span.contains(Int($0.pitch)) }.count
+            return song.notes.lazy.filter { $0.channel != Scene.drumChannel && !span.contains(Int($0.pitch)) }.count
         }
     }
 

@@ -49,7 +49,10 @@ package struct Scene: Sendable {
         let notes = song.notes
         /// A note's end, or later under a pedal.
         func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
-        let bands = Self.bands(song: song, settings: settings, colors: colors)
+        let legend = Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors)
+        let lyrics = LyricsOverlay.shown(song: song, settings: settings)
+        let bands = OverlayBands(
+            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil, hasLegend: !legend.isEmpty, hasLyrics: lyrics != nil)
         let transform = Self.transform(settings: settings, bands: bands)
         layoutTransform = transform
         let span = settings.style.layout.visibleSpan(settings: Self.layoutSettings(settings, transform: transform))
@@ -63,11 +66,10 @@ package struct Scene: Sendable {
             background = settings.scheme.background
         }
         chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
-        let legend = Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors)
         self.bands = bands
         overlay = Overlay(settings: settings, legend: legend, bands: bands)
         labeler = NoteLabeler(song: song, settings: settings)
-        lyricsOverlay = LyricsOverlay.shown(song: song, settings: settings).map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
+        lyricsOverlay = lyrics.map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
     }
 
     /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),
@@ -124,14 +126,6 @@ package struct Scene: Sendable {
         if let sheet = SheetBand.view(song: song, settings: settings, at: seconds) { shapes.append(.sheet(sheet)) }
         lyricsOverlay?.append(at: seconds, to: &shapes)
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
-    }
-
-    /// The overlays' bands for `song` with `settings`.
-    private static func bands(song: Song, settings: RenderSettings, colors: NoteColors) -> OverlayBands {
-        OverlayBands(
-            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil,
-            hasLegend: !Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors).isEmpty,
-            hasLyrics: LyricsOverlay.shown(song: song, settings: settings) != nil)
     }
 
     /// How the style's layout is placed for `--direction` (nil: as it is).
