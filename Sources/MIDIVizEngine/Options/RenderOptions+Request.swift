@@ -69,12 +69,10 @@ extension RenderOptions {
         return settings
     }
 
-    /// What a render of `song` with these options leaves out, one line each: the notes outside
-    /// `--keys LOW-HIGH`. Said before the render starts (not an error).
-    package func warnings(for song: Song) -> [String] {
-        let outside = keys.notesOutside(song.showing(trackLook))
-        guard outside > 0 else { return [] }
-        return ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
+    /// How many of `song`'s notes a render with these options leaves out: those outside
+    /// `keys` as two keys (the tracks shown counted only).
+    package func notesOutsideKeys(of song: Song) -> Int {
+        keys.notesOutside(song.showing(trackLook))
     }
 
     /// The synthesizer's settings.
