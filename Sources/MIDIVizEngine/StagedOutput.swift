@@ -67,8 +67,9 @@ final class StagedOutput: Sendable {
     /// `forgetBackup` (or putting it back with `rollBack`). The corresponding C functions are
     /// `link` (a file's backup), `rename`.
     func commit() throws(RenderError) {
+        // What was there, kept under the temporary's name marked old.
+        let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
         if FileManager.default.fileExists(atPath: finalPath) {
-            let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
             // A file is kept by a hard link (the old one stays in place until the rename); where
             // links are not supported, it is moved aside like a folder.
             guard (!isFolder && link(finalPath, backup) == 0) || rename(finalPath, backup) == 0 else {
@@ -76,21 +77,17 @@ final class StagedOutput: Sendable {
             }
             backupPath = backup
         }
-        if rename(temporaryPath, finalPath) != 0 {
-            let error = errno, reason = systemError()
-            // A folder that appeared since the check above (another job's, into the same place)
-            // is kept aside like one that was there, once.
-            let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
-            guard isFolder, error == ENOTEMPTY || error == EEXIST, backupPath == nil, rename(finalPath, backup) == 0 else {
-                rollBack()
-                throw .cannotCreate("cannot write \(finalPath): \(reason)")
-            }
+        var moved = rename(temporaryPath, finalPath) == 0
+        // A folder that appeared since the check above (another job's, into the same place) is
+        // kept aside like one that was there, once.
+        if !moved, isFolder, errno == ENOTEMPTY || errno == EEXIST, backupPath == nil, rename(finalPath, backup) == 0 {
             backupPath = backup
-            guard rename(temporaryPath, finalPath) == 0 else {
-                let reason = systemError()
-                rollBack()
-                throw .cannotCreate("cannot write \(finalPath): \(reason)")
-            }
+            moved = rename(temporaryPath, finalPath) == 0
+        }
+        guard moved else {
+            let reason = systemError()
+            rollBack()
+            throw .cannotCreate("cannot write \(finalPath): \(reason)")
         }
         didCommit = true
     }
