@@ -11,8 +11,8 @@ final class BackgroundMeter: @unchecked Sendable {
     /// At most this many blocks wait for the meter: the synthesizer waits beyond that.
     private let room = DispatchSemaphore(value: 32)
 
-    init(sampleRate: Int) throws(AudioError) {
-        meter = try LoudnessMeter(sampleRate: sampleRate)
+    init(sampleRate: Int, truePeak: Bool = true) throws(AudioError) {
+        meter = try LoudnessMeter(sampleRate: sampleRate, truePeak: truePeak)
     }
 
     /// Hands over `count` interleaved stereo frames (copied).

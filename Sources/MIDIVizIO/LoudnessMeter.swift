@@ -2,7 +2,8 @@ import CEBUR128
 import Foundation
 
 /// EBU R128 loudness of a stereo sound, measured by libebur128 as it comes: the integrated
-/// (gated) loudness and the true peak (4x oversampled). Owns one `ebur128_state`.
+/// (gated) loudness and the true peak (4x oversampled), or the true peak alone of one channel.
+/// Owns one `ebur128_state`.
 package final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     private var interleaved: [Float] = []
@@ -12,7 +13,20 @@ package final class LoudnessMeter {
         let mode = Int32(EBUR128_MODE_I.rawValue | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0))
         guard let state = ebur128_init(2, UInt(sampleRate), mode) else { throw .synthesizer("libebur128 could not start a meter") }
         self.state = state
+        channels = 2
     }
+
+    /// A meter of one channel's true peak alone: libebur128 follows each channel on its own, so
+    /// this is the peak that channel has in a stereo meter.
+    package init(truePeakOfOneChannelAt sampleRate: Int) throws(AudioError) {
+        guard let state = ebur128_init(1, UInt(sampleRate), Int32(EBUR128_MODE_TRUE_PEAK.rawValue)) else {
+            throw .synthesizer("libebur128 could not start a meter")
+        }
+        self.state = state
+        channels = 1
+    }
+
+    private let channels: Int
 
     deinit { ebur128_destroy(&state) }
 
@@ -28,7 +42,7 @@ package final class LoudnessMeter {
         }
     }
 
-    /// `count` stereo frames, left and right samples alternating.
+    /// `count` frames, left and right samples alternating (or the one channel's samples).
     package func add(interleaved samples: UnsafePointer<Float>, count: Int) {
         guard count > 0 else { return }
         _ = ebur128_add_frames_float(state, samples, count)
@@ -42,12 +56,18 @@ package final class LoudnessMeter {
     }
 
     /// The true peak of the louder channel in dBTP; -infinity for silence.
-    package var truePeakDBTP: Double {
+    package var truePeakDBTP: Double { Self.decibels(truePeak) }
+
+    /// The true peak of the louder channel, linear.
+    package var truePeak: Double {
         var peak = 0.0
-        for channel in 0..<2 {
+        for channel in 0..<channels {
             var value = 0.0
             if ebur128_true_peak(state, UInt32(channel), &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
         }
-        return peak > 0 ? 20 * log10(peak) : -.infinity
+        return peak
     }
+
+    /// A linear peak in dB; -infinity for silence.
+    package static func decibels(_ peak: Double) -> Double { peak > 0 ? 20 * log10(peak) : -.infinity }
 }

@@ -11,6 +11,8 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     private var file: UnsafeMutablePointer<FILE>?
     /// Measures the sound as it is kept, on a thread of its own.
     private let meter: BackgroundMeter
+    /// The limited take that normalization settled on, written by copying it.
+    private var take: MeteredTake?
     package let sampleRate: Int
     private var buffer: [Float] = []
     package private(set) var framesWritten = 0
@@ -61,32 +63,27 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
             resultLUFS: integrated + gain, resultTruePeakDBTP: peak + gain)
         guard peak + gain > target.truePeakCeilingDBTP else { return result }
         // Sample peaks held a little under the ceiling: peaks between samples rise above them.
-        // A round's first pass measures the loudness and the true peak; on target at once (the
-        // usual case), it is the last. Otherwise the gain is corrected on the loudness alone
-        // (the true peak is most of the meter's cost), then one more pass measures both.
+        // Each take's loudness is measured on a thread of its own while the next block is
+        // limited, and the take is kept: only the one on target has its true peak measured (most
+        // of the meter's cost), and it is the one written, by copying it.
         var threshold = target.truePeakCeilingDBTP - 0.5
         for round in 0..<3 {
-            var measured: MeteredSound? = nil
-            for attempt in 0..<6 {
-                let meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate, truePeak: attempt == 0))
-                try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
-                let short = target.integratedLUFS - meter.meter.integratedLUFS
+            var accepted: MeteredTake? = nil
+            for _ in 0..<6 {
+                let take = try makeTake(gainDB: gain, limiterThresholdDB: threshold, shouldStop: shouldStop)
+                let short = target.integratedLUFS - take.integratedLUFS()
                 if abs(short) <= 0.05 {
-                    if attempt == 0 { measured = meter }
+                    accepted = take
                     break
                 }
                 gain += short
             }
-            let meter: MeteredSound
-            if let measured {
-                meter = measured
-            } else {
-                meter = MeteredSound(try LoudnessMeter(sampleRate: sampleRate))
-                try replay(gainDB: gain, limiterThresholdDB: threshold, into: meter, shouldStop: shouldStop)
-            }
+            let take: MeteredTake
+            if let accepted { take = accepted } else { take = try makeTake(gainDB: gain, limiterThresholdDB: threshold, shouldStop: shouldStop) }
+            self.take = take
             result = LoudnessMeasurement(
                 measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
-                resultLUFS: meter.meter.integratedLUFS, resultTruePeakDBTP: meter.meter.truePeakDBTP)
+                resultLUFS: take.integratedLUFS(), resultTruePeakDBTP: try take.truePeakDBTP())
             let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
             if over <= 0 { return result }
             if round < 2 {
@@ -104,15 +101,26 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
         return result
     }
 
+    /// The kept sound with `gainDB` and the limiter at `limiterThresholdDB`, measured and kept.
+    private func makeTake(gainDB: Double, limiterThresholdDB: Double, shouldStop: () -> Bool) throws(AudioError) -> MeteredTake {
+        let take = try MeteredTake(
+            gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, path: path + ".take", sampleRate: sampleRate)
+        try replay(gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, into: take, shouldStop: shouldStop)
+        return take
+    }
+
     /// Plays the kept sound into `sink` with `gainDB` applied (then limited at `limiterThresholdDB`
     /// dBFS, if given), and finishes the sink.
     package func replay(
         gainDB: Double, limiterThresholdDB: Double? = nil, into sink: some SoundSink,
         shouldStop: () -> Bool = { false }
     ) throws(AudioError) {
+        if let take, take.isMade(gainDB: gainDB, limiterThresholdDB: limiterThresholdDB) {
+            return try take.play(into: sink, shouldStop: shouldStop)
+        }
         guard fseek(file, 0, SEEK_SET) == 0 else { throw .cannotWrite(path: path, reason: systemError()) }
         let factor = Float(pow(10, gainDB / 20))
-        var limiter = limiterThresholdDB.map { PeakLimiter(threshold: Float(pow(10, $0 / 20)), sampleRate: sampleRate) }
+        let limiter = limiterThresholdDB.map { PeakLimiter(threshold: Float(pow(10, $0 / 20)), sampleRate: sampleRate) }
         let block = 4096
         var interleaved = [Float](repeating: 0, count: block * 2)
         var left = [Float](repeating: 0, count: block), right = [Float](repeating: 0, count: block)
@@ -133,8 +141,8 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
             var out = 0
             for index in 0..<count {
                 let l = interleaved[2 * index] * factor, r = interleaved[2 * index + 1] * factor
-                if limiter != nil {
-                    guard let frame = limiter!.process(l, r) else { continue }
+                if let limiter {
+                    guard let frame = limiter.process(l, r) else { continue }
                     left[out] = frame.0
                     right[out] = frame.1
                 } else {
@@ -146,9 +154,9 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
             try emit(out)
             remaining -= count
         }
-        if limiter != nil {
+        if let limiter {
             var out = 0
-            limiter!.flush { l, r in
+            limiter.flush { l, r in
                 left[out] = l
                 right[out] = r
                 out += 1
@@ -157,16 +165,4 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
         }
         try sink.finish()
     }
-}
-
-/// A sound sink that only measures loudness.
-final class MeteredSound: SoundSink {
-    let meter: LoudnessMeter
-    private(set) var framesWritten = 0
-    init(_ meter: LoudnessMeter) { self.meter = meter }
-    func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
-        meter.add(left: left, right: right, count: count)
-        framesWritten += count
-    }
-    func finish() throws(AudioError) {}
 }

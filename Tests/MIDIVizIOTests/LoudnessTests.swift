@@ -19,7 +19,7 @@ import Testing
 
     @Test func theLimiterHoldsEveryPeakAndKeepsTheLengthAndTheQuietParts() {
         let (left, right) = Self.signal(count: 96_000)
-        var limiter = PeakLimiter(threshold: 0.5, sampleRate: 48_000)
+        let limiter = PeakLimiter(threshold: 0.5, sampleRate: 48_000)
         var out: [(Float, Float)] = []
         for index in 0..<left.count { if let frame = limiter.process(left[index], right[index]) { out.append(frame) } }
         limiter.flush { out.append(($0, $1)) }
@@ -57,6 +57,37 @@ import Testing
         #expect(quiet.limiterThresholdDB == nil && abs(quiet.resultLUFS + 30) < 1e-9)
     }
 
+    @Test func theTakeOnTargetIsWrittenAsTheLimiterMakesIt() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-take-\(getpid()).f32").path
+        defer { unlink(path) }
+        let spool = try SoundSpool(path: path, sampleRate: 48_000)
+        let (left, right) = Self.signal(count: 48_000 * 3)
+        try left.withUnsafeBufferPointer { l in
+            try right.withUnsafeBufferPointer { r in
+                try spool.append(left: l.baseAddress!, right: r.baseAddress!, count: l.count)
+            }
+        }
+        try spool.finish()
+        let plan = try spool.normalization(for: LoudnessTarget(integratedLUFS: -14, truePeakCeilingDBTP: -1))
+        let threshold = try #require(plan.limiterThresholdDB)
+        // What the spool writes (its kept take) against the limiter run here on the same samples.
+        let written = RecordedSound()
+        try spool.replay(gainDB: plan.gainDB, limiterThresholdDB: threshold, into: written)
+        let factor = Float(pow(10, plan.gainDB / 20))
+        let limiter = PeakLimiter(threshold: Float(pow(10, threshold / 20)), sampleRate: 48_000)
+        var expected: [Float] = []
+        for index in 0..<left.count {
+            if let frame = limiter.process(left[index] * factor, right[index] * factor) { expected += [frame.0, frame.1] }
+        }
+        limiter.flush { expected += [$0, $1] }
+        #expect(written.samples.count == expected.count)
+        #expect(written.samples == expected, "the written take differs from the limiter's output")
+        // Another gain is made afresh, not copied.
+        let other = RecordedSound()
+        try spool.replay(gainDB: plan.gainDB - 6, limiterThresholdDB: threshold, into: other)
+        #expect(other.samples.count == expected.count && other.samples != expected)
+    }
+
     @Test func silenceIsLeftAsItIs() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-silence-\(getpid()).f32").path
         defer { unlink(path) }
@@ -65,4 +96,26 @@ import Testing
         let plan = try spool.normalization(for: LoudnessTarget())
         #expect(plan.gainDB == 0 && !plan.measuredLUFS.isFinite)
     }
+}
+
+/// A sound sink that only measures loudness.
+final class MeteredSound: SoundSink {
+    let meter: LoudnessMeter
+    private(set) var framesWritten = 0
+    init(_ meter: LoudnessMeter) { self.meter = meter }
+    func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
+        meter.add(left: left, right: right, count: count)
+        framesWritten += count
+    }
+    func finish() throws(AudioError) {}
+}
+
+/// A sound sink that keeps every sample, left and right alternating.
+final class RecordedSound: SoundSink {
+    private(set) var samples: [Float] = []
+    var framesWritten: Int { samples.count / 2 }
+    func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(AudioError) {
+        for index in 0..<count { samples += [left[index], right[index]] }
+    }
+    func finish() throws(AudioError) {}
 }
