@@ -15,7 +15,7 @@ extension Canvas {
         /// The colour's own alpha as a weight, 0...256.
         @usableFromInline let weight: UInt32
 
-        @usableFromInline
+        @usableFromInline @inline(__always)
         init(_ color: RGBA) {
             let packed = color.withAlpha(1).pixel
             redBlue = packed & 0x00FF_00FF

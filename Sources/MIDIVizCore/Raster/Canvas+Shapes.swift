@@ -62,10 +62,13 @@ extension Canvas {
         let width = self.width
         let hiddenRows = Int(hidden.rows.lowerBound)..<Int(hidden.rows.upperBound)
         let hiddenColumns = Int(hidden.columns.lowerBound)..<Int(max(hidden.columns.lowerBound, hidden.columns.upperBound))
+        // Rows the hidden box covers across every column are skipped at once: the rows left
+        // are those above it and those below.
+        let coversColumns = hiddenColumns.lowerBound <= shape.columns.lowerBound && shape.columns.upperBound <= hiddenColumns.upperBound
+        let skipped = coversColumns ? hiddenRows.clamped(to: shape.rows) : shape.rows.lowerBound..<shape.rows.lowerBound
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in shape.rows {
+            func drawRow(_ y: Int) {
                 let isHidden = hiddenRows.contains(y) && !hiddenColumns.isEmpty
-                if isHidden && hiddenColumns.lowerBound <= shape.columns.lowerBound && shape.columns.upperBound <= hiddenColumns.upperBound { continue }
                 let py = Float(y) + 0.5
                 let amount = rect.height > 0 ? max(0, min(1, (py - rect.minY) / rect.height)) : 0
                 let ink = Ink(top.mixed(with: bottom, amount))
@@ -99,6 +102,8 @@ extension Canvas {
                     draw(shape.columns)
                 }
             }
+            for y in shape.rows.lowerBound..<skipped.lowerBound { drawRow(y) }
+            for y in skipped.upperBound..<shape.rows.upperBound { drawRow(y) }
         }
     }
 

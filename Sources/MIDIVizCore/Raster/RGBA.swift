@@ -35,6 +35,7 @@ public struct RGBA: Sendable, Hashable {
     public func scaled(_ factor: Float) -> RGBA { RGBA(r * factor, g * factor, b * factor, a) }
 
     /// Linear interpolation towards `other` by `amount` in 0...1.
+    @inline(__always)
     public func mixed(with other: RGBA, _ amount: Float) -> RGBA {
         RGBA(r + (other.r - r) * amount, g + (other.g - g) * amount, b + (other.b - b) * amount, a + (other.a - a) * amount)
     }
@@ -43,6 +44,7 @@ public struct RGBA: Sendable, Hashable {
     public var luma: Float { 0.2126 * r + 0.7152 * g + 0.0722 * b }
 
     /// The colour as a canvas pixel: bytes R, G, B, A in memory order.
+    @inline(__always)
     public var pixel: UInt32 {
         Self.rounded(r * 255, upTo: 255) | Self.rounded(g * 255, upTo: 255) << 8 | Self.rounded(b * 255, upTo: 255) << 16
             | Self.rounded(a * 255, upTo: 255) << 24
