@@ -27,28 +27,59 @@ package enum SheetEngraver {
         try engraving(song: song, name: name, settings: settings).music
     }
 
-    package static func engraving(song: Song, name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
+    /// - Parameter cache: where MuseScore's notation and Verovio's engraving are kept (by the
+    ///   MusicXML or notation MIDI's bytes and the tools' identities); nil to run the tools.
+    package static func engraving(
+        song: Song, name: String, settings: RenderSettings, cache: ScoreToolCache? = .fromEnvironment()
+    ) throws(LoadError) -> Engraving {
         guard let python = ScoreTools.python() else { throw .toolMissing(path: name, reason: ScoreTools.verovioMissing) }
-        let museScore = ScoreTools.museScore()
-        if song.musicXML == nil && museScore == nil { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
-        let result: Result<Engraving, LoadError>
+        let musicXML: [UInt8]
+        if let given = song.musicXML { musicXML = given } else { musicXML = try notation(of: song, name: name, cache: cache) }
+        let (layout, svg) = try verovio(musicXML, python: python, name: name, cache: cache)
+        return try rasterize(layout: layout, svg: svg, name: name, settings: settings)
+    }
+
+    /// MuseScore 3's MusicXML of the notation of `song` (`NotationMIDI`), from the cache if there.
+    static func notation(of song: Song, name: String, cache: ScoreToolCache?) throws(LoadError) -> [UInt8] {
+        guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
+        let midi = NotationMIDI.bytes(of: song)
+        let key = cache == nil ? nil : ToolIdentity.museScore(museScore).map { ScoreToolCache.key("notation", [Array($0.utf8), midi]) }
+        if let cache, let key, let musicXML = cache.read(key)?["musicxml"] { return musicXML }
+        let result: Result<[UInt8], LoadError>
         do {
-            result = try ScoreTools.withTemporaryFolder { folder -> Result<Engraving, LoadError> in
-                let score = "\(folder)/notation.musicxml", svgPath = "\(folder)/notation.svg"
-                if let musicXML = song.musicXML {
-                    try Data(musicXML).write(to: URL(fileURLWithPath: score))
-                } else if let museScore {
-                    let notation = "\(folder)/notation.mid"
-                    try Data(NotationMIDI.bytes(of: song)).write(to: URL(fileURLWithPath: notation))
-                    let run = try MuseScore.run(museScore, ["-o", score, notation], in: folder)
-                    guard !run.timedOut else {
-                        return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
-                    }
-                    guard run.exitedCleanly, FileManager.default.fileExists(atPath: score) else {
-                        let complaint = MuseScore.complaint(run.errorLines)
-                        return .failure(.invalid(path: name, reason: "MuseScore 3 cannot notate it" + (complaint.map { " (\($0))" } ?? "")))
-                    }
+            result = try ScoreTools.withTemporaryFolder { folder -> Result<[UInt8], LoadError> in
+                let notation = "\(folder)/notation.mid", score = "\(folder)/notation.musicxml"
+                try Data(midi).write(to: URL(fileURLWithPath: notation))
+                let run = try MuseScore.run(museScore, ["-o", score, notation], in: folder)
+                guard !run.timedOut else {
+                    return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
                 }
+                guard run.exitedCleanly, let musicXML = FileManager.default.contents(atPath: score) else {
+                    let complaint = MuseScore.complaint(run.errorLines)
+                    return .failure(.invalid(path: name, reason: "MuseScore 3 cannot notate it" + (complaint.map { " (\($0))" } ?? "")))
+                }
+                if let cache, let key { cache.write(key, [("musicxml", [UInt8](musicXML))]) }
+                return .success([UInt8](musicXML))
+            }
+        } catch {
+            throw .invalid(path: name, reason: "cannot engrave its sheet music: \(error.localizedDescription)")
+        }
+        return try result.get()
+    }
+
+    /// Verovio's engraving of `musicXML` (`verovioScript`): its layout and SVG, from the cache if there.
+    static func verovio(_ musicXML: [UInt8], python: String, name: String, cache: ScoreToolCache?) throws(LoadError) -> (Layout, [UInt8]) {
+        let key =
+            cache == nil
+            ? nil : ToolIdentity.verovio(python: python).map { ScoreToolCache.key("verovio", [Array($0.utf8), Array(verovioScript.utf8), musicXML]) }
+        if let cache, let key, let stored = cache.read(key), let json = stored["layout"], let svg = stored["svg"], let layout = Layout.read(json) {
+            return (layout, svg)
+        }
+        let result: Result<(Layout, [UInt8]), LoadError>
+        do {
+            result = try ScoreTools.withTemporaryFolder { folder -> Result<(Layout, [UInt8]), LoadError> in
+                let score = "\(folder)/notation.musicxml", svgPath = "\(folder)/notation.svg"
+                try Data(musicXML).write(to: URL(fileURLWithPath: score))
                 let run = try ScoreTools.run(python, ["-c", verovioScript, score, svgPath], readsOutput: true)
                 if run.timedOut {
                     return .failure(.invalid(path: name, reason: "Verovio did not engrave it within \(Int(ScoreTools.timeLimitSeconds)) s"))
@@ -56,12 +87,13 @@ package enum SheetEngraver {
                 if run.errorLines.contains(where: { $0.contains("midiviz: no verovio") }) {
                     return .failure(.toolMissing(path: name, reason: ScoreTools.verovioMissing))
                 }
-                let layout = try? JSONDecoder().decode(Layout.self, from: run.output)
-                guard run.exitedCleanly, let layout, layout.width > 0, layout.height > 0, let svg = FileManager.default.contents(atPath: svgPath) else {
+                let json = [UInt8](run.output)
+                guard run.exitedCleanly, let layout = Layout.read(json), let svg = FileManager.default.contents(atPath: svgPath) else {
                     let complaint = run.errorLines.last { !$0.isEmpty }
                     return .failure(.invalid(path: name, reason: "Verovio cannot engrave it" + (complaint.map { " (\($0))" } ?? "")))
                 }
-                return Result { () throws(LoadError) in try rasterize(layout: layout, svg: [UInt8](svg), name: name, settings: settings) }
+                if let cache, let key { cache.write(key, [("layout", json), ("svg", [UInt8](svg))]) }
+                return .success((layout, [UInt8](svg)))
             }
         } catch {
             throw .invalid(path: name, reason: "cannot engrave its sheet music: \(error.localizedDescription)")
@@ -75,6 +107,12 @@ package enum SheetEngraver {
         var height: Double
         var anchors: [[Double]]
         var staffSpace: Double
+
+        /// The layout the script printed, if it is one.
+        static func read(_ json: [UInt8]) -> Layout? {
+            guard let layout = try? JSONDecoder().decode(Layout.self, from: Data(json)), layout.width > 0, layout.height > 0 else { return nil }
+            return layout
+        }
     }
 
     /// The most pixels a strip may have (a byte each): about 1 GB.
