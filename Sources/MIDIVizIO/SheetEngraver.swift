@@ -101,7 +101,8 @@ package enum SheetEngraver {
         return try result.get()
     }
 
-    /// What the script prints: the page's size in SVG units, and (quarter, column) of each onset.
+    /// What the script prints: the page's size in SVG units, and (quarter, column) of each onset
+    /// (and of each jump: a third number, 1, where the reading goes on after a repeat or ending).
     struct Layout: Decodable {
         var width: Double
         var height: Double
@@ -145,7 +146,9 @@ package enum SheetEngraver {
                 throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)")
             }
         }
-        let anchors = layout.anchors.compactMap { pair in pair.count == 2 ? SheetMusic.Anchor(quarter: pair[0], x: pair[1] * scale) : nil }
+        let anchors = layout.anchors.compactMap { entry in
+            (2...3).contains(entry.count) ? SheetMusic.Anchor(quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3) : nil
+        }
         let music = SheetMusic(
             width: columns, height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
             fingerprint: fingerprint(svg, rows, scale))
@@ -177,7 +180,7 @@ package enum SheetEngraver {
             sys.stderr.write("Verovio cannot read the score\n")
             sys.exit(2)
         svg = tk.renderToSVG(1)
-        timemap = tk.renderToTimemap()
+        timemap = tk.renderToTimemap({"includeMeasures": True})
         box = re.search(r'<svg class="definition-scale"[^>]*viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
         margin = re.search(r'<g class="page-margin" transform="translate\((-?[\d.]+), (-?[\d.]+)\)"', svg)
         if not box or not margin:
@@ -198,11 +201,33 @@ package enum SheetEngraver {
         signs = {"\ueca5": "\u2669", "\ueca7": "\u266a", "\ueca3": "\u2669", "\ueca2": "o", "\uecb7": ".", "\ue1d5": "\u2669", "\ue1d7": "\u266a", "\ue1e7": "."}
         svg = re.sub(r'<tspan font-family="Leipzig" font-size="(\d+)px">([^<]*)</tspan>',
                      lambda m: '<tspan font-family="DejaVu Sans" font-size="%dpx">%s</tspan>' % (int(m.group(1)) * 2 // 3, "".join(signs.get(c, "") for c in m.group(2))), svg)
-        anchors = []
+        # Each measure's span (its first staff's lines), in written order.
+        measures, order = {}, []
+        for match in re.finditer(r'<g id="([^"]+)" class="measure[^"]*">\s*<g id="[^"]+" class="staff[^"]*">\s*'
+                                 r'<path d="M(-?[\d.]+) -?[\d.]+ L(-?[\d.]+)', svg):
+            measures[match.group(1)] = (left + float(match.group(2)), left + float(match.group(3)))
+            order.append(match.group(1))
+        written_next = dict(zip(order, order[1:]))
+        # The timemap plays repeats unfolded (as MuseScore's MIDI does): a measure or note played
+        # again is the engraved one's id + "-rend2". Where the next measure played is not the
+        # next engraved (a repeat, an ending), the pass ends at the bar line and the next starts
+        # where that measure is, at the same quarter: [quarter, column, 1].
+        def engraved(i):
+            return re.sub(r'-rend\d+$', '', i)
+        anchors, previous = [], None
         for entry in timemap:
-            xs = sorted(heads[i] for i in entry.get("on", []) if i in heads)
+            jump = False
+            measure = engraved(entry["measureOn"]) if "measureOn" in entry else None
+            if measure is not None:
+                if previous in measures and measure in measures and written_next.get(previous) != measure:
+                    anchors.append([entry["qstamp"], measures[previous][1]])
+                    jump = True
+                previous = measure
+            xs = sorted(heads[engraved(i)] for i in entry.get("on", []) if engraved(i) in heads)
             if xs:
-                anchors.append([entry["qstamp"], xs[len(xs) // 2]])
+                anchors.append([entry["qstamp"], xs[len(xs) // 2]] + ([1] if jump else []))
+            elif jump:
+                anchors.append([entry["qstamp"], measures[measure][0], 1])
         with open(target, "w") as out:
             out.write(svg)
         json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space}, sys.stdout)
