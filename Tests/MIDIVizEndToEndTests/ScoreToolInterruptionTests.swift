@@ -13,8 +13,8 @@ struct ScoreToolInterruptionTests {
     }
 
     /// Reading a score (MuseScore slow) for `frame`, and engraving a MIDI file's sheet music
-    /// (Verovio's python slow) for `render`.
-    @Test(arguments: ["score", "sheet"])
+    /// (Verovio's python slow) for `render` and for `batch`.
+    @Test(arguments: ["score", "sheet", "batch"])
     func aSignalStopsTheToolAndLeavesNoFolder(step: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-signal-\(getpid())-\(UUID().uuidString.prefix(8))").path
         let temporary = folder + "/tmp"
@@ -34,13 +34,14 @@ struct ScoreToolInterruptionTests {
             """
         FileManager.default.createFile(atPath: slow, contents: Data(script.utf8))
         chmod(slow, 0o755)
-        let arguments =
-            step == "score"
-            ? ["frame", TestEnvironment.path(of: "fixtures/sheet/c-major-scale.musicxml"), "--at", "1", "-o", folder + "/poster.png"]
-            : [
-                "render", TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid"), "--sheet", "--no-audio", "--size", "160x90", "--fps", "10", "-o",
-                folder + "/video.mp4",
-            ]
+        let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
+        let small = ["--sheet", "--no-audio", "--size", "160x90", "--fps", "10"]
+        let arguments: [String]
+        switch step {
+        case "score": arguments = ["frame", TestEnvironment.path(of: "fixtures/sheet/c-major-scale.musicxml"), "--at", "1", "-o", folder + "/poster.png"]
+        case "sheet": arguments = ["render", arpeggio] + small + ["-o", folder + "/video.mp4"]
+        default: arguments = ["batch", arpeggio, "--output-dir", folder + "/videos"] + small
+        }
         let process = Process()
         process.executableURL = TestEnvironment.binary
         process.arguments = arguments
