@@ -27,7 +27,16 @@ package enum ToolIdentity {
     /// The python3 at `path`, with the Verovio it imports (the version pip installed).
     package static func verovio(python path: String) -> String? {
         identity(of: path) {
-            let script = "import sys, importlib.metadata as m; print(sys.executable, sys.version); print('verovio', m.version('verovio'))"
+            // The version pip recorded (without importing the module: faster), else the module's own.
+            let script = """
+                import sys, importlib.metadata as m
+                print(sys.executable, sys.version)
+                try:
+                    print('verovio', m.version('verovio'))
+                except Exception:
+                    import verovio
+                    print('verovio', verovio.toolkit(False).getVersion())
+                """
             guard let run = try? ScoreTools.run(path, ["-c", script], readsOutput: true, timeLimit: timeLimitSeconds), run.exitedCleanly,
                 !run.output.isEmpty
             else { return nil }

@@ -72,7 +72,7 @@ struct ScoreToolCacheCommandTests {
 
     /// The runs that convert or engrave (not the version queries).
     func conversions(_ log: String) -> (score: Bool, notation: Bool, engraving: Bool) {
-        (log.contains("job.json"), log.contains("notation.mid"), log.contains("import verovio"))
+        (log.contains("job.json"), log.contains("notation.mid"), log.contains("renderToTimemap"))
     }
 
     @Test func aSecondRunRunsNoToolAndGivesTheSameFrame() throws {
