@@ -11,7 +11,10 @@ package enum ScoreImport {
     package static func load(bytes: [UInt8], name: String, cache: ScoreToolCache? = .fromEnvironment()) throws(LoadError) -> Song {
         guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
         let format = URL(fileURLWithPath: name).pathExtension.lowercased()
-        let key = cache == nil ? nil : ToolIdentity.museScore(museScore).map { ScoreToolCache.key("score", [Array(format.utf8), Array($0.utf8), bytes]) }
+        let key =
+            cache == nil
+            ? nil
+            : ToolIdentity.museScore(museScore).map { ScoreToolCache.key("score", [Array("-j score.\(format) → mid, musicxml".utf8), Array($0.utf8), bytes]) }
         if let cache, let key, let stored = cache.read(key), let midi = stored["mid"], let musicXML = stored["musicxml"],
             var song = try? SongLoader.loadMIDI(bytes: midi, name: name), !song.notes.isEmpty
         {

@@ -6,13 +6,13 @@ import MIDIVizCore
 /// MIDI and MusicXML of a score, its MusicXML of a MIDI file's notation, Verovio's SVG and layout.
 /// The next `frame`, `render`, `info` or batch run of the same song reads them back.
 ///
-/// An entry is named by the SHA-256 of all that shapes it (`key`): what it is (its kind, with the
-/// version of how midiviz asks for it), midiviz's version, the tool (`ToolIdentity`) and the
-/// input's bytes. One file an entry, written under a temporary name in the cache's folder and
-/// renamed into place: two processes making one entry each write their own, and a reader sees
-/// one of them whole. The first line holds the SHA-256 of the rest: an entry cut short or altered
-/// is a miss, made again, never wrong output. The cache is never needed: a folder that cannot be
-/// made, read or written only means the tools run.
+/// An entry is named by the SHA-256 of all that shapes it (`key`): what it is (its kind, and how
+/// midiviz asks the tool for it: its arguments, or Verovio's script), midiviz's version, the tool
+/// (`ToolIdentity`) and the input's bytes. One file an entry, written under a temporary name in
+/// the cache's folder and renamed into place: two processes making one entry each write their
+/// own, and a reader sees one of them whole. The first line holds the SHA-256 of the rest: an
+/// entry cut short or altered is a miss, made again, never wrong output. The cache is never
+/// needed: a folder that cannot be made, read or written only means the tools run.
 ///
 /// The folder is `$MIDIVIZ_CACHE`, else `$XDG_CACHE_HOME/midiviz`, else `~/.cache/midiviz`;
 /// `MIDIVIZ_CACHE=off` turns the cache off. midiviz never removes entries (removing the folder

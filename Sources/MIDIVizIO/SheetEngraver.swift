@@ -43,7 +43,9 @@ package enum SheetEngraver {
     static func notation(of song: Song, name: String, cache: ScoreToolCache?) throws(LoadError) -> [UInt8] {
         guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
         let midi = NotationMIDI.bytes(of: song)
-        let key = cache == nil ? nil : ToolIdentity.museScore(museScore).map { ScoreToolCache.key("notation", [Array($0.utf8), midi]) }
+        let key =
+            cache == nil
+            ? nil : ToolIdentity.museScore(museScore).map { ScoreToolCache.key("notation", [Array("-o musicxml notation.mid".utf8), Array($0.utf8), midi]) }
         if let cache, let key, let musicXML = cache.read(key)?["musicxml"] { return musicXML }
         let result: Result<[UInt8], LoadError>
         do {
