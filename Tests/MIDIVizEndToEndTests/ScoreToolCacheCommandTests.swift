@@ -165,6 +165,35 @@ struct ScoreToolCacheCommandTests {
         }
     }
 
+    /// Three processes reading and engraving one score into an empty cache at once: each makes
+    /// the same entries, none fails or reads a torn one, no temporary is left.
+    @Test func processesMakingOneEntryAtOnce() throws {
+        let tools = try Tools()
+        defer { tools.remove() }
+        let poster = Self.posters[0]
+        let runs = (0..<3).map { index in
+            let process = Process()
+            process.executableURL = TestEnvironment.binary
+            process.arguments = ["frame"] + poster.arguments + ["--size", "320x180", "-o", tools.folder + "/at-once-\(index).png"]
+            process.environment = ProcessInfo.processInfo.environment.merging(tools.environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+        for process in runs { try process.run() }
+        for process in runs { process.waitUntilExit() }
+        #expect(runs.map(\.terminationStatus) == [0, 0, 0])
+        let first = FileManager.default.contents(atPath: tools.folder + "/at-once-0.png")
+        #expect(first != nil)
+        for index in 1..<3 { #expect(FileManager.default.contents(atPath: tools.folder + "/at-once-\(index).png") == first) }
+        #expect(tools.entries().map { $0.prefix { $0 != "-" } } == ["score", "verovio"], "two entries, no temporary")
+        // And they are whole: a run with broken tools reads them.
+        tools.breakTools(true)
+        let again = try self.poster(poster.arguments, to: tools.folder + "/again.png", tools)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(FileManager.default.contents(atPath: tools.folder + "/again.png") == first)
+    }
+
     /// A cache folder that cannot be made, and `MIDIVIZ_CACHE=off`: the runs work and store nothing.
     @Test func aCacheThatCannotBeWrittenOrIsOffIsNone() throws {
         let tools = try Tools()
