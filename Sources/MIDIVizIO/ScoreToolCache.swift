@@ -50,10 +50,10 @@ package struct ScoreToolCache: Sendable {
     package func path(of key: String) -> String { folder + "/" + key }
 
     /// The parts stored under `key`, by name; nil when there is no whole entry (none, cut short,
-    /// altered, unreadable).
+    /// altered, unreadable, not a regular file, over 1 GB).
     package func read(_ key: String) -> [String: [UInt8]]? {
-        guard let data = FileManager.default.contents(atPath: path(of: key)) else { return nil }
-        return Self.decode([UInt8](data), key: key)
+        guard let bytes = try? RegularFile.contents(of: path(of: key), limit: 1 << 30) else { return nil }
+        return Self.decode(bytes, key: key)
     }
 
     /// Stores `parts` under `key`. Does nothing when the folder cannot be made or written.

@@ -56,6 +56,10 @@ struct ScoreToolCacheTests {
         #expect(cache.read(key) == nil)
         cache.write(key, [("mid", Array(repeating: 0x4d, count: 40)), ("musicxml", Array("<score/>".utf8))])
         #expect(cache.read(key)?["mid"]?.count == 40)
+        // A FIFO in an entry's place is a miss at once (not a read that waits for a writer).
+        let other = ScoreToolCache.key("score", [[9]])
+        #expect(mkfifo(cache.path(of: other), 0o600) == 0)
+        #expect(cache.read(other) == nil)
     }
 
     /// Eight writers give one key different parts while eight readers read it: a reader sees
