@@ -29,12 +29,13 @@ var targets: [Target] = [
     .target(name: "CSched"),
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
-    // swift-system: errno as `Errno` (SystemError.swift).
+    // swift-system: errno as `Errno` (SystemError.swift). swift-crypto: SHA-256 of the score
+    // tools' cache entries (ScoreToolCache.swift).
     .target(
         name: "MIDIVizIO",
         dependencies: [
             "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CEBUR128", "CRSVG",
-            .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "SystemPackage", package: "swift-system"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     // swift-crypto: SHA-256 of a batch song's inputs, its up-to-date key.

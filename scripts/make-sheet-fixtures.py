@@ -59,8 +59,42 @@ def pickup_and_tempo():
     return score('Pickup and tempo changes', measures)
 
 
+def repeat_with_endings():
+    """4/4 at 120 bpm, bars 1-2 repeated with first and second endings: ||: 1 | 1. 2 :|| 2. 3 | 4 ||,
+    played 1 2 1 3 4, quarter notes only: 20 notes (16 engraved), 10 s."""
+    forward = '<barline location="left"><bar-style>heavy-light</bar-style><repeat direction="forward"/></barline>'
+    first = ('<barline location="left"><ending number="1" type="start">1.</ending></barline>',
+             '<barline location="right"><bar-style>light-heavy</bar-style><ending number="1" type="stop"/>'
+             '<repeat direction="backward"/></barline>')
+    second = ('<barline location="left"><ending number="2" type="start">2.</ending></barline>',
+              '<barline location="right"><ending number="2" type="discontinue"/></barline>')
+    measures = [
+        (1, False, forward + attributes(4) + tempo(120) + note('C', 4, 2) + note('D', 4, 2) + note('E', 4, 2) + note('F', 4, 2)),
+        (2, False, first[0] + note('G', 4, 2) + note('A', 4, 2) + note('B', 4, 2) + note('C', 5, 2) + first[1]),
+        (3, False, second[0] + note('E', 5, 2) + note('D', 5, 2) + note('B', 4, 2) + note('G', 4, 2) + second[1]),
+        (4, False, note('A', 4, 2) + note('F', 4, 2) + note('D', 4, 2) + note('C', 4, 2)
+         + '<barline location="right"><bar-style>light-heavy</bar-style></barline>'),
+    ]
+    return score('Repeat with endings', measures)
+
+
+def da_capo_al_fine():
+    """4/4 at 120 bpm, three bars in quarter notes, Fine at the end of bar 2, D.C. al Fine at the
+    end of bar 3: played 1 2 3 1 2, 20 notes (12 engraved), 10 s."""
+    fine = '<direction placement="below"><direction-type><words>Fine</words></direction-type><sound fine="yes"/></direction>'
+    da_capo = '<direction placement="above"><direction-type><words>D.C. al Fine</words></direction-type><sound dacapo="yes"/></direction>'
+    measures = [
+        (1, False, attributes(4) + tempo(120) + note('C', 4, 2) + note('D', 4, 2) + note('E', 4, 2) + note('F', 4, 2)),
+        (2, False, note('G', 4, 2) + note('A', 4, 2) + note('B', 4, 2) + note('C', 5, 2) + fine
+         + '<barline location="right"><bar-style>light-light</bar-style></barline>'),
+        (3, False, note('E', 5, 2) + note('D', 5, 2) + note('B', 4, 2) + note('G', 4, 2) + da_capo),
+    ]
+    return score('Da capo al fine', measures)
+
+
 if __name__ == '__main__':
     os.makedirs(HERE, exist_ok=True)
-    for name, text in [('c-major-scale.musicxml', scale()), ('pickup-tempo.musicxml', pickup_and_tempo())]:
+    for name, text in [('c-major-scale.musicxml', scale()), ('pickup-tempo.musicxml', pickup_and_tempo()),
+                       ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

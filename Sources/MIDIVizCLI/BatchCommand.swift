@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDIVizEngine
+import MIDIVizIO
 
 /// `midiviz batch INPUT... --output-dir DIR`: many songs in one command, past bad files, with a
 /// report, up-to-date songs skipped, and a share of the songs per machine (`--shard`).
@@ -78,14 +79,20 @@ struct BatchCommand: ParsableCommand {
             plan = try BatchPlan.make(inputs: inputs, outputDirectory: outputDirectory, options: options, configFiles: renderArguments.config.config)
             // The reports replace no song, manifest or other output.
             try plan.check(reports: [report, junit].compactMap { $0 }, configFiles: renderArguments.config.config)
-            if let shard { plan = plan.sharded(try shard.resolve()) }
+            // Sharding reads the songs' lengths: scores through MuseScore.
+            if let shard {
+                let share = try shard.resolve()
+                plan = Interruption.stoppingScoreTools { [plan] in plan.sharded(share) }
+            }
         } catch {
             throw fail(error.message, code: error.exitCode)
         }
         let job = BatchJob(plan: plan, force: force, describe: { $0.message })
         // A batch stopped between songs is still interrupted: the rest were not made.
         let interruption = Interruption {
-            job.stop(signal: $0); return false
+            job.stop(signal: $0)
+            ToolRuns.shared.stopAll()  // a song's score being read or engraved
+            return false
         }
         defer { interruption.cancel() }
         let total = plan.songs.count

@@ -41,9 +41,12 @@ struct FrameCommand: ParsableCommand {
         }
         let loaded = try loadSongOrExit(song)
         do {
-            try PosterRender.render(
-                song: loaded, songPath: song, options: options, atSeconds: at.seconds, to: output, pngLevel: pngLevel,
-                configFiles: config.config)
+            // Engraving sheet music runs the score tools.
+            try Interruption.stoppingScoreTools { () throws(RenderError) in
+                try PosterRender.render(
+                    song: loaded, songPath: song, options: options, atSeconds: at.seconds, to: output, pngLevel: pngLevel,
+                    configFiles: config.config)
+            }
         } catch {
             throw error.reported
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MIDIVizIO
 
 /// On SIGINT, SIGTERM or SIGHUP, runs a cleanup and exits with 130, 143 or 129 (128 + the signal),
 /// unless the cleanup finds the work already finished (its outputs committed): then the signal
@@ -50,5 +51,25 @@ final class Interruption: @unchecked Sendable {
         for source in sources { source.cancel() }
         sources.removeAll()
         for signalNumber in Self.signals { signal(signalNumber, SIG_DFL) }
+    }
+}
+
+extension Interruption {
+    /// Runs `body`, which may run the score tools (reading a score, engraving sheet music), so
+    /// that a signal stops them, removes their temporary folders (`ToolRuns.stopAll()`) and
+    /// exits with 128 + the signal, as a render does.
+    static func stoppingScoreTools<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let interruption = Interruption { _ in
+            ToolRuns.shared.stopAll()
+            return false
+        }
+        defer { interruption.cancel() }
+        do {
+            return try body()
+        } catch {
+            // A tool stopped by the signal fails the body: the handler exits meanwhile.
+            interruption.yieldIfInterrupted()
+            throw error
+        }
     }
 }

@@ -55,7 +55,7 @@ struct JoinCommand: ParsableCommand {
         do {
             request = JoinRequest(
                 parts: parts, song: options.heard(loaded), songPath: song, songName: song,
-                settings: try options.settings(for: loaded), sound: options.soundSettings,
+                settings: try Interruption.stoppingScoreTools { () throws(RenderError) in try options.settings(for: loaded) }, sound: options.soundSettings,
                 optionsSHA256: try options.segmentOptionsDigest(withSound: true), output: output)
         } catch {
             throw error.reported

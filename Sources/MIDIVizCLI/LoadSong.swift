@@ -7,7 +7,7 @@ import MIDIVizIO
 /// stderr and exits with the error's code (65 bad data, 66 unreadable).
 func loadSongOrExit(_ path: String) throws -> Song {
     do {
-        return try SongLoader.load(path: path)
+        return try Interruption.stoppingScoreTools { () throws(LoadError) in try SongLoader.load(path: path) }
     } catch {
         throw fail(error.description, code: error.exitCode)
     }

@@ -23,7 +23,8 @@ struct RenderRun {
         signal(SIGPIPE, SIG_IGN)
         let started = Date()
         let job: RenderJob
-        do { job = try RenderJob(request()) } catch { throw error.reported }
+        // Engraving sheet music runs the score tools.
+        do { job = try Interruption.stoppingScoreTools { () throws(RenderError) in try RenderJob(request()) } } catch { throw error.reported }
         if !outputs.reporting.quiet { printWarnings(options.warnings(for: song)) }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }

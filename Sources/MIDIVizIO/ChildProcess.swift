@@ -131,11 +131,15 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     /// Stops it (SIGTERM, then SIGKILL after a second) and waits for its end. Safe from any thread.
+    /// The signals go to its process group, which Foundation's `Process` makes for each child on
+    /// Linux: a wrapper script's own children stop with it.
     package func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        let pid = process.processIdentifier
+        let target = getpgid(pid) == pid ? -pid : pid
+        kill(target, SIGTERM)
         if waitForExit(timeoutSeconds: 1) == nil {
-            kill(process.processIdentifier, SIGKILL)
+            kill(target, SIGKILL)
             _ = waitForExit()
         }
     }

@@ -6,9 +6,21 @@ import MIDIVizCore
 /// MusicXML, kept in the song for the sheet music. Notes, sound and sheet come from one score.
 package enum ScoreImport {
     /// Loads the score `bytes`; `name` (whose extension says the format) is used in messages.
-    package static func load(bytes: [UInt8], name: String) throws(LoadError) -> Song {
+    /// MuseScore's MIDI and MusicXML of it come from the cache when they are there
+    /// (`ScoreToolCache`, keyed by the bytes, the format and MuseScore's identity).
+    package static func load(bytes: [UInt8], name: String, cache: ScoreToolCache? = .fromEnvironment()) throws(LoadError) -> Song {
         guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
         let format = URL(fileURLWithPath: name).pathExtension.lowercased()
+        let key =
+            cache == nil
+            ? nil
+            : ToolIdentity.museScore(museScore).map { ScoreToolCache.key("score", [Array("-j score.\(format) → mid, musicxml".utf8), Array($0.utf8), bytes]) }
+        if let cache, let key, let stored = cache.read(key), let midi = stored["mid"], let musicXML = stored["musicxml"],
+            var song = try? SongLoader.loadMIDI(bytes: midi, name: name), !song.notes.isEmpty
+        {
+            song.musicXML = musicXML
+            return song
+        }
         let result: Result<Song, LoadError>
         do {
             result = try ScoreTools.withTemporaryFolder { folder -> Result<Song, LoadError> in
@@ -31,6 +43,7 @@ package enum ScoreImport {
                     return .failure(.invalid(path: name, reason: "MuseScore 3 found no notes in it" + (complaint.map { " (\($0))" } ?? "")))
                 }
                 song.musicXML = FileManager.default.contents(atPath: musicXML).map { [UInt8]($0) }
+                if let cache, let key, let musicXML = song.musicXML { cache.write(key, [("mid", [UInt8](midiBytes)), ("musicxml", musicXML)]) }
                 return .success(song)
             }
         } catch {
@@ -40,17 +53,20 @@ package enum ScoreImport {
     }
 }
 
-/// Runs MuseScore 3 headless (`QT_QPA_PLATFORM=offscreen` through `env`), its settings, data and
-/// cache in the run's own folder: nothing written to the user's home, no two runs sharing a file.
+/// Runs MuseScore 3 headless (`QT_QPA_PLATFORM=offscreen` through `env`), its settings, data,
+/// cache and temporary files in the run's own folder: nothing written to the user's home or
+/// left in /tmp, no two runs sharing a file.
 package enum MuseScore {
-    package static func run(_ museScore: String, _ arguments: [String], in folder: String) throws -> ScoreTools.Run {
+    package static func run(
+        _ museScore: String, _ arguments: [String], in folder: String, readsOutput: Bool = false, timeLimit: Double = ScoreTools.timeLimitSeconds
+    ) throws -> ScoreTools.Run {
         let home = folder + "/musescore"
         try FileManager.default.createDirectory(atPath: home + "/runtime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let environment = [
             "QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=\(home)/config", "XDG_DATA_HOME=\(home)/data", "XDG_CACHE_HOME=\(home)/cache",
-            "XDG_RUNTIME_DIR=\(home)/runtime",
+            "XDG_RUNTIME_DIR=\(home)/runtime", "TMPDIR=\(home)/runtime",  // its single-instance lock file goes to TMPDIR
         ]
-        return try ScoreTools.run("/usr/bin/env", environment + [museScore] + arguments)
+        return try ScoreTools.run("/usr/bin/env", environment + [museScore] + arguments, readsOutput: readsOutput, timeLimit: timeLimit)
     }
 
     /// The line of MuseScore's stderr that says what was wrong, if any.

@@ -51,8 +51,10 @@ package enum ScoreTools {
     }
 
     /// Runs `executable` with `arguments` and waits at most `timeLimitSeconds`; stopped then.
+    /// A signal stops it too (`ToolRuns`).
     package static func run(_ executable: String, _ arguments: [String], readsOutput: Bool = false, timeLimit: Double = timeLimitSeconds) throws -> Run {
-        let child = try ChildProcess(executable: executable, arguments: arguments, readsOutput: readsOutput)
+        let child = try ToolRuns.shared.start { try ChildProcess(executable: executable, arguments: arguments, readsOutput: readsOutput) }
+        defer { ToolRuns.shared.finished(child) }
         guard let termination = child.waitForExit(timeoutSeconds: timeLimit) else {
             child.stop()
             return Run(exitedCleanly: false, timedOut: true, errorLines: child.lastErrorLines(5), output: Data())
@@ -60,16 +62,21 @@ package enum ScoreTools {
         return Run(exitedCleanly: termination == .exited(0), timedOut: false, errorLines: child.lastErrorLines(8), output: child.standardOutput)
     }
 
-    /// A new private folder under the temporary directory, removed after `body`.
-    /// The corresponding C function is `mkdtemp`.
+    /// A new private folder under the temporary directory, removed after `body` (or by a
+    /// signal, `ToolRuns`). The corresponding C function is `mkdtemp`.
     package static func withTemporaryFolder<Result>(_ body: (String) throws -> Result) throws -> Result {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/midiviz-score-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create a temporary folder in \(base): \(systemError())"])
+        let folder = try ToolRuns.shared.makePath {
+            var template = Array("\(base)/midiviz-score-XXXXXX".utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create a temporary folder in \(base): \(systemError())"])
+            }
+            return String(cString: made)
         }
-        let folder = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            ToolRuns.shared.forget(folder)
+        }
         return try body(folder)
     }
 }

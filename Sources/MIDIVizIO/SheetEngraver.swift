@@ -27,41 +27,41 @@ package enum SheetEngraver {
         try engraving(song: song, name: name, settings: settings).music
     }
 
-    package static func engraving(song: Song, name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
+    /// - Parameter cache: where MuseScore's notation and Verovio's engraving are kept (by the
+    ///   MusicXML or notation MIDI's bytes and the tools' identities); nil to run the tools.
+    package static func engraving(
+        song: Song, name: String, settings: RenderSettings, cache: ScoreToolCache? = .fromEnvironment()
+    ) throws(LoadError) -> Engraving {
         guard let python = ScoreTools.python() else { throw .toolMissing(path: name, reason: ScoreTools.verovioMissing) }
-        let museScore = ScoreTools.museScore()
-        if song.musicXML == nil && museScore == nil { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
-        let result: Result<Engraving, LoadError>
+        let musicXML: [UInt8]
+        if let given = song.musicXML { musicXML = given } else { musicXML = try notation(of: song, name: name, cache: cache) }
+        let (layout, svg) = try verovio(musicXML, python: python, name: name, cache: cache)
+        return try rasterize(layout: layout, svg: svg, name: name, settings: settings)
+    }
+
+    /// MuseScore 3's MusicXML of the notation of `song` (`NotationMIDI`), from the cache if there.
+    static func notation(of song: Song, name: String, cache: ScoreToolCache?) throws(LoadError) -> [UInt8] {
+        guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
+        let midi = NotationMIDI.bytes(of: song)
+        let key =
+            cache == nil
+            ? nil : ToolIdentity.museScore(museScore).map { ScoreToolCache.key("notation", [Array("-o musicxml notation.mid".utf8), Array($0.utf8), midi]) }
+        if let cache, let key, let musicXML = cache.read(key)?["musicxml"] { return musicXML }
+        let result: Result<[UInt8], LoadError>
         do {
-            result = try ScoreTools.withTemporaryFolder { folder -> Result<Engraving, LoadError> in
-                let score = "\(folder)/notation.musicxml", svgPath = "\(folder)/notation.svg"
-                if let musicXML = song.musicXML {
-                    try Data(musicXML).write(to: URL(fileURLWithPath: score))
-                } else if let museScore {
-                    let notation = "\(folder)/notation.mid"
-                    try Data(NotationMIDI.bytes(of: song)).write(to: URL(fileURLWithPath: notation))
-                    let run = try MuseScore.run(museScore, ["-o", score, notation], in: folder)
-                    guard !run.timedOut else {
-                        return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
-                    }
-                    guard run.exitedCleanly, FileManager.default.fileExists(atPath: score) else {
-                        let complaint = MuseScore.complaint(run.errorLines)
-                        return .failure(.invalid(path: name, reason: "MuseScore 3 cannot notate it" + (complaint.map { " (\($0))" } ?? "")))
-                    }
+            result = try ScoreTools.withTemporaryFolder { folder -> Result<[UInt8], LoadError> in
+                let notation = "\(folder)/notation.mid", score = "\(folder)/notation.musicxml"
+                try Data(midi).write(to: URL(fileURLWithPath: notation))
+                let run = try MuseScore.run(museScore, ["-o", score, notation], in: folder)
+                guard !run.timedOut else {
+                    return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
                 }
-                let run = try ScoreTools.run(python, ["-c", verovioScript, score, svgPath], readsOutput: true)
-                if run.timedOut {
-                    return .failure(.invalid(path: name, reason: "Verovio did not engrave it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                guard run.exitedCleanly, let musicXML = FileManager.default.contents(atPath: score) else {
+                    let complaint = MuseScore.complaint(run.errorLines)
+                    return .failure(.invalid(path: name, reason: "MuseScore 3 cannot notate it" + (complaint.map { " (\($0))" } ?? "")))
                 }
-                if run.errorLines.contains(where: { $0.contains("midiviz: no verovio") }) {
-                    return .failure(.toolMissing(path: name, reason: ScoreTools.verovioMissing))
-                }
-                let layout = try? JSONDecoder().decode(Layout.self, from: run.output)
-                guard run.exitedCleanly, let layout, layout.width > 0, layout.height > 0, let svg = FileManager.default.contents(atPath: svgPath) else {
-                    let complaint = run.errorLines.last { !$0.isEmpty }
-                    return .failure(.invalid(path: name, reason: "Verovio cannot engrave it" + (complaint.map { " (\($0))" } ?? "")))
-                }
-                return Result { () throws(LoadError) in try rasterize(layout: layout, svg: [UInt8](svg), name: name, settings: settings) }
+                if let cache, let key { cache.write(key, [("musicxml", [UInt8](musicXML))]) }
+                return .success([UInt8](musicXML))
             }
         } catch {
             throw .invalid(path: name, reason: "cannot engrave its sheet music: \(error.localizedDescription)")
@@ -69,12 +69,53 @@ package enum SheetEngraver {
         return try result.get()
     }
 
-    /// What the script prints: the page's size in SVG units, and (quarter, column) of each onset.
+    /// Verovio's engraving of `musicXML` (`verovioScript`): its layout and SVG, from the cache if there.
+    static func verovio(_ musicXML: [UInt8], python: String, name: String, cache: ScoreToolCache?) throws(LoadError) -> (Layout, [UInt8]) {
+        let key =
+            cache == nil
+            ? nil : ToolIdentity.verovio(python: python).map { ScoreToolCache.key("verovio", [Array($0.utf8), Array(verovioScript.utf8), musicXML]) }
+        if let cache, let key, let stored = cache.read(key), let json = stored["layout"], let svg = stored["svg"], let layout = Layout.read(json) {
+            return (layout, svg)
+        }
+        let result: Result<(Layout, [UInt8]), LoadError>
+        do {
+            result = try ScoreTools.withTemporaryFolder { folder -> Result<(Layout, [UInt8]), LoadError> in
+                let score = "\(folder)/notation.musicxml", svgPath = "\(folder)/notation.svg"
+                try Data(musicXML).write(to: URL(fileURLWithPath: score))
+                let run = try ScoreTools.run(python, ["-c", verovioScript, score, svgPath], readsOutput: true)
+                if run.timedOut {
+                    return .failure(.invalid(path: name, reason: "Verovio did not engrave it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                }
+                if run.errorLines.contains(where: { $0.contains("midiviz: no verovio") }) {
+                    return .failure(.toolMissing(path: name, reason: ScoreTools.verovioMissing))
+                }
+                let json = [UInt8](run.output)
+                guard run.exitedCleanly, let layout = Layout.read(json), let svg = FileManager.default.contents(atPath: svgPath) else {
+                    let complaint = run.errorLines.last { !$0.isEmpty }
+                    return .failure(.invalid(path: name, reason: "Verovio cannot engrave it" + (complaint.map { " (\($0))" } ?? "")))
+                }
+                if let cache, let key { cache.write(key, [("layout", json), ("svg", [UInt8](svg))]) }
+                return .success((layout, [UInt8](svg)))
+            }
+        } catch {
+            throw .invalid(path: name, reason: "cannot engrave its sheet music: \(error.localizedDescription)")
+        }
+        return try result.get()
+    }
+
+    /// What the script prints: the page's size in SVG units, and (quarter, column) of each onset
+    /// (and of each jump: a third number, 1, where the reading goes on after a repeat or ending).
     struct Layout: Decodable {
         var width: Double
         var height: Double
         var anchors: [[Double]]
         var staffSpace: Double
+
+        /// The layout the script printed, if it is one.
+        static func read(_ json: [UInt8]) -> Layout? {
+            guard let layout = try? JSONDecoder().decode(Layout.self, from: Data(json)), layout.width > 0, layout.height > 0 else { return nil }
+            return layout
+        }
     }
 
     /// The most pixels a strip may have (a byte each): about 1 GB.
@@ -107,7 +148,9 @@ package enum SheetEngraver {
                 throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)")
             }
         }
-        let anchors = layout.anchors.compactMap { pair in pair.count == 2 ? SheetMusic.Anchor(quarter: pair[0], x: pair[1] * scale) : nil }
+        let anchors = layout.anchors.compactMap { entry in
+            (2...3).contains(entry.count) ? SheetMusic.Anchor(quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3) : nil
+        }
         let music = SheetMusic(
             width: columns, height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
             fingerprint: fingerprint(svg, rows, scale))
@@ -139,7 +182,7 @@ package enum SheetEngraver {
             sys.stderr.write("Verovio cannot read the score\n")
             sys.exit(2)
         svg = tk.renderToSVG(1)
-        timemap = tk.renderToTimemap()
+        timemap = tk.renderToTimemap({"includeMeasures": True})
         box = re.search(r'<svg class="definition-scale"[^>]*viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
         margin = re.search(r'<g class="page-margin" transform="translate\((-?[\d.]+), (-?[\d.]+)\)"', svg)
         if not box or not margin:
@@ -160,11 +203,33 @@ package enum SheetEngraver {
         signs = {"\ueca5": "\u2669", "\ueca7": "\u266a", "\ueca3": "\u2669", "\ueca2": "o", "\uecb7": ".", "\ue1d5": "\u2669", "\ue1d7": "\u266a", "\ue1e7": "."}
         svg = re.sub(r'<tspan font-family="Leipzig" font-size="(\d+)px">([^<]*)</tspan>',
                      lambda m: '<tspan font-family="DejaVu Sans" font-size="%dpx">%s</tspan>' % (int(m.group(1)) * 2 // 3, "".join(signs.get(c, "") for c in m.group(2))), svg)
-        anchors = []
+        # Each measure's span (its first staff's lines), in written order.
+        measures, order = {}, []
+        for match in re.finditer(r'<g id="([^"]+)" class="measure[^"]*">\s*<g id="[^"]+" class="staff[^"]*">\s*'
+                                 r'<path d="M(-?[\d.]+) -?[\d.]+ L(-?[\d.]+)', svg):
+            measures[match.group(1)] = (left + float(match.group(2)), left + float(match.group(3)))
+            order.append(match.group(1))
+        written_next = dict(zip(order, order[1:]))
+        # The timemap plays repeats unfolded (as MuseScore's MIDI does): a measure or note played
+        # again is the engraved one's id + "-rend2". Where the next measure played is not the
+        # next engraved (a repeat, an ending), the pass ends at the bar line and the next starts
+        # where that measure is, at the same quarter: [quarter, column, 1].
+        def engraved(i):
+            return re.sub(r'-rend\d+$', '', i)
+        anchors, previous = [], None
         for entry in timemap:
-            xs = sorted(heads[i] for i in entry.get("on", []) if i in heads)
+            jump = False
+            measure = engraved(entry["measureOn"]) if "measureOn" in entry else None
+            if measure is not None:
+                if previous in measures and measure in measures and written_next.get(previous) != measure:
+                    anchors.append([entry["qstamp"], measures[previous][1]])
+                    jump = True
+                previous = measure
+            xs = sorted(heads[engraved(i)] for i in entry.get("on", []) if engraved(i) in heads)
             if xs:
-                anchors.append([entry["qstamp"], xs[len(xs) // 2]])
+                anchors.append([entry["qstamp"], xs[len(xs) // 2]] + ([1] if jump else []))
+            elif jump:
+                anchors.append([entry["qstamp"], measures[measure][0], 1])
         with open(target, "w") as out:
             out.write(svg)
         json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space}, sys.stdout)

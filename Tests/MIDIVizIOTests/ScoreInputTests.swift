@@ -11,7 +11,9 @@ struct ScoreInputTests {
     /// The repository's fixtures, and the shared corpus's scores when it is beside the repository.
     static let scores: [String] = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let own = ["c-major-scale.musicxml", "pickup-tempo.musicxml", "partitura_score_example.musicxml"].map(SheetTools.fixture)
+        let own = [
+            "c-major-scale.musicxml", "pickup-tempo.musicxml", "repeat-endings.musicxml", "da-capo-fine.musicxml", "partitura_score_example.musicxml",
+        ].map(SheetTools.fixture)
         let shared = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/scores").path
         let corpus = ((try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []).filter { ScoreTools.isScore($0) }.sorted().map {
             shared + "/" + $0
@@ -53,6 +55,11 @@ struct ScoreInputTests {
         // One quarter at 90, three bars of 3/4 at 90, two at 150, two at 60.
         #expect(abs(pickup.durationSeconds - ((1 + 6) * 60.0 / 90 + 6 * 60.0 / 150 + 6 * 60.0 / 60)) < 0.001)
         #expect(pickup.tempoChanges.map { Int($0.beatsPerMinute.rounded()) } == [90, 150, 60])
+        // Played unfolded: bar 1, its first ending, bar 1 again, the second ending, bar 4.
+        let repeated = try SongLoader.load(path: SheetTools.fixture("repeat-endings.musicxml"))
+        let played: [Int] = [60, 62, 64, 65, 67, 69, 71, 72, 60, 62, 64, 65, 76, 74, 71, 67, 69, 65, 62, 60]
+        #expect(repeated.notes.map { Int($0.pitch) } == played)
+        #expect(abs(repeated.durationSeconds - 10) < 0.001)
     }
 
     /// The same score as MusicXML, compressed MusicXML and MuseScore's own formats gives the same notes.

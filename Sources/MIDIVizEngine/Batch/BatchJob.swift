@@ -52,7 +52,12 @@ public final class BatchJob: Sendable {
         let workers = min(songsAtOnce, max(1, plan.songs.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = claim() {
-                let result = render(index, workers: workers)
+                var result = render(index, workers: workers)
+                // A song failed by `stop` (its tools or render stopped under it) was interrupted.
+                if result.status == .failed, state.withLock({ $0.stopped }) {
+                    result.exitCode = 130
+                    result.message = "interrupted"
+                }
                 let number = state.withLock { state in
                     state.results[index] = result
                     state.active[index] = nil

@@ -72,7 +72,8 @@ extension RenderOptions {
         .flag(
             "sheet", .look, \.sheet,
             help:
-                "A band of engraved sheet music at the top, scrolling past a playhead (needs MuseScore 3 and Verovio; --style sheet shows it alone)."),
+                "A band of engraved sheet music at the top, scrolling past a playhead (needs MuseScore 3 and Verovio; --style sheet shows it alone). The engraving is kept in $MIDIVIZ_CACHE, else $XDG_CACHE_HOME/midiviz or ~/.cache/midiviz, for the next run (MIDIVIZ_CACHE=off: not kept)."
+        ),
         .optional(
             "split", .look, \.split,
             help:

@@ -1,0 +1,44 @@
+import Testing
+
+@testable import MIDIVizCore
+
+/// Where the strip is at a quarter when the music is played in passes (a repeat): the column
+/// follows each pass and jumps at the next one's start, as a reader's eye does.
+struct SheetMusicPassesTests {
+    func music(_ anchors: [SheetMusic.Anchor]) -> SheetMusic {
+        SheetMusic(width: 100, height: 10, tiles: [Array(repeating: 0, count: 1000)], anchors: anchors, noteheadHalfWidth: 2, fingerprint: 1)
+    }
+
+    @Test func aPassStartJumpsBackAtItsQuarter() {
+        // Bar 1 (columns 10-40) played twice: its bar line at 50 ends the first pass at quarter 4.
+        let music = music([
+            .init(quarter: 0, x: 10), .init(quarter: 2, x: 30), .init(quarter: 4, x: 50),
+            .init(quarter: 4, x: 10, startsPass: true), .init(quarter: 6, x: 30), .init(quarter: 8, x: 50),
+        ])
+        #expect(music.anchors.count == 6)
+        #expect(music.x(atQuarter: 3) == 40)
+        #expect(abs(music.x(atQuarter: 3.999) - 49.99) < 1e-9)
+        #expect(music.x(atQuarter: 4) == 10)
+        #expect(music.x(atQuarter: 5) == 20)
+        #expect(music.x(atQuarter: 9) == 60, "after the last, at the last pass's pace")
+    }
+
+    @Test func withoutAPassStartColumnsOnlyGoRight() {
+        // The same anchors unmarked: the second pass's are dropped, the strip goes on forward.
+        let music = music([
+            .init(quarter: 0, x: 10), .init(quarter: 2, x: 30), .init(quarter: 4, x: 50), .init(quarter: 4, x: 10),
+            .init(quarter: 6, x: 30), .init(quarter: 8, x: 50),
+        ])
+        #expect(music.anchors == [.init(quarter: 0, x: 10), .init(quarter: 2, x: 30), .init(quarter: 4, x: 50)])
+        #expect(music.x(atQuarter: 5) == 60)
+    }
+
+    @Test func aPassEndIsKeptBeforeAPassStartGivenInAnyOrder() {
+        let music = music([
+            .init(quarter: 4, x: 10, startsPass: true), .init(quarter: 0, x: 10), .init(quarter: 4, x: 50), .init(quarter: 6, x: 30),
+        ])
+        #expect(music.anchors.map(\.x) == [10, 50, 10, 30])
+        #expect(music.x(atQuarter: 2) == 30)
+        #expect(music.x(atQuarter: 4) == 10)
+    }
+}
