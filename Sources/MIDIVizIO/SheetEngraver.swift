@@ -77,8 +77,9 @@ package enum SheetEngraver {
         var staffSpace: Double
     }
 
-    /// The most pixels a strip may have (a byte each): about 1 GB.
-    static let mostPixels = 1 << 30
+    /// The most columns a strip may have: cairo's coordinates are 24.8 fixed point (±8 388 607
+    /// pixels), and every tile draws the whole document shifted left.
+    static let mostColumns = 8_000_000
 
     static func rasterize(layout: Layout, svg: [UInt8], name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
         let rows = SheetBand.stripHeight(settings: settings)
@@ -92,24 +93,24 @@ package enum SheetEngraver {
         let width = layout.width * scale, height = layout.height * scale
         let top = (Double(rows) - height) / 2
         let columns = Int(width.rounded(.up))
-        guard columns > 0, columns.multipliedReportingOverflow(by: rows).partialValue <= mostPixels else {
-            throw .invalid(path: name, reason: "its sheet music would be \(columns) pixels long, more than midiviz keeps (\(mostPixels / max(1, rows)))")
+        guard columns > 0, columns <= mostColumns else {
+            throw .invalid(path: name, reason: "its sheet music would be \(columns) pixels long, more than midiviz draws (\(mostColumns))")
         }
         let document: SVGDocument
         do { document = try SVGDocument(bytes: svg) } catch { throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)") }
-        var tiles: [[UInt8]] = []
-        for start in stride(from: 0, to: columns, by: SheetMusic.tileColumns) {
-            do {
-                tiles.append(
-                    try document.coverage(
-                        width: width, height: height, left: start, top: top, columns: min(SheetMusic.tileColumns, columns - start), rows: rows))
-            } catch {
-                throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)")
-            }
+        // Tiles are drawn as frames need them, as many kept as two frames need; the first now,
+        // which checks that the document draws.
+        let tileColumns = SheetMusic.tileColumns
+        let drawer = SVGTileDrawer(document: document, width: width, height: height, top: top, tileColumns: tileColumns, rows: rows)
+        let first: [UInt8]
+        do { first = try drawer.draw(tile: 0, columns: min(tileColumns, columns)) } catch {
+            throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)")
         }
+        let tilesAFrame = settings.width / tileColumns + 2
+        let tiles = SheetTiles(width: columns, tileColumns: tileColumns, capacity: 2 * tilesAFrame, drawer: drawer, first: first)
         let anchors = layout.anchors.compactMap { pair in pair.count == 2 ? SheetMusic.Anchor(quarter: pair[0], x: pair[1] * scale) : nil }
         let music = SheetMusic(
-            width: columns, height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
+            height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
             fingerprint: fingerprint(svg, rows, scale))
         return Engraving(music: music, svg: svg, documentWidth: width, documentHeight: height, top: top)
     }

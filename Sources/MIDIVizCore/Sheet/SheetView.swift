@@ -51,6 +51,13 @@ extension Canvas {
         // Eight columns of paper are skipped at once when the column after them is paper too
         // (a column between two strip columns takes some of the second).
         let skipped = fraction == 0 ? 8 : 9
+        // The tiles under the band (and the column after it, which a fraction takes some of),
+        // taken once: drawn now if the playhead has just reached them.
+        let tileColumns = music.tiles.tileColumns
+        let firstColumn = view.left + x0 - Int(view.band.minX), lastColumn = view.left + x1 - Int(view.band.minX)
+        guard firstColumn < music.width, lastColumn >= 0 else { return drawPlayhead(view) }
+        let firstTile = max(0, firstColumn) / tileColumns
+        let tiles = (firstTile...min(lastColumn, music.width - 1) / tileColumns).map { music.tiles.tile($0) }
         pixels.withUnsafeMutableBufferPointer { buffer in
             for row in 0..<rows {
                 let line = buffer.baseAddress!.advanced(by: (y0 + row) * width)
@@ -63,11 +70,15 @@ extension Canvas {
                         continue
                     }
                     if stripX >= music.width { break }
-                    let tile = stripX / SheetMusic.tileColumns
-                    let tileStart = tile * SheetMusic.tileColumns
-                    let columns = min(SheetMusic.tileColumns, music.width - tileStart)
+                    let tile = stripX / tileColumns
+                    let tileStart = tile * tileColumns
+                    let columns = music.tiles.columns(ofTile: tile)
                     let run = min(x1 - x, tileStart + columns - stripX)
-                    music.tiles[tile].withUnsafeBufferPointer { coverage in
+                    // The first column of the next tile, for the last column of this one.
+                    let nextTile = tile + 1 - firstTile
+                    let after: UInt32 =
+                        nextTile < tiles.count ? UInt32(tiles[nextTile][stripRow * music.tiles.columns(ofTile: tile + 1)]) : 0
+                    tiles[tile - firstTile].withUnsafeBufferPointer { coverage in
                         let source = coverage.baseAddress!.advanced(by: stripRow * columns + stripX - tileStart)
                         let raw = UnsafeRawPointer(source)
                         var offset = 0
@@ -81,7 +92,8 @@ extension Canvas {
                             }
                             var value = UInt32(source[offset])
                             if fraction > 0 {
-                                let next = offset + 1 < run ? UInt32(source[offset + 1]) : UInt32(music.coverage(x: stripX + offset + 1, y: stripRow))
+                                let inTile = offset + 1 < run || stripX + offset + 1 < tileStart + columns
+                                let next = inTile ? UInt32(source[offset + 1]) : after
                                 value = (value * (16 - fraction) + next * fraction) >> 4
                             }
                             offset += 1
@@ -96,6 +108,11 @@ extension Canvas {
                 }
             }
         }
+        drawPlayhead(view)
+    }
+
+    /// A faint line at the playhead, across the band.
+    private mutating func drawPlayhead(_ view: SheetView) {
         let playheadLine = Rect(x: view.playheadX - 1, y: view.band.minY, width: 2, height: view.band.height)
         fillRect(playheadLine, view.lit.withAlpha(0.35))
     }
