@@ -32,7 +32,9 @@ package final class SVGTileDrawer: SheetTileDrawing {
             try document.coverage(
                 width: width, height: height, left: index * tileColumns - margin, top: top, columns: columns + 2 * margin, rows: rows)
         }
-        guard columns > 0, wide.count == (columns + 2 * margin) * rows else { return [] }
+        guard wide.count == (columns + 2 * margin) * rows else {
+            throw SVGDocument.SVGError(reason: "cairo gave \(wide.count) pixels for a tile of \(columns + 2 * margin)x\(rows)")
+        }
         var tile = [UInt8](repeating: 0, count: columns * rows)
         for row in 0..<rows {
             let from = row * (columns + 2 * margin) + margin
