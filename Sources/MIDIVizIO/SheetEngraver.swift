@@ -75,6 +75,8 @@ package enum SheetEngraver {
         var height: Double
         var anchors: [[Double]]
         var staffSpace: Double
+        /// (quarter, column, row) of each notehead's centre, for `--labels`.
+        var heads: [[Double]]?
     }
 
     /// The most columns a strip may have: cairo's coordinates are 24.8 fixed point (±8 388 607
@@ -109,9 +111,12 @@ package enum SheetEngraver {
         let tilesAFrame = settings.width / tileColumns + 2
         let tiles = SheetTiles(width: columns, tileColumns: tileColumns, capacity: 2 * tilesAFrame, drawer: drawer, first: first)
         let anchors = layout.anchors.compactMap { pair in pair.count == 2 ? SheetMusic.Anchor(quarter: pair[0], x: pair[1] * scale) : nil }
+        let heads = (layout.heads ?? []).compactMap { head in
+            head.count == 3 ? SheetMusic.Head(quarter: head[0], x: head[1] * scale, y: head[2] * scale + top) : nil
+        }
         let music = SheetMusic(
             height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
-            fingerprint: fingerprint(svg, rows, scale))
+            fingerprint: fingerprint(svg, rows, scale), heads: heads)
         return Engraving(music: music, svg: svg, documentWidth: width, documentHeight: height, top: top)
     }
 
@@ -146,28 +151,30 @@ package enum SheetEngraver {
         if not box or not margin:
             sys.stderr.write("Verovio wrote no page\n")
             sys.exit(2)
-        left = float(margin.group(1))
+        left, top = float(margin.group(1)), float(margin.group(2))
         widths = {"E0A0": 2.4, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
-        heads = {}
+        heads, ys = {}, {}
         space = 180.0
         pattern = (r'<g id="([^"]+)" class="note[^"]*"[^>]*>\s*<g class="notehead"[^>]*>\s*'
                    r'<use xlink:href="#(E\w+)-[^"]*" transform="translate\((-?[\d.]+), (-?[\d.]+)\) scale\(([\d.]+)')
         for match in re.finditer(pattern, svg):
             space = 250 * float(match.group(5))
             heads[match.group(1)] = left + float(match.group(3)) + widths.get(match.group(2), 1.18) * space / 2
+            ys[match.group(1)] = top + float(match.group(4))
         svg = re.sub(pattern, lambda m: m.group(0).replace('<g class="notehead"', '<g id="%s-head" class="notehead"' % m.group(1), 1), svg)
         # Music symbols in text (a tempo mark's note) are SMuFL glyphs of a font librsvg cannot
         # load: written with DejaVu's note signs (a half note as a quarter) instead.
         signs = {"\ueca5": "\u2669", "\ueca7": "\u266a", "\ueca3": "\u2669", "\ueca2": "o", "\uecb7": ".", "\ue1d5": "\u2669", "\ue1d7": "\u266a", "\ue1e7": "."}
         svg = re.sub(r'<tspan font-family="Leipzig" font-size="(\d+)px">([^<]*)</tspan>',
                      lambda m: '<tspan font-family="DejaVu Sans" font-size="%dpx">%s</tspan>' % (int(m.group(1)) * 2 // 3, "".join(signs.get(c, "") for c in m.group(2))), svg)
-        anchors = []
+        anchors, onsets = [], []
         for entry in timemap:
             xs = sorted(heads[i] for i in entry.get("on", []) if i in heads)
             if xs:
                 anchors.append([entry["qstamp"], xs[len(xs) // 2]])
+            onsets += [[entry["qstamp"], heads[i], ys[i]] for i in entry.get("on", []) if i in heads]
         with open(target, "w") as out:
             out.write(svg)
-        json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space}, sys.stdout)
+        json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space, "heads": onsets}, sys.stdout)
         """#
 }

@@ -18,6 +18,17 @@ public struct SheetMusic: Sendable, Equatable {
         }
     }
 
+    /// A notehead's centre in the strip, and the quarter its note starts at.
+    package struct Head: Sendable, Equatable {
+        package var quarter: Double
+        package var x: Double
+        package var y: Double
+
+        package init(quarter: Double, x: Double, y: Double) {
+            (self.quarter, self.x, self.y) = (quarter, x, y)
+        }
+    }
+
     /// The columns of one tile.
     package static let tileColumns = 4096
 
@@ -30,11 +41,15 @@ public struct SheetMusic: Sendable, Equatable {
     package let anchors: [Anchor]
     /// Half the width of a notehead, in pixels: how far around the playhead ink is lit.
     package let noteheadHalfWidth: Double
+    /// The noteheads of the notes that start (not those tied on), in time order: where
+    /// `--labels` writes names.
+    package let heads: [Head]
     /// A digest of the engraving (its SVG and scale): shapes compare strips by it, not by pixels.
     package let fingerprint: UInt64
 
     /// - Parameter tiles: the strip's tiles, its width theirs.
-    package init(height: Int, tiles: SheetTiles, anchors: [Anchor], noteheadHalfWidth: Double, fingerprint: UInt64) {
+    package init(height: Int, tiles: SheetTiles, anchors: [Anchor], noteheadHalfWidth: Double, fingerprint: UInt64, heads: [Head] = []) {
+        self.heads = heads
         self.width = tiles.width
         self.height = height
         self.tiles = tiles
