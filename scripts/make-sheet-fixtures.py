@@ -92,9 +92,43 @@ def da_capo_al_fine():
     return score('Da capo al fine', measures)
 
 
+def no_text():
+    """G major, 3/4, no tempo (120 bpm; MuseScore writes a tempo mark for any given), no title, the part's
+    name not printed, two staves: beamed eighths, a tie across the bar line, a rest, an
+    accidental, chords in the bass; 2 bars, 3 s. Nothing is text, so Verovio's engraving (glyphs
+    as paths from its own font data) does not depend on the fonts installed: the golden band."""
+    def n(step, octave, eighths, staff, alter=None, accidental=None, beam=None, tie=None, chord=False):
+        ties = ''.join('<tie type="%s"/>' % t for t in (tie or []))
+        tied = ''.join('<tied type="%s"/>' % t for t in (tie or []))
+        return ('<note>%s<pitch><step>%s</step>%s<octave>%d</octave></pitch><duration>%d</duration>%s<voice>%d</voice>'
+                '<type>%s</type>%s<staff>%d</staff>%s%s</note>' % (
+                    '<chord/>' if chord else '', step, '<alter>%d</alter>' % alter if alter is not None else '', octave, eighths,
+                    ties, staff, TYPES[eighths], '<accidental>%s</accidental>' % accidental if accidental else '', staff,
+                    '<beam number="1">%s</beam>' % beam if beam else '', '<notations>%s</notations>' % tied if tied else ''))
+
+    def rest(eighths, staff):
+        return '<note><rest/><duration>%d</duration><voice>%d</voice><type>%s</type><staff>%d</staff></note>' % (
+            eighths, staff, TYPES[eighths], staff)
+    head = ('<attributes><divisions>2</divisions><key><fifths>1</fifths></key><time><beats>3</beats><beat-type>4</beat-type>'
+            '</time><staves>2</staves><clef number="1"><sign>G</sign><line>2</line></clef>'
+            '<clef number="2"><sign>F</sign><line>4</line></clef></attributes>')
+    first = (head + n('G', 4, 1, 1, beam='begin') + n('A', 4, 1, 1, beam='continue') + n('B', 4, 1, 1, beam='continue')
+             + n('C', 5, 1, 1, beam='end') + n('D', 5, 2, 1, tie=['start'])
+             + '<backup><duration>6</duration></backup>'
+             + n('G', 2, 4, 2) + n('B', 2, 4, 2, chord=True) + n('D', 3, 4, 2, chord=True) + rest(2, 2))
+    second = (n('D', 5, 2, 1, tie=['stop']) + n('F', 5, 1, 1, alter=0, accidental='natural', beam='begin')
+              + n('E', 5, 1, 1, beam='end') + n('D', 5, 2, 1)
+              + '<backup><duration>6</duration></backup>'
+              + n('C', 3, 2, 2) + n('E', 3, 2, 2, chord=True) + n('D', 3, 4, 2) + n('F', 3, 4, 2, alter=1, chord=True))
+    text = score('', [(1, False, first), (2, False, second)])
+    return text.replace('<work><work-title></work-title></work>', '').replace(
+        '<part-name>Piano</part-name>', '<part-name print-object="no">Piano</part-name>')
+
+
 if __name__ == '__main__':
     os.makedirs(HERE, exist_ok=True)
     for name, text in [('c-major-scale.musicxml', scale()), ('pickup-tempo.musicxml', pickup_and_tempo()),
-                       ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine())]:
+                       ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine()),
+                       ('no-text.musicxml', no_text())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

@@ -2,7 +2,8 @@ import CRSVG
 import MIDIVizCore
 
 /// An SVG document parsed by librsvg, drawn with cairo into coverage masks: the engraved sheet
-/// music, rasterized once before any frame. Owns an `RsvgHandle`, released in `deinit`.
+/// music, drawn a tile at a time as frames need it (`SVGTileDrawer`). Owns an `RsvgHandle`,
+/// released in `deinit`; librsvg's handle is not for two threads at once.
 package final class SVGDocument {
     package struct SVGError: Error, CustomStringConvertible {
         package var reason: String

@@ -110,6 +110,8 @@ package enum SheetEngraver {
         var height: Double
         var anchors: [[Double]]
         var staffSpace: Double
+        /// (quarter, column, row) of each notehead's centre, for `--labels`.
+        var heads: [[Double]]?
 
         /// The layout the script printed, if it is one.
         static func read(_ json: [UInt8]) -> Layout? {
@@ -118,8 +120,9 @@ package enum SheetEngraver {
         }
     }
 
-    /// The most pixels a strip may have (a byte each): about 1 GB.
-    static let mostPixels = 1 << 30
+    /// The most columns a strip may have: cairo's coordinates are 24.8 fixed point (±8 388 607
+    /// pixels), and every tile draws the whole document shifted left.
+    static let mostColumns = 8_000_000
 
     static func rasterize(layout: Layout, svg: [UInt8], name: String, settings: RenderSettings) throws(LoadError) -> Engraving {
         let rows = SheetBand.stripHeight(settings: settings)
@@ -133,27 +136,30 @@ package enum SheetEngraver {
         let width = layout.width * scale, height = layout.height * scale
         let top = (Double(rows) - height) / 2
         let columns = Int(width.rounded(.up))
-        guard columns > 0, columns.multipliedReportingOverflow(by: rows).partialValue <= mostPixels else {
-            throw .invalid(path: name, reason: "its sheet music would be \(columns) pixels long, more than midiviz keeps (\(mostPixels / max(1, rows)))")
+        guard columns > 0, columns <= mostColumns else {
+            throw .invalid(path: name, reason: "its sheet music would be \(columns) pixels long, more than midiviz draws (\(mostColumns))")
         }
         let document: SVGDocument
         do { document = try SVGDocument(bytes: svg) } catch { throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)") }
-        var tiles: [[UInt8]] = []
-        for start in stride(from: 0, to: columns, by: SheetMusic.tileColumns) {
-            do {
-                tiles.append(
-                    try document.coverage(
-                        width: width, height: height, left: start, top: top, columns: min(SheetMusic.tileColumns, columns - start), rows: rows))
-            } catch {
-                throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)")
-            }
+        // Tiles are drawn as frames need them, as many kept as two frames need; the first now,
+        // which checks that the document draws.
+        let tileColumns = SheetMusic.tileColumns
+        let drawer = SVGTileDrawer(document: document, width: width, height: height, top: top, tileColumns: tileColumns, rows: rows)
+        let first: [UInt8]
+        do { first = try drawer.draw(tile: 0, columns: min(tileColumns, columns)) } catch {
+            throw .invalid(path: name, reason: "cannot draw its sheet music: \(error)")
         }
+        let tilesAFrame = settings.width / tileColumns + 2
+        let tiles = SheetTiles(width: columns, tileColumns: tileColumns, capacity: 2 * tilesAFrame, drawer: drawer, first: first)
         let anchors = layout.anchors.compactMap { entry in
             (2...3).contains(entry.count) ? SheetMusic.Anchor(quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3) : nil
         }
+        let heads = (layout.heads ?? []).compactMap { head in
+            head.count == 3 ? SheetMusic.Head(quarter: head[0], x: head[1] * scale, y: head[2] * scale + top) : nil
+        }
         let music = SheetMusic(
-            width: columns, height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
-            fingerprint: fingerprint(svg, rows, scale))
+            height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
+            fingerprint: fingerprint(svg, rows, scale), heads: heads)
         return Engraving(music: music, svg: svg, documentWidth: width, documentHeight: height, top: top)
     }
 
@@ -188,15 +194,16 @@ package enum SheetEngraver {
         if not box or not margin:
             sys.stderr.write("Verovio wrote no page\n")
             sys.exit(2)
-        left = float(margin.group(1))
+        left, top = float(margin.group(1)), float(margin.group(2))
         widths = {"E0A0": 2.4, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
-        heads = {}
+        heads, ys = {}, {}
         space = 180.0
         pattern = (r'<g id="([^"]+)" class="note[^"]*"[^>]*>\s*<g class="notehead"[^>]*>\s*'
                    r'<use xlink:href="#(E\w+)-[^"]*" transform="translate\((-?[\d.]+), (-?[\d.]+)\) scale\(([\d.]+)')
         for match in re.finditer(pattern, svg):
             space = 250 * float(match.group(5))
             heads[match.group(1)] = left + float(match.group(3)) + widths.get(match.group(2), 1.18) * space / 2
+            ys[match.group(1)] = top + float(match.group(4))
         svg = re.sub(pattern, lambda m: m.group(0).replace('<g class="notehead"', '<g id="%s-head" class="notehead"' % m.group(1), 1), svg)
         # Music symbols in text (a tempo mark's note) are SMuFL glyphs of a font librsvg cannot
         # load: written with DejaVu's note signs (a half note as a quarter) instead.
@@ -216,7 +223,7 @@ package enum SheetEngraver {
         # where that measure is, at the same quarter: [quarter, column, 1].
         def engraved(i):
             return re.sub(r'-rend\d+$', '', i)
-        anchors, previous = [], None
+        anchors, previous, onsets = [], None, []
         for entry in timemap:
             jump = False
             measure = engraved(entry["measureOn"]) if "measureOn" in entry else None
@@ -230,8 +237,9 @@ package enum SheetEngraver {
                 anchors.append([entry["qstamp"], xs[len(xs) // 2]] + ([1] if jump else []))
             elif jump:
                 anchors.append([entry["qstamp"], measures[measure][0], 1])
+            onsets += [[entry["qstamp"], heads[engraved(i)], ys[engraved(i)]] for i in entry.get("on", []) if engraved(i) in heads]
         with open(target, "w") as out:
             out.write(svg)
-        json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space}, sys.stdout)
+        json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space, "heads": onsets}, sys.stdout)
         """#
 }

@@ -6,7 +6,14 @@ import Testing
 /// follows each pass and jumps at the next one's start, as a reader's eye does.
 struct SheetMusicPassesTests {
     func music(_ anchors: [SheetMusic.Anchor]) -> SheetMusic {
-        SheetMusic(width: 100, height: 10, tiles: [Array(repeating: 0, count: 1000)], anchors: anchors, noteheadHalfWidth: 2, fingerprint: 1)
+        let tiles = SheetTiles(width: 100, tileColumns: 100, capacity: 1, drawer: BlankPaper(rows: 10))
+        return SheetMusic(height: 10, tiles: tiles, anchors: anchors, noteheadHalfWidth: 2, fingerprint: 1)
+    }
+
+    /// Tiles of paper only: these tests look at columns, not pixels.
+    struct BlankPaper: SheetTileDrawing {
+        let rows: Int
+        func coverage(ofTile index: Int, columns: Int) -> [UInt8] { Array(repeating: 0, count: columns * rows) }
     }
 
     @Test func aPassStartJumpsBackAtItsQuarter() {

@@ -30,6 +30,8 @@ package struct Scene: Sendable {
     let labeler: NoteLabeler
     /// The karaoke display, with `--lyrics` when the song has lyrics.
     let lyricsOverlay: LyricsOverlay?
+    /// Note names under the sheet band's noteheads, with `--labels`.
+    let sheetLabels: SheetLabels?
 
     package static let drumChannel: UInt8 = 9
 
@@ -69,6 +71,7 @@ package struct Scene: Sendable {
         self.bands = bands
         overlay = Overlay(settings: settings, legend: legend, bands: bands)
         labeler = NoteLabeler(song: song, settings: settings)
+        sheetLabels = SheetLabels(song: song, settings: settings, labeler: labeler)
         lyricsOverlay = lyrics.map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
     }
 
@@ -123,7 +126,10 @@ package struct Scene: Sendable {
     package func makeShapes(at seconds: Double, into shapes: inout [Shape]) {
         shapes.removeAll(keepingCapacity: true)
         append(of: settings.style.layout, at: seconds, to: &shapes)
-        if let sheet = SheetBand.view(song: song, settings: settings, at: seconds) { shapes.append(.sheet(sheet)) }
+        if let sheet = SheetBand.view(song: song, settings: settings, at: seconds) {
+            shapes.append(.sheet(sheet))
+            sheetLabels?.append(for: sheet, to: &shapes)
+        }
         lyricsOverlay?.append(at: seconds, to: &shapes)
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }

@@ -52,12 +52,12 @@ package enum SheetBand {
         let playhead = playheadX(settings: settings)
         let x = music.x(atQuarter: song.quarters(atSeconds: seconds))
         let colors = colors(settings: settings)
-        let position = x - Double(playhead)
-        var left = Int(position.rounded(.down))
-        var sixteenths = UInt32(((position - Double(left)) * 16).rounded())
-        if sixteenths == 16 { (left, sixteenths) = (left + 1, 0) }
+        // Whole pixels: x264 predicts a whole-pixel shift exactly, so the scrolling band costs it
+        // far less than one scrolled by fractions (bach_847 at 1080p60: 1.20x the CPU time of
+        // the render without the band, against 1.32x by sixteenths of a pixel).
+        let left = Int((x - Double(playhead)).rounded())
         return SheetView(
-            music: music, band: rect(settings: settings), left: left, fraction: sixteenths, playheadX: playhead,
+            music: music, band: rect(settings: settings), left: left, playheadX: playhead,
             paper: colors.paper, ink: colors.ink, lit: colors.lit)
     }
 }

@@ -1,9 +1,10 @@
-/// Engraved music as one endless system, rasterized once into coverage tiles, and where each
-/// moment of the song is on it. Made before any frame (by `SheetEngraver` in MIDIVizIO) and
-/// then only read: a frame crops it under a fixed playhead.
+/// Engraved music as one endless system, drawn into coverage tiles as the playhead reaches them,
+/// and where each moment of the song is on it. Made before any frame (by `SheetEngraver` in
+/// MIDIVizIO) and then only read: a frame crops it under a fixed playhead.
 ///
-/// Memory: one byte a pixel, `height` × `width` in all (`bach_847.mid`, 3:10, at 1080p: 324 rows
-/// by about 29 000 columns, 9.4 MB); `SheetEngraver` refuses more than 1 GB.
+/// Memory: one byte a pixel for the few tiles in `tiles`' cache (at 1080p, 324 rows by 4096
+/// columns, 1.3 MB a tile, 4 tiles), whatever the piece's length; the whole strip of
+/// `bach_847.mid` (3:10) would be about 29 000 columns.
 public struct SheetMusic: Sendable, Equatable {
     /// Where a moment of the music is: `quarter` quarter notes after the score's start (as
     /// played: repeats unfolded) is at column `x` of the strip.
@@ -21,22 +22,39 @@ public struct SheetMusic: Sendable, Equatable {
         }
     }
 
+    /// A notehead's centre in the strip, and the quarter its note starts at.
+    package struct Head: Sendable, Equatable {
+        package var quarter: Double
+        package var x: Double
+        package var y: Double
+
+        package init(quarter: Double, x: Double, y: Double) {
+            (self.quarter, self.x, self.y) = (quarter, x, y)
+        }
+    }
+
     /// The columns of one tile.
     package static let tileColumns = 4096
 
     package let width: Int
     package let height: Int
-    /// Coverage, 0 (paper) to 255 (ink): tile `i` holds columns `i * tileColumns` on, row by row.
-    package let tiles: [[UInt8]]
+    /// Coverage, 0 (paper) to 255 (ink): tile `i` holds columns `i * tiles.tileColumns` on, row
+    /// by row, drawn when first needed.
+    package let tiles: SheetTiles
     /// Note onsets by increasing quarter, their columns increasing within each pass.
     package let anchors: [Anchor]
     /// Half the width of a notehead, in pixels: how far around the playhead ink is lit.
     package let noteheadHalfWidth: Double
+    /// The noteheads of the notes that start (not those tied on), in time order: where
+    /// `--labels` writes names.
+    package let heads: [Head]
     /// A digest of the engraving (its SVG and scale): shapes compare strips by it, not by pixels.
     package let fingerprint: UInt64
 
-    package init(width: Int, height: Int, tiles: [[UInt8]], anchors: [Anchor], noteheadHalfWidth: Double, fingerprint: UInt64) {
-        self.width = width
+    /// - Parameter tiles: the strip's tiles, its width theirs.
+    package init(height: Int, tiles: SheetTiles, anchors: [Anchor], noteheadHalfWidth: Double, fingerprint: UInt64, heads: [Head] = []) {
+        self.heads = heads
+        self.width = tiles.width
         self.height = height
         self.tiles = tiles
         self.anchors = Self.increasing(anchors)
@@ -81,11 +99,11 @@ public struct SheetMusic: Sendable, Equatable {
         return a.x + (quarter - a.quarter) / (b.quarter - a.quarter) * (b.x - a.x)
     }
 
-    /// The coverage at column `x`, row `y` (0 outside the strip).
+    /// The coverage at column `x`, row `y` (0 outside the strip). One tile look-up a pixel: for
+    /// tests; frames take their tiles once (`Canvas.draw(_:)`).
     package func coverage(x: Int, y: Int) -> UInt8 {
         guard x >= 0, x < width, y >= 0, y < height else { return 0 }
-        let tile = x / Self.tileColumns
-        let columns = min(Self.tileColumns, width - tile * Self.tileColumns)
-        return tiles[tile][y * columns + x - tile * Self.tileColumns]
+        let tile = x / tiles.tileColumns
+        return tiles.tile(tile)[y * tiles.columns(ofTile: tile) + x - tile * tiles.tileColumns]
     }
 }

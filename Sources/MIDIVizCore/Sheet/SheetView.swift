@@ -5,10 +5,8 @@ package struct SheetView: Sendable, Hashable {
     package var music: SheetMusic
     /// Where the band is in the frame.
     package var band: Rect
-    /// The strip's column at the band's left edge, plus `fraction` sixteenths of a column: the
-    /// strip scrolls smoothly, not by whole pixels.
+    /// The strip's column at the band's left edge: the strip scrolls by whole pixels.
     package var left: Int
-    package var fraction: UInt32
     /// The playhead's column in the frame.
     package var playheadX: Float
     package var paper: RGBA
@@ -17,7 +15,7 @@ package struct SheetView: Sendable, Hashable {
     package var lit: RGBA
 
     package static func == (lhs: SheetView, rhs: SheetView) -> Bool {
-        lhs.music.fingerprint == rhs.music.fingerprint && lhs.band == rhs.band && lhs.left == rhs.left && lhs.fraction == rhs.fraction
+        lhs.music.fingerprint == rhs.music.fingerprint && lhs.band == rhs.band && lhs.left == rhs.left
             && lhs.playheadX == rhs.playheadX
             && lhs.paper == rhs.paper && lhs.ink == rhs.ink && lhs.lit == rhs.lit
     }
@@ -25,7 +23,6 @@ package struct SheetView: Sendable, Hashable {
     package func hash(into hasher: inout Hasher) {
         hasher.combine(music.fingerprint)
         hasher.combine(left)
-        hasher.combine(fraction)
         hasher.combine(band.minX)
         hasher.combine(band.minY)
     }
@@ -47,10 +44,12 @@ extension Canvas {
         let half = Int(music.noteheadHalfWidth.rounded(.up))
         let playhead = Int(view.playheadX.rounded())
         let width = self.width
-        let fraction = min(15, view.fraction)
-        // Eight columns of paper are skipped at once when the column after them is paper too
-        // (a column between two strip columns takes some of the second).
-        let skipped = fraction == 0 ? 8 : 9
+        // The tiles under the band, taken once: drawn now if the playhead has just reached them.
+        let tileColumns = music.tiles.tileColumns
+        let firstColumn = view.left + x0 - Int(view.band.minX), lastColumn = view.left + x1 - 1 - Int(view.band.minX)
+        guard firstColumn < music.width, lastColumn >= 0 else { return drawPlayhead(view) }
+        let firstTile = max(0, firstColumn) / tileColumns
+        let tiles = (firstTile...min(lastColumn, music.width - 1) / tileColumns).map { music.tiles.tile($0) }
         pixels.withUnsafeMutableBufferPointer { buffer in
             for row in 0..<rows {
                 let line = buffer.baseAddress!.advanced(by: (y0 + row) * width)
@@ -63,27 +62,21 @@ extension Canvas {
                         continue
                     }
                     if stripX >= music.width { break }
-                    let tile = stripX / SheetMusic.tileColumns
-                    let tileStart = tile * SheetMusic.tileColumns
-                    let columns = min(SheetMusic.tileColumns, music.width - tileStart)
+                    let tile = stripX / tileColumns
+                    let tileStart = tile * tileColumns
+                    let columns = music.tiles.columns(ofTile: tile)
                     let run = min(x1 - x, tileStart + columns - stripX)
-                    music.tiles[tile].withUnsafeBufferPointer { coverage in
+                    tiles[tile - firstTile].withUnsafeBufferPointer { coverage in
                         let source = coverage.baseAddress!.advanced(by: stripRow * columns + stripX - tileStart)
                         let raw = UnsafeRawPointer(source)
                         var offset = 0
                         while offset < run {
                             // Paper, eight columns at a time (most of a page is paper).
-                            if offset + skipped <= run, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == 0,
-                                fraction == 0 || source[offset + 8] == 0
-                            {
+                            if offset + 8 <= run, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == 0 {
                                 offset += 8
                                 continue
                             }
-                            var value = UInt32(source[offset])
-                            if fraction > 0 {
-                                let next = offset + 1 < run ? UInt32(source[offset + 1]) : UInt32(music.coverage(x: stripX + offset + 1, y: stripRow))
-                                value = (value * (16 - fraction) + next * fraction) >> 4
-                            }
+                            let value = UInt32(source[offset])
                             offset += 1
                             guard value > 0 else { continue }
                             let column = x + offset - 1
@@ -96,6 +89,11 @@ extension Canvas {
                 }
             }
         }
+        drawPlayhead(view)
+    }
+
+    /// A faint line at the playhead, across the band.
+    private mutating func drawPlayhead(_ view: SheetView) {
         let playheadLine = Rect(x: view.playheadX - 1, y: view.band.minY, width: 2, height: view.band.height)
         fillRect(playheadLine, view.lit.withAlpha(0.35))
     }
