@@ -17,23 +17,27 @@ import Testing
         return path
     }
 
-    /// Runs midiviz and returns its exit status and peak resident memory in bytes (its own and
-    /// its children's), from `wait4`'s resource usage of that one process.
+    /// Runs midiviz and returns its exit status and peak resident memory in bytes, from `wait4`'s
+    /// resource usage of that one process. It is started by a small Python process, not by this
+    /// one: a process spawned here shares this test process's memory until it runs midiviz, and
+    /// Linux counts that memory's high-water mark (hundreds of MB in a full test run) as its own.
     func peakMemory(_ arguments: [String]) throws -> (status: Int32, bytes: Int) {
-        var pid: pid_t = 0
-        let argv = ([TestEnvironment.binary.path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let spawned = posix_spawn(&pid, TestEnvironment.binary.path, &actions, nil, argv, environ)
-        try #require(spawned == 0, "posix_spawn: \(spawned)")
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        return ((status >> 8) & 0xFF, usage.ru_maxrss * 1024)
+        let script = """
+            import os, sys
+            pid = os.fork()
+            if pid == 0:
+                fd = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(fd, 1)
+                os.dup2(fd, 2)
+                os.execv(sys.argv[1], sys.argv[1:])
+            _, status, usage = os.wait4(pid, 0)
+            print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+            """
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, TestEnvironment.binary.path] + arguments)
+        let fields = result.stdoutText.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(result.status == 0 && fields.count == 2, "python3: \(result.stdoutText) \(result.stderr)")
+        return (Int32(fields[0]), fields[1] * 1024)
     }
 
     /// Memory follows the song's notes, not how many are on screen: 900,000 notes over 60 s
