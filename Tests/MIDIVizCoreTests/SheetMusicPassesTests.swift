@@ -4,7 +4,7 @@ import Testing
 
 /// Where the strip is at a quarter when the music is played in passes (a repeat): the column
 /// follows each pass and jumps at the next one's start, as a reader's eye does.
-struct SheetMusicPassesTests {
+@Suite(.timeLimit(.minutes(30))) struct SheetMusicPassesTests {
     func music(_ anchors: [SheetMusic.Anchor]) -> SheetMusic {
         let tiles = SheetTiles(width: 100, tileColumns: 100, capacity: 1, drawer: BlankPaper(rows: 10))
         return SheetMusic(height: 10, tiles: tiles, anchors: anchors, noteheadHalfWidth: 2, fingerprint: 1)

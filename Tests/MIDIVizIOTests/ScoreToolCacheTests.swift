@@ -6,7 +6,7 @@ import Testing
 
 /// The score tools' cache on its own (no tools): entries read back whole or not at all, writers
 /// at once never make a torn entry, a folder that cannot be written is only no cache.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct ScoreToolCacheTests {
     func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-cache-test-\(UUID().uuidString.prefix(8))").path
