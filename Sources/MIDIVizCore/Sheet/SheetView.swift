@@ -71,10 +71,27 @@ extension Canvas {
                         let raw = UnsafeRawPointer(source)
                         var offset = 0
                         while offset < run {
-                            // Paper, eight columns at a time (most of a page is paper).
-                            if offset + 8 <= run, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == 0 {
-                                offset += 8
-                                continue
+                            // Eight columns at a time: paper skipped (most of a page is), ink away
+                            // from the lit columns blended at once.
+                            if offset + 8 <= run {
+                                let eight = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                                if eight == 0 {
+                                    offset += 8
+                                    continue
+                                }
+                                let column = x + offset
+                                if column + 7 < playhead - half || column > playhead + half {
+                                    // Lane by lane: the generic SIMD conversions are not specialized and slow.
+                                    let low = UInt32(truncatingIfNeeded: eight), high = UInt32(truncatingIfNeeded: eight >> 32)
+                                    var weights = SIMD8<UInt32>(
+                                        low & 0xFF, (low >> 8) & 0xFF, (low >> 16) & 0xFF, low >> 24,
+                                        high & 0xFF, (high >> 8) & 0xFF, (high >> 16) & 0xFF, high >> 24)
+                                    weights &+= weights &>> 7
+                                    if ink.weight != 256 { weights = (weights &* ink.weight) &>> 8 }
+                                    Canvas.blend8(line.advanced(by: column), ink, weights)
+                                    offset += 8
+                                    continue
+                                }
                             }
                             let value = UInt32(source[offset])
                             offset += 1
