@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Keeps a sound aside while measuring its loudness, then plays it once into a sink with a
 /// gain: the whole sound must be measured before any of it can be normalized. The samples go
@@ -18,12 +19,53 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     package private(set) var framesWritten = 0
 
     /// Creates (or empties) the scratch file at `path`; the caller removes it.
-    package init(path: String, sampleRate: Int) throws(AudioError) {
+    /// - Parameter truePeak: measure the kept sound's true peak as it comes, besides its loudness.
+    package init(path: String, sampleRate: Int, truePeak: Bool = true) throws(AudioError) {
         self.path = path
-        meter = try BackgroundMeter(sampleRate: sampleRate)
+        meter = try BackgroundMeter(sampleRate: sampleRate, truePeak: truePeak)
         self.sampleRate = sampleRate
         guard let file = fopen(path, "w+b") else { throw .cannotWrite(path: path, reason: systemError()) }
         self.file = file
+    }
+
+    /// The loudness (and true peak, if asked) of everything kept, once it is all measured.
+    func measurement() -> LoudnessMeter { meter.finish() }
+
+    /// The kept sound's true peak in dBTP, each channel measured from the file on a thread of its own.
+    func truePeakOfFileDBTP() throws(AudioError) -> Double {
+        guard let file else { return -.infinity }
+        let descriptor = fileno(file), frames = framesWritten, rate = sampleRate
+        // Each thread feeds only its own meter.
+        nonisolated(unsafe) let meters = [
+            try LoudnessMeter(truePeakOfOneChannelAt: rate), try LoudnessMeter(truePeakOfOneChannelAt: rate),
+        ]
+        let failed = Atomic<Bool>(false)
+        DispatchQueue.concurrentPerform(iterations: 2) { channel in
+            if !Self.measure(channel: channel, of: descriptor, frames: frames, into: meters[channel]) {
+                failed.store(true, ordering: .relaxed)
+            }
+        }
+        if failed.load(ordering: .relaxed) { throw .cannotWrite(path: path, reason: "the kept sound could not be read back") }
+        return LoudnessMeter.decibels(max(meters[0].truePeak, meters[1].truePeak))
+    }
+
+    /// Feeds one channel of the file (read with `pread`, so both channels can be read at once)
+    /// into `meter`; false if the file ended early.
+    private static func measure(channel: Int, of descriptor: Int32, frames: Int, into meter: LoudnessMeter) -> Bool {
+        let block = 16_384
+        var interleaved = [Float](repeating: 0, count: block * 2)
+        var samples = [Float](repeating: 0, count: block)
+        var done = 0
+        while done < frames {
+            let count = min(block, frames - done)
+            let bytes = count * 8
+            let read = interleaved.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, bytes, off_t(done * 8)) }
+            guard read == bytes else { return false }
+            for index in 0..<count { samples[index] = interleaved[2 * index + channel] }
+            samples.withUnsafeBufferPointer { meter.add(interleaved: $0.baseAddress!, count: count) }
+            done += count
+        }
+        return true
     }
 
     deinit { if let file { fclose(file) } }
@@ -105,7 +147,7 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     private func makeTake(gainDB: Double, limiterThresholdDB: Double, shouldStop: () -> Bool) throws(AudioError) -> MeteredTake {
         let take = try MeteredTake(
             gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, path: path + ".take", sampleRate: sampleRate)
-        try replay(gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, into: take, shouldStop: shouldStop)
+        try replay(gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, into: take.sound, shouldStop: shouldStop)
         return take
     }
 

@@ -86,19 +86,24 @@ struct ScoreToolCacheCommandTests {
         #expect(first.score && first.notation && first.engraving, "the first run reads, notates and engraves")
         #expect(tools.entries().map { $0.prefix { $0 != "-" } } == ["notation", "score", "verovio", "verovio"])
         tools.breakTools(true)
-        for poster in Self.posters {
-            let again = try self.poster(poster.arguments, to: tools.folder + "/again-" + poster.name, tools)
-            #expect(again.status == 0, "\(again.stderr)")
-            #expect(
-                FileManager.default.contents(atPath: tools.folder + "/again-" + poster.name)
-                    == FileManager.default.contents(atPath: tools.folder + "/first-" + poster.name))
-        }
+        try expectPostersAsFirst("again", tools)
         let second = conversions(tools.runs())
         #expect(!second.score && !second.notation && !second.engraving, "no tool converted or engraved")
         // The broken tools are noticed when the cache is off: the runs above did not need them.
         for poster in Self.posters {
             let off = try self.poster(poster.arguments, to: tools.folder + "/off-" + poster.name, tools, environment: ["MIDIVIZ_CACHE": "off"])
             #expect(off.status == 65, "\(off.stderr)")
+        }
+    }
+
+    /// Makes every poster again as `name-…` and expects each to succeed with the first run's bytes.
+    func expectPostersAsFirst(_ name: String, _ tools: Tools) throws {
+        for poster in Self.posters {
+            let made = try self.poster(poster.arguments, to: tools.folder + "/\(name)-" + poster.name, tools)
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(
+                FileManager.default.contents(atPath: tools.folder + "/\(name)-" + poster.name)
+                    == FileManager.default.contents(atPath: tools.folder + "/first-" + poster.name))
         }
     }
 
@@ -145,24 +150,12 @@ struct ScoreToolCacheCommandTests {
             }
             try bytes.write(to: URL(fileURLWithPath: path))
         }
-        for poster in Self.posters {
-            let again = try self.poster(poster.arguments, to: tools.folder + "/again-" + poster.name, tools)
-            #expect(again.status == 0, "\(again.stderr)")
-            #expect(
-                FileManager.default.contents(atPath: tools.folder + "/again-" + poster.name)
-                    == FileManager.default.contents(atPath: tools.folder + "/first-" + poster.name))
-        }
+        try expectPostersAsFirst("again", tools)
         let runs = conversions(tools.runs())
         #expect(runs.score && runs.notation && runs.engraving, "the damaged entries were made again")
         // Whole again: runs with broken tools read them.
         tools.breakTools(true)
-        for poster in Self.posters {
-            let third = try self.poster(poster.arguments, to: tools.folder + "/third-" + poster.name, tools)
-            #expect(third.status == 0, "\(third.stderr)")
-            #expect(
-                FileManager.default.contents(atPath: tools.folder + "/third-" + poster.name)
-                    == FileManager.default.contents(atPath: tools.folder + "/first-" + poster.name))
-        }
+        try expectPostersAsFirst("third", tools)
     }
 
     /// Three processes reading and engraving one score into an empty cache at once: each makes

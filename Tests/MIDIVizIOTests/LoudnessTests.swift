@@ -17,6 +17,18 @@ import Testing
         return (left, right)
     }
 
+    /// A spool at `path` holding the sound.
+    static func spool(_ left: [Float], _ right: [Float], at path: String) throws -> SoundSpool {
+        let spool = try SoundSpool(path: path, sampleRate: 48_000)
+        try left.withUnsafeBufferPointer { l in
+            try right.withUnsafeBufferPointer { r in
+                try spool.append(left: l.baseAddress!, right: r.baseAddress!, count: l.count)
+            }
+        }
+        try spool.finish()
+        return spool
+    }
+
     @Test func theLimiterHoldsEveryPeakAndKeepsTheLengthAndTheQuietParts() {
         let (left, right) = Self.signal(count: 96_000)
         let limiter = PeakLimiter(threshold: 0.5, sampleRate: 48_000)
@@ -34,14 +46,8 @@ import Testing
     @Test func aSpoolReplaysWithTheGainThatReachesTheTargetUnderTheCeiling() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-spool-\(getpid()).f32").path
         defer { unlink(path) }
-        let spool = try SoundSpool(path: path, sampleRate: 48_000)
         let (left, right) = Self.signal(count: 48_000 * 6)
-        try left.withUnsafeBufferPointer { l in
-            try right.withUnsafeBufferPointer { r in
-                try spool.append(left: l.baseAddress!, right: r.baseAddress!, count: l.count)
-            }
-        }
-        try spool.finish()
+        let spool = try Self.spool(left, right, at: path)
         let plan = try spool.normalization(for: LoudnessTarget(integratedLUFS: -14, truePeakCeilingDBTP: -1))
         #expect(plan.measuredLUFS.isFinite && plan.truePeakDBTP > -1, "loud enough to need limiting: \(plan)")
         #expect(plan.limiterThresholdDB != nil)
@@ -60,14 +66,8 @@ import Testing
     @Test func theTakeOnTargetIsWrittenAsTheLimiterMakesIt() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-take-\(getpid()).f32").path
         defer { unlink(path) }
-        let spool = try SoundSpool(path: path, sampleRate: 48_000)
         let (left, right) = Self.signal(count: 48_000 * 3)
-        try left.withUnsafeBufferPointer { l in
-            try right.withUnsafeBufferPointer { r in
-                try spool.append(left: l.baseAddress!, right: r.baseAddress!, count: l.count)
-            }
-        }
-        try spool.finish()
+        let spool = try Self.spool(left, right, at: path)
         let plan = try spool.normalization(for: LoudnessTarget(integratedLUFS: -14, truePeakCeilingDBTP: -1))
         let threshold = try #require(plan.limiterThresholdDB)
         // What the spool writes (its kept take) against the limiter run here on the same samples.
