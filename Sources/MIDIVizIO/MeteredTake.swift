@@ -9,11 +9,18 @@ final class MeteredTake: Sendable {
     let limiterThresholdDB: Double?
     let sound: SoundSpool
 
+    /// The take's file is made new beside `path` (`mkstemp`: never a file that was there) and
+    /// unlinked once open.
     init(gainDB: Double, limiterThresholdDB: Double?, path: String, sampleRate: Int) throws(AudioError) {
         self.gainDB = gainDB
         self.limiterThresholdDB = limiterThresholdDB
-        sound = try SoundSpool(path: path, sampleRate: sampleRate, truePeak: false)
-        unlink(path)
+        var template = Array((path + ".take-XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: systemError()) }
+        close(descriptor)
+        let unique = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(unique) }
+        sound = try SoundSpool(path: unique, sampleRate: sampleRate, truePeak: false)
     }
 
     /// The take's integrated loudness, once every block is measured.

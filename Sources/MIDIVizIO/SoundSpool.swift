@@ -146,7 +146,7 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     /// The kept sound with `gainDB` and the limiter at `limiterThresholdDB`, measured and kept.
     private func makeTake(gainDB: Double, limiterThresholdDB: Double, shouldStop: () -> Bool) throws(AudioError) -> MeteredTake {
         let take = try MeteredTake(
-            gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, path: path + ".take", sampleRate: sampleRate)
+            gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, path: path, sampleRate: sampleRate)
         try replay(gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, into: take.sound, shouldStop: shouldStop)
         return take
     }
