@@ -49,18 +49,18 @@ final class StagedOutput: Sendable {
         }
         createdFolders = created
         Self.removeStaleTemporaries(in: folder, of: name)
-        var template = Array(PathParts.join(folder, ".\(name).midiviz-\(getpid())-XXXXXX").utf8CString)
+        let template = PathParts.join(folder, ".\(name).midiviz-\(getpid())-XXXXXX")
         let mode = 0o777 & ~Self.umaskValue
         if isFolder {
-            guard mkdtemp(&template) != nil else { throw .cannotCreate("cannot create \(finalPath): \(systemError())") }
-            chmod(template, mode_t(mode))
+            guard let made = UniquePath.folder(template) else { throw .cannotCreate("cannot create \(finalPath): \(systemError())") }
+            chmod(made, mode_t(mode))
+            temporaryPath = made
         } else {
-            let descriptor = mkstemp(&template)
-            guard descriptor >= 0 else { throw .cannotCreate("cannot create \(finalPath): \(systemError())") }
+            guard let (made, descriptor) = UniquePath.file(template) else { throw .cannotCreate("cannot create \(finalPath): \(systemError())") }
             fchmod(descriptor, mode_t(mode & 0o666))
             close(descriptor)
+            temporaryPath = made
         }
-        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Moves the temporary into place, keeping what was there under a hidden name until

@@ -14,11 +14,10 @@ final class MeteredTake: Sendable {
     init(gainDB: Double, limiterThresholdDB: Double?, path: String, sampleRate: Int) throws(AudioError) {
         self.gainDB = gainDB
         self.limiterThresholdDB = limiterThresholdDB
-        var template = Array((path + ".take-XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: systemError()) }
+        guard let (unique, descriptor) = UniquePath.file(path + ".take-XXXXXX") else {
+            throw .cannotWrite(path: path, reason: systemError())
+        }
         close(descriptor)
-        let unique = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(unique) }
         sound = try SoundSpool(path: unique, sampleRate: sampleRate, truePeak: false)
     }

@@ -62,13 +62,11 @@ package struct ScoreToolCache: Sendable {
         guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return }
         removeStaleTemporaries()
         var descriptor: Int32 = -1
-        // The corresponding C function is `mkstemp`.
         guard
             let temporary = try? ToolRuns.shared.makePath({
-                var template = Array("\(folder)/.tmp-XXXXXX".utf8CString)
-                descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-                return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                guard let made = UniquePath.file("\(folder)/.tmp-XXXXXX") else { throw CocoaError(.fileWriteUnknown) }
+                descriptor = made.descriptor
+                return made.path
             })
         else { return }
         defer { ToolRuns.shared.forget(temporary) }

@@ -67,11 +67,10 @@ package enum ScoreTools {
     package static func withTemporaryFolder<Result>(_ body: (String) throws -> Result) throws -> Result {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let folder = try ToolRuns.shared.makePath {
-            var template = Array("\(base)/midiviz-score-XXXXXX".utf8CString)
-            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            guard let made = UniquePath.folder("\(base)/midiviz-score-XXXXXX") else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create a temporary folder in \(base): \(systemError())"])
             }
-            return String(cString: made)
+            return made
         }
         defer {
             try? FileManager.default.removeItem(atPath: folder)
