@@ -36,7 +36,8 @@ public struct SheetMusic: Sendable, Equatable {
     /// The columns of one tile.
     package static let tileColumns = 4096
 
-    package let width: Int
+    /// The strip's width in columns: its tiles'.
+    package var width: Int { tiles.width }
     package let height: Int
     /// Coverage, 0 (paper) to 255 (ink): tile `i` holds columns `i * tiles.tileColumns` on, row
     /// by row, drawn when first needed.
@@ -54,7 +55,6 @@ public struct SheetMusic: Sendable, Equatable {
     /// - Parameter tiles: the strip's tiles, its width theirs.
     package init(height: Int, tiles: SheetTiles, anchors: [Anchor], noteheadHalfWidth: Double, fingerprint: UInt64, heads: [Head] = []) {
         self.heads = heads
-        self.width = tiles.width
         self.height = height
         self.tiles = tiles
         self.anchors = Self.increasing(anchors)
