@@ -5,6 +5,9 @@ import os
 import struct
 
 from smf_bytes import header, meta, name, smf, tempo, track, vlq
+import importlib
+
+black_midi = importlib.import_module('make-black-midi')
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures')
 
@@ -276,6 +279,12 @@ def pedal_two_hands():
                      track([(0, name('Left hand'))] + notes(0, left) + pedal)])
 
 
+def dense_random():
+    """The bench's black MIDI, small: 6000 notes of 0.2 s at random keys and times over 4 s, 16 tracks."""
+    tracks, ticks, length = 16, 4 * 960, round(0.2 * 960)
+    return header(480, tracks) + b''.join(black_midi.random_track_bytes(index, tracks, 6000, ticks, length, 1) for index in range(tracks))
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     for filename, data in [('c-major-arpeggio.mid', c_major_arpeggio()), ('smpte-25fps.mid', smpte_25fps()),
@@ -288,7 +297,7 @@ def main():
                            ('tempo-in-second-track.mid', tempo_in_second_track()),
                            ('karaoke-latin1.kar', karaoke_latin1()), ('karaoke-headers.kar', karaoke_headers()),
                            ('lyrics-utf8.mid', lyrics_utf8()),
-                           ('pedal-two-hands.mid', pedal_two_hands())]:
+                           ('pedal-two-hands.mid', pedal_two_hands()), ('dense-random.mid', dense_random())]:
         with open(os.path.join(HERE, filename), 'wb') as f:
             f.write(data)
         print(f'fixtures/{filename}: {len(data)} bytes')
