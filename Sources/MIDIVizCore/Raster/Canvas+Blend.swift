@@ -27,7 +27,8 @@ extension Canvas {
         /// The weight for a coverage in 0...1.
         @inlinable
         func weight(_ coverage: Float) -> UInt32 {
-            UInt32(max(0, min(256, Float(weight) * coverage + 0.5)))
+            // Through Int32: no range traps (0...256 fits), the same truncation.
+            UInt32(bitPattern: Int32(max(0, min(256, Float(weight) * coverage + 0.5))))
         }
     }
 
@@ -89,15 +90,19 @@ extension Canvas {
             // Lane by lane: the generic SIMD conversion from Float is not specialized and slow.
             let w = falloff * falloff * scales
             let weights = SIMD8<UInt32>(
-                UInt32(w[0]), UInt32(w[1]), UInt32(w[2]), UInt32(w[3]),
-                UInt32(w[4]), UInt32(w[5]), UInt32(w[6]), UInt32(w[7]))
+                Self.whole(w[0]), Self.whole(w[1]), Self.whole(w[2]), Self.whole(w[3]),
+                Self.whole(w[4]), Self.whole(w[5]), Self.whole(w[6]), Self.whole(w[7]))
             blend8(row.advanced(by: x), ink, weights)
             x += 8
         }
         for tail in x..<end {
             let dx = firstDX + Float(tail - start)
             let falloff = max(0, rowTerm - dx * dx * inverseSquared)
-            row[tail] = blend(row[tail], ink, UInt32(falloff * falloff * scale))
+            row[tail] = blend(row[tail], ink, whole(falloff * falloff * scale))
         }
     }
+
+    /// A weight in 0...256 truncated to a whole number, through Int32: no range traps.
+    @inlinable @inline(__always)
+    static func whole(_ weight: Float) -> UInt32 { UInt32(bitPattern: Int32(weight)) }
 }

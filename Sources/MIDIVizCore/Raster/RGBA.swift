@@ -55,8 +55,11 @@ public struct RGBA: Sendable, Hashable {
     @usableFromInline @inline(__always)
     static func rounded(_ value: Float, upTo limit: Float) -> UInt32 {
         let clamped = max(0, min(limit, value))
-        let whole = UInt32(clamped)
-        return clamped - Float(whole) >= 0.5 ? whole + 1 : whole
+        // Converted through Int32 (no range traps: 0...limit fits) and rounded up without a
+        // branch: a gradient's rows round unpredictably.
+        let whole = Int32(clamped)
+        let up: Int32 = clamped - Float(whole) >= 0.5 ? 1 : 0
+        return UInt32(bitPattern: whole &+ up)
     }
 
     /// From hue, saturation and value in 0...1.
