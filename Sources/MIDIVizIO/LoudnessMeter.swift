@@ -68,6 +68,16 @@ package final class LoudnessMeter {
         return peak
     }
 
+    /// The true peak (linear) of the samples of the last `add` alone, of the louder channel.
+    package var lastTruePeak: Double {
+        var peak = 0.0
+        for channel in 0..<channels {
+            var value = 0.0
+            if ebur128_prev_true_peak(state, UInt32(channel), &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
+        }
+        return peak
+    }
+
     /// A linear peak in dB; -infinity for silence.
     package static func decibels(_ peak: Double) -> Double { peak > 0 ? 20 * log10(peak) : -.infinity }
 }

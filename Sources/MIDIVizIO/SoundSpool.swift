@@ -31,41 +31,27 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     /// The loudness (and true peak, if asked) of everything kept, once it is all measured.
     func measurement() -> LoudnessMeter { meter.finish() }
 
-    /// The kept sound's true peak in dBTP, each channel measured from the file on a thread of its own.
+    /// The kept sound's true peak in dBTP, each channel scanned from the file (`TruePeakScan`) on
+    /// a thread of its own.
     func truePeakOfFileDBTP() throws(AudioError) -> Double {
         guard let file else { return -.infinity }
         let descriptor = fileno(file), frames = framesWritten, rate = sampleRate
-        // Each thread feeds only its own meter.
-        nonisolated(unsafe) let meters = [
-            try LoudnessMeter(truePeakOfOneChannelAt: rate), try LoudnessMeter(truePeakOfOneChannelAt: rate),
-        ]
-        let failed = Atomic<Bool>(false)
+        let peaks = Mutex<[Double?]>([nil, nil])
+        let failure = Mutex<AudioError?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { channel in
-            if !Self.measure(channel: channel, of: descriptor, frames: frames, into: meters[channel]) {
-                failed.store(true, ordering: .relaxed)
+            do throws(AudioError) {
+                let scan = try TruePeakScan.truePeak(channel: channel, of: descriptor, frames: frames, sampleRate: rate)
+                peaks.withLock { $0[channel] = scan?.peak }
+            } catch {
+                failure.withLock { $0 = error }
             }
         }
-        if failed.load(ordering: .relaxed) { throw .cannotWrite(path: path, reason: "the kept sound could not be read back") }
-        return LoudnessMeter.decibels(max(meters[0].truePeak, meters[1].truePeak))
-    }
-
-    /// Feeds one channel of the file (read with `pread`, so both channels can be read at once)
-    /// into `meter`; false if the file ended early.
-    private static func measure(channel: Int, of descriptor: Int32, frames: Int, into meter: LoudnessMeter) -> Bool {
-        let block = 16_384
-        var interleaved = [Float](repeating: 0, count: block * 2)
-        var samples = [Float](repeating: 0, count: block)
-        var done = 0
-        while done < frames {
-            let count = min(block, frames - done)
-            let bytes = count * 8
-            let read = interleaved.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, bytes, off_t(done * 8)) }
-            guard read == bytes else { return false }
-            for index in 0..<count { samples[index] = interleaved[2 * index + channel] }
-            samples.withUnsafeBufferPointer { meter.add(interleaved: $0.baseAddress!, count: count) }
-            done += count
+        if let error = failure.withLock({ $0 }) { throw error }
+        let found = peaks.withLock { $0 }
+        guard let left = found[0], let right = found[1] else {
+            throw .cannotWrite(path: path, reason: "the kept sound could not be read back")
         }
-        return true
+        return LoudnessMeter.decibels(max(left, right))
     }
 
     deinit { if let file { fclose(file) } }
