@@ -157,3 +157,26 @@ import Testing
         #expect(kept == filler + [other] + many.suffix(GlowBudget.perCentre))
     }
 }
+
+@Suite(.timeLimit(.minutes(30))) struct EdgeSpansTests {
+    /// More keys than the table was made for: it grows, and every key keeps its own spans.
+    @Test func keysBeyondTheExpectedCountKeepTheirOwnSpans() {
+        var table = EdgeSpans()
+        table.removeAll(expecting: 4)
+        let keys = (0..<1000).map { Occlusion.Edges(Float($0), Float($0) + 12.5, 3) }
+        for (number, key) in keys.enumerated() {
+            let index = table.spans(for: key)
+            table[index].add(number..<number + 1)
+        }
+        for (number, key) in keys.enumerated() {
+            let index = table.existingSpans(for: key)
+            #expect(index == table.spans(for: key))
+            #expect(index.map { table[$0].spans } == [number..<number + 1])
+        }
+        #expect(table.existingSpans(for: Occlusion.Edges(-1, 5, 3)) == nil)
+        // A new frame: nothing is left, and a key reused starts empty.
+        table.removeAll(expecting: 10)
+        #expect(table.existingSpans(for: keys[5]) == nil)
+        #expect(table[table.spans(for: keys[5])].spans.isEmpty)
+    }
+}

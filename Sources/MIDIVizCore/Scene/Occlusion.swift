@@ -12,7 +12,7 @@
 package struct Occlusion: Sendable {
     /// The edges a shape shares with those it may hide: left and right, or top and bottom,
     /// with the radius.
-    private struct Edges: Hashable {
+    struct Edges: Hashable {
         let low: UInt32, high: UInt32, radius: UInt32
         init(_ low: Float, _ high: Float, _ radius: Float) {
             self.low = low.bitPattern
@@ -22,9 +22,9 @@ package struct Occlusion: Sendable {
     }
 
     /// Rows covered, for each left and right edge.
-    private var coveredRows: [Edges: CoveredSpans] = [:]
+    private var coveredRows = EdgeSpans()
     /// Columns covered, for each top and bottom edge.
-    private var coveredColumns: [Edges: CoveredSpans] = [:]
+    private var coveredColumns = EdgeSpans()
     /// The shapes left out, by index.
     private var dropped: [Bool] = []
 
@@ -37,8 +37,8 @@ package struct Occlusion: Sendable {
     /// opaque shapes cover.
     package mutating func hideCovered(in shapes: inout [Shape], width: Int, height: Int) {
         guard shapes.count >= Self.fewestShapes else { return }
-        coveredRows.removeAll(keepingCapacity: true)
-        coveredColumns.removeAll(keepingCapacity: true)
+        coveredRows.removeAll(expecting: shapes.count)
+        coveredColumns.removeAll(expecting: shapes.count)
         dropped.removeAll(keepingCapacity: true)
         dropped.append(contentsOf: repeatElement(false, count: shapes.count))
         var droppedCount = 0
@@ -49,18 +49,23 @@ package struct Occlusion: Sendable {
             let sides = Edges(rect.minX, rect.maxX, pixels.radius), ends = Edges(rect.minY, rect.maxY, pixels.radius)
             // The hidden box: rows under later shapes with the same sides, or columns under
             // later shapes with the same ends, whichever hides more.
+            // An opaque shape hides what came before it: it has spans of its own to add to.
+            let opaque = top.a >= 1 && bottom.a >= 1
+            let rowSpans = opaque ? coveredRows.spans(for: sides) : coveredRows.existingSpans(for: sides)
+            let columnSpans = opaque ? coveredColumns.spans(for: ends) : coveredColumns.existingSpans(for: ends)
             var hidden = PixelBox.empty
-            if let rows = coveredRows[sides]?.widest(within: pixels.rows) {
+            if let rowSpans, let rows = coveredRows[rowSpans].widest(within: pixels.rows) {
                 hidden = PixelBox(rows: rows, columns: pixels.columns)
             }
-            if let columns = coveredColumns[ends]?.widest(within: pixels.columns), columns.count * pixels.rows.count > hidden.area {
+            if let columnSpans, let columns = coveredColumns[columnSpans].widest(within: pixels.columns),
+                columns.count * pixels.rows.count > hidden.area
+            {
                 hidden = PixelBox(rows: pixels.rows, columns: columns)
             }
-            // An opaque shape hides what came before it.
-            if top.a >= 1 && bottom.a >= 1 {
+            if let rowSpans, let columnSpans, opaque {
                 let straightRows = pixels.straightRows
-                if !straightRows.isEmpty { coveredRows[sides, default: CoveredSpans()].add(straightRows) }
-                if !pixels.inner.isEmpty && !pixels.fullRows.isEmpty { coveredColumns[ends, default: CoveredSpans()].add(pixels.inner) }
+                if !straightRows.isEmpty { coveredRows[rowSpans].add(straightRows) }
+                if !pixels.inner.isEmpty && !pixels.fullRows.isEmpty { coveredColumns[columnSpans].add(pixels.inner) }
             }
             guard !hidden.isEmpty else { continue }
             if hidden.contains(rows: pixels.rows, columns: pixels.columns) {
@@ -83,6 +88,9 @@ package struct Occlusion: Sendable {
 /// Disjoint, sorted spans of covered rows or columns.
 struct CoveredSpans: Sendable {
     private(set) var spans: [Range<Int>] = []
+
+    /// Empties the spans, keeping their capacity.
+    mutating func removeAll() { spans.removeAll(keepingCapacity: true) }
 
     /// Adds `span`, merged with the spans it overlaps or touches.
     mutating func add(_ span: Range<Int>) {
