@@ -11,8 +11,8 @@ import Foundation
 /// `TruePeakScanTests` checks them on the installed library). Blocks are measured loudest first,
 /// each after the 64 samples before it (which fill the interpolator exactly as the sound before
 /// them does), and the scan stops once no block left can reach the peak found: the same peak,
-/// to the bit, for a fraction of the work. A limited take sits at its ceiling in a few places;
-/// most of a song is well below it.
+/// to the bit, for a fraction of the work: in Clair de lune raised 33 dB and limited, under a
+/// third of the blocks come within reach of its peak.
 enum TruePeakScan {
     /// Frames per block, and frames measured before a block to fill the interpolator.
     static let blockFrames = 4096, leadFrames = 64

@@ -47,12 +47,12 @@ package struct Occlusion: Sendable {
             let pixels = RoundedRectPixels(rect, radius: radius, canvasWidth: width, canvasHeight: height)
             guard !pixels.rows.isEmpty, !pixels.columns.isEmpty else { continue }
             let sides = Edges(rect.minX, rect.maxX, pixels.radius), ends = Edges(rect.minY, rect.maxY, pixels.radius)
-            // The hidden box: rows under later shapes with the same sides, or columns under
-            // later shapes with the same ends, whichever hides more.
             // An opaque shape hides what came before it: it has spans of its own to add to.
             let opaque = top.a >= 1 && bottom.a >= 1
             let rowSpans = opaque ? coveredRows.spans(for: sides) : coveredRows.existingSpans(for: sides)
             let columnSpans = opaque ? coveredColumns.spans(for: ends) : coveredColumns.existingSpans(for: ends)
+            // The hidden box: rows under later shapes with the same sides, or columns under
+            // later shapes with the same ends, whichever hides more.
             var hidden = PixelBox.empty
             if let rowSpans, let rows = coveredRows[rowSpans].widest(within: pixels.rows) {
                 hidden = PixelBox(rows: rows, columns: pixels.columns)
