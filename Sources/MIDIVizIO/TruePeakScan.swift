@@ -6,11 +6,11 @@ import Foundation
 /// hold it.
 ///
 /// libebur128's 4× (2× from 96 kHz) interpolator is a 49-tap windowed sinc: an output sample is
-/// a sum of the last 13 input samples each times a coefficient, so it is at most `reach` times the
-/// largest of them (1.86 at 4×, 2.31 at 2×: the sums of the coefficients' magnitudes, by phase;
+/// a sum of the last 13 (25 at 2×) input samples each times a coefficient, so it is at most
+/// `reach` times the largest of them (1.86 at 4×, 2.31 at 2×: the sums of the coefficients' magnitudes, by phase;
 /// `TruePeakScanTests` checks them on the installed library). Blocks are measured loudest first,
-/// each after the 64 samples before it (which fill the interpolator exactly as the sound before
-/// them does), and the scan stops once no block left can reach the peak found: the same peak,
+/// each after the 64 samples before it, or silence before the first (which fill the
+/// interpolator exactly as the sound before them does), and the scan stops once no block left can reach the peak found: the same peak,
 /// to the bit, for a fraction of the work: in Clair de lune raised 33 dB and limited, under a
 /// third of the blocks come within reach of its peak.
 enum TruePeakScan {
@@ -51,6 +51,8 @@ enum TruePeakScan {
         let reach = reach(sampleRate: sampleRate)
         let bounds = (0..<blocks).map { block in reach * max(largest[block], block > 0 ? largest[block - 1] : 0) }
         let meter = try LoudnessMeter(truePeakOfOneChannelAt: sampleRate)
+        // The sound starts after silence: the first block's lead.
+        let silence = [Float](repeating: 0, count: leadFrames)
         var peak = 0.0, measured = 0
         for block in (0..<blocks).sorted(by: { bounds[$0] > bounds[$1] }) {
             if Double(bounds[block]) <= peak { break }
@@ -58,6 +60,9 @@ enum TruePeakScan {
             let lead = max(0, frames.lowerBound - leadFrames)..<frames.lowerBound
             guard read(lead.lowerBound..<frames.upperBound) else { return nil }
             samples.withUnsafeBufferPointer { buffer in
+                if lead.count < leadFrames {
+                    silence.withUnsafeBufferPointer { meter.add(interleaved: $0.baseAddress!, count: leadFrames - lead.count) }
+                }
                 meter.add(interleaved: buffer.baseAddress!, count: lead.count)
                 meter.add(interleaved: buffer.baseAddress! + lead.count, count: frames.count)
             }

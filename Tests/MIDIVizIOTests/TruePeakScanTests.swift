@@ -50,7 +50,7 @@ import Testing
             outLeft.append($0)
             outRight.append($1)
         }
-        for index in 30_000..<30_400 { outRight[index] = 0.55 * sin(Float.pi / 2 * Float(index) + Float.pi / 4) }
+        for index in 30_000..<30_400 { outRight[index] = 0.7 * sin(Float.pi / 2 * Float(index) + Float.pi / 4) }
         return (outLeft, outRight)
     }
 
@@ -61,10 +61,25 @@ import Testing
             let scans = try scanned(left, right, sampleRate: sampleRate)
             #expect(scans[0].peak == (try wholeTruePeak(left, sampleRate: sampleRate)), "left, seed \(seed)")
             #expect(scans[1].peak == (try wholeTruePeak(right, sampleRate: sampleRate)), "right, seed \(seed)")
-            // The peak between the samples is found: above every sample.
+            // The sine's peak between its samples (0.7, its samples ±0.49) is found: above every
+            // sample, the limited bursts' 0.6 included.
             #expect(scans[1].peak > Double(right.map(abs).max()!))
             for scan in scans { #expect(scan.measured * 2 < scan.blocks, "\(scan.measured) of \(scan.blocks) blocks measured") }
         }
+    }
+
+    /// A loud block measured before the first one leaves its samples in the meter: the first
+    /// block must still be measured as the sound's start, after silence.
+    @Test func theFirstBlockIsMeasuredAfterSilenceWhateverWasMeasuredBefore() throws {
+        // Two blocks: the second, louder, is measured first and ends loud; the first starts with
+        // a short dip, loud enough to be measured next.
+        var left = [Float](repeating: 0, count: TruePeakScan.blockFrames * 2)
+        for index in 0..<100 { left[index] = -0.6 }
+        for index in TruePeakScan.blockFrames..<2 * TruePeakScan.blockFrames { left[index] = 0.9 }
+        let right = [Float](repeating: 0, count: left.count)
+        let scans = try scanned(left, right, sampleRate: 48_000)
+        #expect(scans[0].measured == 2, "the loud block, then the first")
+        #expect(scans[0].peak == (try wholeTruePeak(left, sampleRate: 48_000)))
     }
 
     @Test func silenceHasNoPeak() throws {
