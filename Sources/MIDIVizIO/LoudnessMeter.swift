@@ -59,21 +59,20 @@ package final class LoudnessMeter {
     package var truePeakDBTP: Double { Self.decibels(truePeak) }
 
     /// The true peak of the louder channel, linear.
-    package var truePeak: Double {
-        var peak = 0.0
-        for channel in 0..<channels {
-            var value = 0.0
-            if ebur128_true_peak(state, UInt32(channel), &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
-        }
-        return peak
-    }
+    package var truePeak: Double { louderChannel(ebur128_true_peak) }
 
     /// The true peak (linear) of the samples of the last `add` alone, of the louder channel.
-    package var lastTruePeak: Double {
+    package var lastTruePeak: Double { louderChannel(ebur128_prev_true_peak) }
+
+    /// The larger of the channels' values read by `read` (`ebur128_true_peak` or
+    /// `ebur128_prev_true_peak`); 0 where it fails.
+    private func louderChannel(
+        _ read: (UnsafeMutablePointer<ebur128_state>?, UInt32, UnsafeMutablePointer<Double>?) -> Int32
+    ) -> Double {
         var peak = 0.0
         for channel in 0..<channels {
             var value = 0.0
-            if ebur128_prev_true_peak(state, UInt32(channel), &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
+            if read(state, UInt32(channel), &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
         }
         return peak
     }
