@@ -7,12 +7,14 @@ import Foundation
 ///
 /// libebur128's 4× (2× from 96 kHz) interpolator is a 49-tap windowed sinc: an output sample is
 /// a sum of the last 13 (25 at 2×) input samples each times a coefficient, so it is at most
-/// `reach` times the largest of them (1.86 at 4×, 2.31 at 2×: the sums of the coefficients' magnitudes, by phase;
-/// `TruePeakScanTests` checks them on the installed library). Blocks are measured loudest first,
-/// each after the 64 samples before it, or silence before the first (which fill the
-/// interpolator exactly as the sound before them does), and the scan stops once no block left can reach the peak found: the same peak,
-/// to the bit, for a fraction of the work: in Clair de lune raised 33 dB and limited, under a
-/// third of the blocks come within reach of its peak.
+/// `reach` times the largest of them (1.86 at 4×, 2.31 at 2×: the sums of the coefficients'
+/// magnitudes, by phase; `TruePeakScanTests` checks them on the installed library).
+///
+/// Blocks are measured loudest first, each after the 64 samples before it, or silence before
+/// the first (which fill the interpolator exactly as the sound before them does), and the scan
+/// stops once no block left can reach the peak found: the same peak, to the bit, for a fraction
+/// of the work. In Clair de lune raised 33 dB and limited, under a third of the blocks come
+/// within reach of its peak.
 enum TruePeakScan {
     /// Frames per block, and frames measured before a block to fill the interpolator.
     static let blockFrames = 4096, leadFrames = 64
@@ -41,10 +43,10 @@ enum TruePeakScan {
         // Each block's largest sample.
         var largest = [Float](repeating: 0, count: blocks)
         for block in 0..<blocks {
-            let frames = range(ofBlock: block)
-            guard read(frames) else { return nil }
+            let span = range(ofBlock: block)
+            guard read(span) else { return nil }
             var peak: Float = 0
-            for index in 0..<frames.count { peak = max(peak, abs(samples[index])) }
+            for index in 0..<span.count { peak = max(peak, abs(samples[index])) }
             largest[block] = peak
         }
         // What each block's output may reach, from its own samples and the lead before it.
@@ -56,15 +58,15 @@ enum TruePeakScan {
         var peak = 0.0, measured = 0
         for block in (0..<blocks).sorted(by: { bounds[$0] > bounds[$1] }) {
             if Double(bounds[block]) <= peak { break }
-            let frames = range(ofBlock: block)
-            let lead = max(0, frames.lowerBound - leadFrames)..<frames.lowerBound
-            guard read(lead.lowerBound..<frames.upperBound) else { return nil }
+            let span = range(ofBlock: block)
+            let lead = max(0, span.lowerBound - leadFrames)..<span.lowerBound
+            guard read(lead.lowerBound..<span.upperBound) else { return nil }
             samples.withUnsafeBufferPointer { buffer in
                 if lead.count < leadFrames {
                     silence.withUnsafeBufferPointer { meter.add(interleaved: $0.baseAddress!, count: leadFrames - lead.count) }
                 }
                 meter.add(interleaved: buffer.baseAddress!, count: lead.count)
-                meter.add(interleaved: buffer.baseAddress! + lead.count, count: frames.count)
+                meter.add(interleaved: buffer.baseAddress! + lead.count, count: span.count)
             }
             peak = max(peak, meter.lastTruePeak)
             measured += 1
