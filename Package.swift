@@ -27,6 +27,8 @@ var targets: [Target] = [
     .target(name: "CPipe"),
     // sched_getaffinity(2) and CPU_COUNT, likewise GNU (AvailableCores.swift).
     .target(name: "CSched"),
+    // malloc_trim(3), which Glibc's Swift module leaves out (malloc.h; StandardMIDIFile.swift).
+    .target(name: "CMalloc"),
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
     // swift-system: errno as `Errno` (SystemError.swift). swift-crypto: SHA-256 of the score
@@ -34,7 +36,7 @@ var targets: [Target] = [
     .target(
         name: "MIDIVizIO",
         dependencies: [
-            "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CEBUR128", "CRSVG",
+            "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CMalloc", "CEBUR128", "CRSVG",
             .product(name: "SystemPackage", package: "swift-system"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
     // The render pipeline as a library: a request in, outputs as one transaction.

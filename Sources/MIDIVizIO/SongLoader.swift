@@ -17,13 +17,17 @@ public enum SongLoader {
     }
 
     /// Loads MIDI bytes whatever `name` ends with. The file's bytes and their validated copy are
-    /// let go before the song is built (a million-note file holds 7 MB of each).
+    /// let go before the song is built (a million-note file holds 7 MB of each), and the events
+    /// read from it before its notes are sorted.
     package static func loadMIDI(bytes: consuming [UInt8], name: String) throws(LoadError) -> Song {
         let parsed = try parse(bytes: bytes, name: name)
         _ = consume bytes
+        // The builder holds the only reference to the events, and lets them go before it sorts.
+        let (format, division, trackCount, endTick, warnings) = (parsed.format, parsed.division, parsed.trackCount, parsed.endTick, parsed.warnings)
+        let events = parsed.events
+        _ = consume parsed
         return SongBuilder.build(
-            format: parsed.format, division: parsed.division, trackCount: parsed.trackCount, events: parsed.events,
-            endTick: parsed.endTick, warnings: parsed.warnings)
+            format: format, division: division, trackCount: trackCount, events: consume events, endTick: endTick, warnings: warnings)
     }
 
     /// The file validated and read by libsmf: what `SongBuilder` needs, without the bytes.

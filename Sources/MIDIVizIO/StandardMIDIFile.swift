@@ -1,3 +1,4 @@
+import CMalloc
 import CSMF
 import Foundation
 import MIDIVizCore
@@ -45,11 +46,11 @@ final class StandardMIDIFile {
     var lengthInTicks: Int { Int(smf_get_length_pulses(handle)) }
 
     /// The events of track `number` (1-based), in file order.
-    func events(ofTrack number: Int) -> [TrackEvent] {
+    func events(ofTrack number: Int) -> TrackEvents {
         guard let track = smf_get_track_by_number(handle, Int32(number)), let array = track.pointee.events_array,
             let pdata = array.pointee.pdata
-        else { return [] }
-        var events: [TrackEvent] = []
+        else { return TrackEvents() }
+        var events = TrackEvents()
         events.reserveCapacity(Int(array.pointee.len))
         for position in 0..<Int(array.pointee.len) {
             guard let event = pdata[position]?.assumingMemoryBound(to: smf_event_t.self) else { continue }
@@ -68,7 +69,7 @@ final class StandardMIDIFile {
     /// file is about 200 MB of libsmf events). Two workers read alternate tracks. `tracks` is nil
     /// when libsmf refuses a track; `libraryLines` is what libsmf logged meanwhile (each worker
     /// drains its own thread's lines).
-    static func readTracks(of validated: ValidatedSMF) -> (tracks: [[TrackEvent]]?, lengthInTicks: Int, libraryLines: [String]) {
+    static func readTracks(of validated: ValidatedSMF) -> (tracks: [TrackEvents]?, lengthInTicks: Int, libraryLines: [String]) {
         let count = validated.trackFiles.count
         let workers = count > 1 ? min(2, AvailableCores.count) : 1
         let results = WorkerResults(count: workers)
@@ -76,7 +77,7 @@ final class StandardMIDIFile {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let files = validated.trackFiles
             _ = GLibLogCapture.drain()
-            var tracks: [[TrackEvent]] = []
+            var tracks: [TrackEvents] = []
             var length = 0
             for index in stride(from: worker, to: count, by: workers) {
                 guard let file = StandardMIDIFile(canonicalBytes: files[index]), file.trackCount == 1 else {
@@ -88,7 +89,10 @@ final class StandardMIDIFile {
             }
             results.store(.init(tracks: tracks, length: length, lines: GLibLogCapture.drain()), at: worker)
         }
-        var found: [[[TrackEvent]]] = []
+        // libsmf's events, freed track by track in the workers' malloc arenas, would stay
+        // resident through the build: a million-note file's peak is 10 MB lower without them.
+        midiviz_release_free_memory()
+        var found: [[TrackEvents]] = []
         var length = 0
         let values = results.values
         let lines = values.flatMap(\.lines)
@@ -105,7 +109,7 @@ final class StandardMIDIFile {
 /// What each worker of `readTracks` found, stored under a lock.
 private final class WorkerResults: Sendable {
     struct Found: Sendable {
-        var tracks: [[TrackEvent]]?
+        var tracks: [TrackEvents]?
         var length: Int
         var lines: [String]
     }

@@ -30,7 +30,7 @@ import Testing
             [],
             [event(5, 2, 4), event(10, 2, 5)],
             [event(0, 3, 6), event(20, 3, 7)],
-        ]
+        ].map(TrackEvents.init)
         let merged = MergedEvents(tracks: tracks)
         let tags = merged.map { $0.bytes[2] }
         #expect(tags == [1, 6, 4, 2, 3, 5, 7])

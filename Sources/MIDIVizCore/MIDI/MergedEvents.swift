@@ -3,15 +3,15 @@
 /// is made, and it can be walked more than once.
 package struct MergedEvents: Sequence, Sendable {
     /// Each track's events in file order.
-    package let tracks: [[TrackEvent]]
+    package let tracks: [TrackEvents]
 
-    package init(tracks: [[TrackEvent]]) {
+    package init(tracks: [TrackEvents]) {
         self.tracks = tracks
     }
 
     /// The events of `trackCount` tracks, each tagged with its track, in stream order.
     package init(events: [MIDIEvent], trackCount: Int) {
-        var tracks = [[TrackEvent]](repeating: [], count: trackCount)
+        var tracks = [TrackEvents](repeating: TrackEvents(), count: trackCount)
         for event in events { tracks[event.track].append(TrackEvent(tick: event.tick, bytes: event.bytes)) }
         self.tracks = tracks
     }
@@ -21,18 +21,18 @@ package struct MergedEvents: Sequence, Sendable {
     package func makeIterator() -> Iterator { Iterator(tracks) }
 
     package struct Iterator: IteratorProtocol {
-        private let tracks: [[TrackEvent]]
+        private let tracks: [TrackEvents]
         private var positions: [Int]
         /// A binary min-heap of each unfinished track's next event as one number, tick << 16 |
         /// track (ticks fit 31 bits and tracks 16 in a validated file): one comparison orders
         /// by tick, then by track.
         private var heap: [Int]
 
-        init(_ tracks: [[TrackEvent]]) {
+        init(_ tracks: [TrackEvents]) {
             precondition(tracks.count <= 1 << 16, "more tracks than a MIDI file holds")
             self.tracks = tracks
             positions = Array(repeating: 0, count: tracks.count)
-            heap = tracks.indices.compactMap { track in tracks[track].first.map { $0.tick << 16 | track } }
+            heap = tracks.indices.compactMap { track in tracks[track].isEmpty ? nil : tracks[track].tick(at: 0) << 16 | track }
             for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
@@ -43,13 +43,14 @@ package struct MergedEvents: Sequence, Sendable {
             let position = positions[track]
             positions[track] = position + 1
             if position + 1 < events.count {
-                heap[0] = events[position + 1].tick << 16 | track
+                heap[0] = events.tick(at: position + 1) << 16 | track
             } else {
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }
             if heap.count > 1 { siftDown(0) }
-            return MIDIEvent(tick: events[position].tick, track: track, bytes: events[position].bytes)
+            let event = events[position]
+            return MIDIEvent(tick: event.tick, track: track, bytes: event.bytes)
         }
 
         private mutating func siftDown(_ start: Int) {

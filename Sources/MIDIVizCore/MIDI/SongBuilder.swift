@@ -19,8 +19,10 @@ package enum SongBuilder {
     ///   - events: each track's events, merged into stream order as they are read (the tempo
     ///     events first, found without a merge).
     ///   - endTick: the tick of the last event of any track, End-of-Track included.
+    ///
+    /// The events are let go once read, before the notes are sorted.
     package static func build(
-        format: Int, division: Division, trackCount: Int, events: MergedEvents,
+        format: Int, division: Division, trackCount: Int, events: consuming MergedEvents,
         endTick: Int, warnings: [String]
     ) -> Song {
         var warnings = warnings
@@ -105,6 +107,7 @@ package enum SongBuilder {
             }
         }
 
+        _ = consume events
         var unreleased = 0
         for (key, started) in sounding.enumerated() {
             for note in started {
