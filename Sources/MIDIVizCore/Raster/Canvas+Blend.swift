@@ -24,6 +24,27 @@ extension Canvas {
             weight = RGBA.rounded(color.a * 256, upTo: 256)
         }
 
+        /// `Ink(top.mixed(with: bottom, amount))`, its four channels in one vector: a gradient
+        /// makes one for every row it fills. The same arithmetic lane by lane; whole numbers
+        /// are found as `Canvas.wholes` finds them.
+        @usableFromInline @inline(__always)
+        init(mixing top: RGBA, with bottom: RGBA, _ amount: Float) {
+            let start = SIMD4<Float>(top.r, top.g, top.b, top.a), end = SIMD4<Float>(bottom.r, bottom.g, bottom.b, bottom.a)
+            let limits = SIMD4<Float>(255, 255, 255, 256)
+            let scaled = (start + (end - start) * amount) * limits
+            let below = scaled.replacing(with: limits, where: limits .<= scaled)
+            let clamped = below.replacing(with: 0, where: below .< 0)
+            let magic = SIMD4<Float>(repeating: 8_388_608)
+            let nearest = (clamped + magic) - magic
+            let floor = nearest.replacing(with: nearest - 1, where: nearest .> clamped)
+            let whole = unsafeBitCast(floor + magic, to: SIMD4<UInt32>.self) &- magic[0].bitPattern
+            let rounded = whole &+ (SIMD4<UInt32>(repeating: 1) & unsafeBitCast((clamped - floor) .>= 0.5, to: SIMD4<UInt32>.self))
+            redBlue = rounded[0] | rounded[2] << 16
+            greenAlpha = rounded[1] | 255 << 16
+            opaque = rounded[0] | rounded[1] << 8 | rounded[2] << 16 | 255 << 24
+            weight = rounded[3]
+        }
+
         /// The weight for a coverage in 0...1.
         @inlinable
         func weight(_ coverage: Float) -> UInt32 {

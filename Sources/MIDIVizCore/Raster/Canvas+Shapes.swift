@@ -71,7 +71,7 @@ extension Canvas {
                 let isHidden = hiddenRows.contains(y) && !hiddenColumns.isEmpty
                 let py = Float(y) + 0.5
                 let amount = rect.height > 0 ? max(0, min(1, (py - rect.minY) / rect.height)) : 0
-                let ink = Ink(top.mixed(with: bottom, amount))
+                let ink = Ink(mixing: top, with: bottom, amount)
                 let dy = shape.dy(row: y)
                 let rowCoverage = shape.rowCoverage(y)
                 let row = buffer.baseAddress!.advanced(by: y * width)
