@@ -69,4 +69,31 @@ import Testing
             }
         }
     }
+
+    /// A rounded rectangle drawn with its spans, side coverages read once and gradient rows
+    /// made in lanes equals one drawn pixel by pixel from `coverage` and the mixed colour.
+    @Test func roundedRectEqualsItsPixelByPixelReference() {
+        var numbers = Numbers(state: 5)
+        for _ in 0..<300 {
+            let rect = Rect(
+                x: numbers.unit() * 40 - 5, y: numbers.unit() * 30 - 5, width: numbers.unit() * 30 + 0.2, height: numbers.unit() * 40 + 0.2)
+            let radius = numbers.next() % 3 == 0 ? 0 : numbers.unit() * 6
+            let top = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit()), bottom = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), 1)
+            var drawn = Canvas(width: 48, height: 40)
+            drawn.fillVerticalGradient(top: RGBA(0.2, 0.3, 0.4), bottom: RGBA(0.9, 0.1, 0.5))
+            var reference = drawn
+            drawn.fillRoundedRect(rect, radius: radius, top: top, bottom: bottom)
+            let shape = RoundedRectPixels(rect, radius: radius, canvasWidth: 48, canvasHeight: 40)
+            for y in shape.rows {
+                let amount = max(0, min(1, (Float(y) + 0.5 - rect.minY) / rect.height))
+                let ink = Canvas.Ink(top.mixed(with: bottom, amount))
+                let dy = shape.dy(row: y), rowCoverage = shape.rowCoverage(y)
+                for x in shape.columns {
+                    let coverage = shape.coverage(x, dy: dy, rowCoverage: rowCoverage)
+                    reference.pixels[y * 48 + x] = Canvas.blend(reference.pixels[y * 48 + x], ink, ink.weight(coverage))
+                }
+            }
+            #expect(drawn.pixels == reference.pixels, "\(rect) radius \(radius)")
+        }
+    }
 }

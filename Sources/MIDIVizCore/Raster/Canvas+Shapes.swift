@@ -66,6 +66,9 @@ extension Canvas {
         // are those above it and those below.
         let coversColumns = hiddenColumns.lowerBound <= shape.columns.lowerBound && shape.columns.upperBound <= hiddenColumns.upperBound
         let skipped = coversColumns ? hiddenRows.clamped(to: shape.rows) : shape.rows.lowerBound..<shape.rows.lowerBound
+        // Between the corners, in the rows wholly inside, the side columns' coverages are the
+        // same in every row: found once (up to eight a side), then read.
+        let sides = SideCoverages(shape)
         pixels.withUnsafeMutableBufferPointer { buffer in
             func drawRow(_ y: Int) {
                 let isHidden = hiddenRows.contains(y) && !hiddenColumns.isEmpty
@@ -76,6 +79,7 @@ extension Canvas {
                 let rowCoverage = shape.rowCoverage(y)
                 let row = buffer.baseAddress!.advanced(by: y * width)
                 let (span, spanCoverage) = shape.span(dy: dy, rowCoverage: rowCoverage)
+                let readsSides = sides.rows.contains(y)
                 /// Columns `part` of this row: between the corners one coverage, elsewhere each its own.
                 func draw(_ part: Range<Int>) {
                     guard !part.isEmpty else { return }
@@ -84,14 +88,16 @@ extension Canvas {
                         return
                     }
                     for x in part.lowerBound..<max(part.lowerBound, min(part.upperBound, span.lowerBound)) {
-                        row[x] = Canvas.blend(row[x], ink, ink.weight(shape.coverage(x, dy: dy, rowCoverage: rowCoverage)))
+                        let coverage = readsSides ? sides.left[x - shape.columns.lowerBound] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage)
+                        row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
                     }
                     let middle = part.clamped(to: span)
                     if !middle.isEmpty {
                         Canvas.blendSpan(row, from: middle.lowerBound, to: middle.upperBound, ink, ink.weight(spanCoverage))
                     }
                     for x in min(part.upperBound, max(part.lowerBound, span.upperBound))..<part.upperBound {
-                        row[x] = Canvas.blend(row[x], ink, ink.weight(shape.coverage(x, dy: dy, rowCoverage: rowCoverage)))
+                        let coverage = readsSides ? sides.right[x - span.upperBound] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage)
+                        row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
                     }
                 }
                 // A later opaque shape replaces the hidden box's pixels: they are not drawn.

@@ -85,3 +85,26 @@ package struct RoundedRectPixels: Sendable {
         return first..<end
     }
 }
+
+/// The coverages of a rounded rectangle's side columns in its straight rows (between the
+/// corners and wholly inside), where they are the same in every row: `coverage` of each, found
+/// once. `rows` is empty when a side is wider than eight columns or there are no such rows.
+struct SideCoverages {
+    let rows: Range<Int>
+    /// Columns `columns.lowerBound..<whole.lowerBound`, then `whole.upperBound..<columns.upperBound`.
+    var left = SIMD8<Float>(), right = SIMD8<Float>()
+
+    @inline(__always)
+    init(_ shape: RoundedRectPixels) {
+        let leftCount = shape.whole.lowerBound - shape.columns.lowerBound
+        let rightCount = shape.columns.upperBound - shape.whole.upperBound
+        guard !shape.whole.isEmpty, leftCount <= 8, rightCount <= 8 else {
+            rows = 0..<0
+            return
+        }
+        rows = shape.straightRows
+        guard !rows.isEmpty else { return }
+        for index in 0..<leftCount { left[index] = shape.coverage(shape.columns.lowerBound + index, dy: 0, rowCoverage: 1) }
+        for index in 0..<rightCount { right[index] = shape.coverage(shape.whole.upperBound + index, dy: 0, rowCoverage: 1) }
+    }
+}
