@@ -78,7 +78,9 @@ import Testing
             let rect = Rect(
                 x: numbers.unit() * 40 - 5, y: numbers.unit() * 30 - 5, width: numbers.unit() * 30 + 0.2, height: numbers.unit() * 40 + 0.2)
             let radius = numbers.next() % 3 == 0 ? 0 : numbers.unit() * 6
-            let top = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit()), bottom = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), 1)
+            // Half with one alpha at both ends (the sides' weights are then found once).
+            let top = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit())
+            let bottom = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.next() % 2 == 0 ? top.a : numbers.unit())
             var drawn = Canvas(width: 48, height: 40)
             drawn.fillVerticalGradient(top: RGBA(0.2, 0.3, 0.4), bottom: RGBA(0.9, 0.1, 0.5))
             var reference = drawn

@@ -68,7 +68,9 @@ extension Canvas {
         let skipped = coversColumns ? hiddenRows.clamped(to: shape.rows) : shape.rows.lowerBound..<shape.rows.lowerBound
         // Between the corners, in the rows wholly inside, the side columns' coverages are the
         // same in every row: found once (up to eight a side), then read.
-        let sides = SideCoverages(shape)
+        // A gradient whose ends have one alpha gives every row's ink that alpha: the sides'
+        // weights are then found once too.
+        let sides = SideCoverages(shape, everyRow: top.a == bottom.a ? Ink(top) : nil)
         pixels.withUnsafeMutableBufferPointer { buffer in
             func drawRow(_ y: Int) {
                 let isHidden = hiddenRows.contains(y) && !hiddenColumns.isEmpty
@@ -80,6 +82,7 @@ extension Canvas {
                 let row = buffer.baseAddress!.advanced(by: y * width)
                 let (span, spanCoverage) = shape.span(dy: dy, rowCoverage: rowCoverage)
                 let readsSides = sides.rows.contains(y)
+                let readsWeights = readsSides && sides.alphaWeight == ink.weight
                 /// Columns `part` of this row: between the corners one coverage, elsewhere each its own.
                 func draw(_ part: Range<Int>) {
                     guard !part.isEmpty else { return }
@@ -88,16 +91,24 @@ extension Canvas {
                         return
                     }
                     for x in part.lowerBound..<max(part.lowerBound, min(part.upperBound, span.lowerBound)) {
-                        let coverage = readsSides ? sides.left[x - shape.columns.lowerBound] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage)
-                        row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
+                        let index = x - shape.columns.lowerBound
+                        let weight =
+                            readsWeights
+                            ? sides.leftWeights[index]
+                            : ink.weight(readsSides ? sides.left[index] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
+                        row[x] = Canvas.blend(row[x], ink, weight)
                     }
                     let middle = part.clamped(to: span)
                     if !middle.isEmpty {
                         Canvas.blendSpan(row, from: middle.lowerBound, to: middle.upperBound, ink, ink.weight(spanCoverage))
                     }
                     for x in min(part.upperBound, max(part.lowerBound, span.upperBound))..<part.upperBound {
-                        let coverage = readsSides ? sides.right[x - span.upperBound] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage)
-                        row[x] = Canvas.blend(row[x], ink, ink.weight(coverage))
+                        let index = x - span.upperBound
+                        let weight =
+                            readsWeights
+                            ? sides.rightWeights[index]
+                            : ink.weight(readsSides ? sides.right[index] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
+                        row[x] = Canvas.blend(row[x], ink, weight)
                     }
                 }
                 // A later opaque shape replaces the hidden box's pixels: they are not drawn.

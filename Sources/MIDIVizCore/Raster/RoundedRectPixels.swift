@@ -88,11 +88,25 @@ package struct RoundedRectPixels: Sendable {
 
 /// The coverages of a rounded rectangle's side columns in its straight rows (between the
 /// corners and wholly inside), where they are the same in every row: `coverage` of each, found
-/// once. `rows` is empty when a side is wider than eight columns or there are no such rows.
+/// once, and their weights when every row's ink has the same alpha weight (`alphaWeight`).
+/// `rows` is empty when a side is wider than eight columns or there are no such rows.
 struct SideCoverages {
     let rows: Range<Int>
     /// Columns `columns.lowerBound..<whole.lowerBound`, then `whole.upperBound..<columns.upperBound`.
     var left = SIMD8<Float>(), right = SIMD8<Float>()
+    /// `Ink.weight` of each for inks of weight `alphaWeight` (nil: the rows' inks differ).
+    var alphaWeight: UInt32?
+    var leftWeights = SIMD8<UInt32>(), rightWeights = SIMD8<UInt32>()
+
+    /// With the weights for `ink`, the ink of every row.
+    @inline(__always)
+    init(_ shape: RoundedRectPixels, everyRow ink: Canvas.Ink?) {
+        self.init(shape)
+        guard let ink, !rows.isEmpty else { return }
+        alphaWeight = ink.weight
+        for index in 0..<shape.whole.lowerBound - shape.columns.lowerBound { leftWeights[index] = ink.weight(left[index]) }
+        for index in 0..<shape.columns.upperBound - shape.whole.upperBound { rightWeights[index] = ink.weight(right[index]) }
+    }
 
     @inline(__always)
     init(_ shape: RoundedRectPixels) {
