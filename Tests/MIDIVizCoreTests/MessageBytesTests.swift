@@ -41,6 +41,17 @@ import Testing
         #expect(regrouped.tracks == tracks, "a stream split back into its tracks")
     }
 
+    /// A track's events keep ticks from 0 to the largest a MIDI file holds, with their messages.
+    @Test func trackEventsKeepEveryTickAFileHolds() {
+        let events = [
+            TrackEvent(tick: 0, bytes: [0x90, 60, 100]), TrackEvent(tick: SMFFrontEnd.maximumTick, bytes: [0x80, 60, 0]),
+            TrackEvent(tick: 1 << 30, bytes: [0xFF, 0x2F, 0]),
+        ]
+        let track = TrackEvents(events)
+        #expect(Array(track) == events)
+        #expect(track.tick(at: 1) == Int(Int32.max))
+    }
+
     /// One word each: every event a million-note song holds stays small.
     @Test func staysSmall() {
         #expect(MemoryLayout<MessageBytes>.size == 8)

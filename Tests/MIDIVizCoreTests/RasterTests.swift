@@ -135,4 +135,45 @@ import Testing
         #expect(Canvas(width: 8, height: 8, color: black).pixelHash == before)
         #expect(Canvas(width: 4, height: 16, color: black).pixelHash != before, "size is part of the hash")
     }
+
+    /// A rounded rectangle drawn with its spans, side coverages read once and gradient rows
+    /// made in lanes equals one drawn pixel by pixel from `coverage` and the mixed colour.
+    @Test func roundedRectEqualsItsPixelByPixelReference() {
+        var numbers = SeededNumbers(state: 5)
+        for _ in 0..<300 {
+            let rect = Rect(
+                x: numbers.unit() * 40 - 5, y: numbers.unit() * 30 - 5, width: numbers.unit() * 30 + 0.2, height: numbers.unit() * 40 + 0.2)
+            let radius = numbers.next() % 3 == 0 ? 0 : numbers.unit() * 6
+            // Half with one alpha at both ends (the sides' weights are then found once).
+            let top = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit())
+            let bottom = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.next() % 2 == 0 ? top.a : numbers.unit())
+            var drawn = Canvas(width: 48, height: 40)
+            drawn.fillVerticalGradient(top: RGBA(0.2, 0.3, 0.4), bottom: RGBA(0.9, 0.1, 0.5))
+            var reference = drawn
+            let shape = RoundedRectPixels(rect, radius: radius, canvasWidth: 48, canvasHeight: 40)
+            // A third with a hidden box (a later opaque shape's): its pixels are left as they are.
+            var hidden = PixelBox.empty
+            if numbers.next() % 3 == 0, !shape.rows.isEmpty, !shape.columns.isEmpty {
+                /// A part of `range` from a random start, to its end or to a random end.
+                func part(of range: Range<Int>) -> Range<Int> {
+                    let start = range.lowerBound + Int(numbers.next() % UInt64(range.count))
+                    let end = numbers.next() % 2 == 0 ? range.upperBound : start + 1 + Int(numbers.next() % UInt64(range.upperBound - start))
+                    return start..<end
+                }
+                let rows = part(of: shape.rows)
+                hidden = PixelBox(rows: (numbers.next() % 2 == 0 ? shape.rows.lowerBound : rows.lowerBound)..<rows.upperBound, columns: part(of: shape.columns))
+            }
+            drawn.fillRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: hidden)
+            for y in shape.rows {
+                let amount = max(0, min(1, (Float(y) + 0.5 - rect.minY) / rect.height))
+                let ink = Canvas.Ink(top.mixed(with: bottom, amount))
+                let dy = shape.dy(row: y), rowCoverage = shape.rowCoverage(y)
+                for x in shape.columns where !(hidden.rows.contains(Int32(y)) && hidden.columns.contains(Int32(x))) {
+                    let coverage = shape.coverage(x, dy: dy, rowCoverage: rowCoverage)
+                    reference.pixels[y * 48 + x] = Canvas.blend(reference.pixels[y * 48 + x], ink, ink.weight(coverage))
+                }
+            }
+            #expect(drawn.pixels == reference.pixels, "\(rect) radius \(radius) hidden \(hidden)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 /// Source-over blending of a straight colour into the canvas, on packed pixels: red and blue
-/// are blended together in one 32-bit multiply, green and alpha in another. The canvas holds
+/// are blended together in one 32-bit multiply, green and alpha in another (eight pixels at
+/// once: in 16-bit lanes). The canvas holds
 /// premultiplied colour: on an opaque canvas alpha stays 255 (the bytes are those of plain
 /// blending); on a transparent one (alpha 0) it accumulates as the "over" operator does.
 extension Canvas {
@@ -26,13 +27,14 @@ extension Canvas {
 
         /// `Ink(top.mixed(with: bottom, amount))`, its four channels in one vector: a gradient
         /// makes one for every row it fills. The same arithmetic lane by lane; whole numbers
-        /// are found as `Canvas.wholes` finds them.
+        /// are found with 2²³ as in `Canvas.wholes`.
         @usableFromInline @inline(__always)
         init(mixing top: RGBA, with bottom: RGBA, _ amount: Float) {
             let start = SIMD4<Float>(top.r, top.g, top.b, top.a), end = SIMD4<Float>(bottom.r, bottom.g, bottom.b, bottom.a)
             let limits = SIMD4<Float>(255, 255, 255, 256)
             let scaled = (start + (end - start) * amount) * limits
-            let below = scaled.replacing(with: limits, where: limits .<= scaled)
+            // Not below the limit (NaN too) is the limit, as `min(limit, value)` has it.
+            let below = scaled.replacing(with: limits, where: .!(scaled .< limits))
             let clamped = below.replacing(with: 0, where: below .< 0)
             let magic = SIMD4<Float>(repeating: 8_388_608)
             let nearest = (clamped + magic) - magic
@@ -80,9 +82,9 @@ extension Canvas {
     }
 
     /// Blends `ink` over eight pixels with eight weights in 0...256: `blend` on each, in 16-bit
-    /// lanes. A channel times a weight, plus the ink's times the rest, is at most 255 × 256 and
-    /// fits 16 bits: the same sums as in 32 bits, with one 16-bit multiply each (SSE2 has no
-    /// 32-bit one).
+    /// lanes. A channel times the rest (256 − weight), plus the ink's times the weight, is at
+    /// most 255 × 256 and fits 16 bits: the same sums as in 32 bits, with one 16-bit multiply
+    /// each (SSE2 has no 32-bit one).
     @inlinable @inline(__always)
     static func blend8(_ pixels: UnsafeMutablePointer<UInt32>, _ ink: Ink, _ weights: SIMD8<UInt32>) {
         let raw = UnsafeMutableRawPointer(pixels)
@@ -117,7 +119,6 @@ extension Canvas {
             let dx = SIMD8<Float>(repeating: firstDX) + (SIMD8<Float>(repeating: Float(x - start)) + lanes)
             let unclamped = rowTerms - dx * dx * inverses
             let falloff = unclamped.replacing(with: 0, where: unclamped .< 0)
-            // Lane by lane: the generic SIMD conversion from Float is not specialized and slow.
             blend8(row.advanced(by: x), ink, wholes(falloff * falloff * scales))
             x += 8
         }

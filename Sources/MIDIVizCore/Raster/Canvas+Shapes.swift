@@ -67,9 +67,8 @@ extension Canvas {
         let coversColumns = hiddenColumns.lowerBound <= shape.columns.lowerBound && shape.columns.upperBound <= hiddenColumns.upperBound
         let skipped = coversColumns ? hiddenRows.clamped(to: shape.rows) : shape.rows.lowerBound..<shape.rows.lowerBound
         // Between the corners, in the rows wholly inside, the side columns' coverages are the
-        // same in every row: found once (up to eight a side), then read.
-        // A gradient whose ends have one alpha gives every row's ink that alpha: the sides'
-        // weights are then found once too.
+        // same in every row: found once, then read. A gradient whose ends have one alpha gives
+        // every row's ink that alpha: the sides' weights are then found once too.
         let sides = SideCoverages(shape, everyRow: top.a == bottom.a ? Ink(top) : nil)
         pixels.withUnsafeMutableBufferPointer { buffer in
             func drawRow(_ y: Int) {
@@ -91,11 +90,9 @@ extension Canvas {
                         return
                     }
                     for x in part.lowerBound..<max(part.lowerBound, min(part.upperBound, span.lowerBound)) {
-                        let index = x - shape.columns.lowerBound
                         let weight =
                             readsWeights
-                            ? sides.leftWeights[index]
-                            : ink.weight(readsSides ? sides.left[index] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
+                            ? sides.leftWeight : ink.weight(readsSides ? sides.left : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
                         row[x] = Canvas.blend(row[x], ink, weight)
                     }
                     let middle = part.clamped(to: span)
@@ -103,11 +100,9 @@ extension Canvas {
                         Canvas.blendSpan(row, from: middle.lowerBound, to: middle.upperBound, ink, ink.weight(spanCoverage))
                     }
                     for x in min(part.upperBound, max(part.lowerBound, span.upperBound))..<part.upperBound {
-                        let index = x - span.upperBound
                         let weight =
                             readsWeights
-                            ? sides.rightWeights[index]
-                            : ink.weight(readsSides ? sides.right[index] : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
+                            ? sides.rightWeight : ink.weight(readsSides ? sides.right : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
                         row[x] = Canvas.blend(row[x], ink, weight)
                     }
                 }
