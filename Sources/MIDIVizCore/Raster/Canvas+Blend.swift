@@ -1,8 +1,8 @@
 /// Source-over blending of a straight colour into the canvas, on packed pixels: red and blue
 /// are blended together in one 32-bit multiply, green and alpha in another (eight pixels at
-/// once: in 16-bit lanes). The canvas holds
-/// premultiplied colour: on an opaque canvas alpha stays 255 (the bytes are those of plain
-/// blending); on a transparent one (alpha 0) it accumulates as the "over" operator does.
+/// once: in 16-bit lanes). The canvas holds premultiplied colour: on an opaque canvas alpha
+/// stays 255 (the bytes are those of plain blending); on a transparent one (alpha 0) it
+/// accumulates as the "over" operator does.
 extension Canvas {
     /// A colour prepared for blending: packed channels and its alpha as a weight in 0...256.
     @usableFromInline

@@ -82,6 +82,11 @@ extension Canvas {
                 let (span, spanCoverage) = shape.span(dy: dy, rowCoverage: rowCoverage)
                 let readsSides = sides.rows.contains(y)
                 let readsWeights = readsSides && sides.alphaWeight == ink.weight
+                /// The weight of side column `x`, whose coverage in a straight row is `straight`
+                /// (its weight there `straightWeight`, when every row's ink has one alpha).
+                func sideWeight(_ x: Int, straight: Float, straightWeight: UInt32) -> UInt32 {
+                    readsWeights ? straightWeight : ink.weight(readsSides ? straight : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
+                }
                 /// Columns `part` of this row: between the corners one coverage, elsewhere each its own.
                 func draw(_ part: Range<Int>) {
                     guard !part.isEmpty else { return }
@@ -90,20 +95,14 @@ extension Canvas {
                         return
                     }
                     for x in part.lowerBound..<max(part.lowerBound, min(part.upperBound, span.lowerBound)) {
-                        let weight =
-                            readsWeights
-                            ? sides.leftWeight : ink.weight(readsSides ? sides.left : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
-                        row[x] = Canvas.blend(row[x], ink, weight)
+                        row[x] = Canvas.blend(row[x], ink, sideWeight(x, straight: sides.left, straightWeight: sides.leftWeight))
                     }
                     let middle = part.clamped(to: span)
                     if !middle.isEmpty {
                         Canvas.blendSpan(row, from: middle.lowerBound, to: middle.upperBound, ink, ink.weight(spanCoverage))
                     }
                     for x in min(part.upperBound, max(part.lowerBound, span.upperBound))..<part.upperBound {
-                        let weight =
-                            readsWeights
-                            ? sides.rightWeight : ink.weight(readsSides ? sides.right : shape.coverage(x, dy: dy, rowCoverage: rowCoverage))
-                        row[x] = Canvas.blend(row[x], ink, weight)
+                        row[x] = Canvas.blend(row[x], ink, sideWeight(x, straight: sides.right, straightWeight: sides.rightWeight))
                     }
                 }
                 // A later opaque shape replaces the hidden box's pixels: they are not drawn.
