@@ -63,10 +63,10 @@ struct FFmpegWatchdogTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-watchdog-\(getpid())-\(UUID().uuidString.prefix(8))").path
     }
 
-    /// Encoding 2 minutes of sound to AAC takes several seconds (5 s on a quiet machine), past
-    /// twice a 1.5 s stall timeout; ffmpeg reports progress all along, so it is let finish, and
-    /// its reports reach the caller. The timeout leaves ffmpeg time to start on a machine busy
-    /// with the other tests (0.3 s did not, once).
+    /// Encoding 5 minutes of sound to AAC takes several seconds (12 s on a quiet machine here),
+    /// far past twice a 1.5 s stall timeout; ffmpeg reports progress all along, so it is let
+    /// finish, and its reports reach the caller. The timeout leaves ffmpeg time to start on a
+    /// machine busy with the other tests (0.3 s did not, once).
     @Test(.enabled(if: ffmpeg != nil, "no ffmpeg: apt-get install ffmpeg"))
     func aRunThatProgressesOutlastsTheStallTimeout() throws {
         let output = scratch() + ".m4a"
@@ -76,7 +76,7 @@ struct FFmpegWatchdogTests {
         let process = try FFmpegProcess(
             executable: Self.ffmpeg!,
             arguments: [
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=120", "-c:a", "aac", "-b:a", "192k", "-f", "mp4",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=300", "-c:a", "aac", "-b:a", "192k", "-f", "mp4",
                 FFmpegProcess.file(output),
             ],
             stallTimeoutSeconds: 1.5, onProgress: { reports.append($0) })
@@ -84,7 +84,7 @@ struct FFmpegWatchdogTests {
         #expect(Date().timeIntervalSince(started) > 3, "the run lasted longer than twice the timeout")
         let seen = reports.all
         #expect(seen.count >= 3 && seen.last?.isEnd == true)
-        #expect(abs((seen.last?.outTimeSeconds ?? 0) - 120) < 1)
+        #expect(abs((seen.last?.outTimeSeconds ?? 0) - 300) < 1)
     }
 
     /// ffmpeg waiting on a FIFO nobody writes reports nothing: it is stopped once the timeout
