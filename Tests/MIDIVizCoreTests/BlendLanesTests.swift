@@ -34,8 +34,8 @@ import Testing
         for _ in 0..<200_000 {
             let top = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit())
             // Some channels out of range and on the halves, as scaled colours can be.
-            let bottom = RGBA(numbers.unit() * 1.2 - 0.1, Float(numbers.next() % 511) / 510, numbers.unit(), Float(numbers.next() % 513) / 512)
-            let amount = numbers.next() % 4 == 0 ? Float(numbers.next() % 3) / 2 : numbers.unit()
+            let bottom = RGBA(numbers.unit() * 1.2 - 0.1, Float(numbers.below(511)) / 510, numbers.unit(), Float(numbers.below(513)) / 512)
+            let amount = numbers.below(4) == 0 ? Float(numbers.below(3)) / 2 : numbers.unit()
             inks.append((top, bottom, amount))
         }
         for (top, bottom, amount) in inks {
@@ -53,13 +53,13 @@ import Testing
             for _ in 0..<40 {
                 let ink = Canvas.Ink(RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit()))
                 var pixels: [UInt32] = (0..<8).map { _ in
-                    let alpha = numbers.next() % 3 == 0 ? UInt32(numbers.next() % 256) : 255
+                    let alpha = numbers.below(3) == 0 ? UInt32(numbers.below(256)) : 255
                     // Premultiplied: no channel above its alpha.
-                    func channel() -> UInt32 { UInt32(numbers.next() % UInt64(alpha + 1)) }
+                    func channel() -> UInt32 { UInt32(numbers.below(UInt64(alpha + 1))) }
                     return channel() | channel() << 8 | channel() << 16 | alpha << 24
                 }
                 var weights = SIMD8<UInt32>(repeating: weight)
-                weights[Int(numbers.next() % 8)] = UInt32(numbers.next() % 257)
+                weights[Int(numbers.below(8))] = UInt32(numbers.below(257))
                 let expected = (0..<8).map { Canvas.blend(pixels[$0], ink, weights[$0]) }
                 pixels.withUnsafeMutableBufferPointer { Canvas.blend8($0.baseAddress!, ink, weights) }
                 #expect(pixels == expected)

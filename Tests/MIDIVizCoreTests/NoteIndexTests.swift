@@ -3,17 +3,8 @@ import Testing
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(30))) struct NoteIndexTests {
-    /// A deterministic generator, so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state
-        }
-    }
-
     func notes(count: Int, seed: UInt64) -> [Note] {
-        var random = Generator(state: seed)
+        var random = SeededNumbers(state: seed)
         return (0..<count).map { _ in
             let start = Double.random(in: 0..<120, using: &random)
             // Mostly short notes, some held for minutes, some of no length.
@@ -31,7 +22,7 @@ import Testing
         let notes = notes(count: count, seed: UInt64(count) + 7)
         let lead = 1.5, fade = 0.25
         let index = NoteIndex(notes: notes, visibleFrom: { $0.startSeconds - lead }, visibleUntil: { $0.endSeconds + fade })
-        var random = Generator(state: 99)
+        var random = SeededNumbers(state: 99)
         var times = (0..<300).map { _ in Double.random(in: -5..<130, using: &random) }
         times += notes.prefix(50).flatMap { [$0.startSeconds - lead, $0.endSeconds + fade] }
         times += [-1e19, 1e19, .infinity, -.infinity, .nan]

@@ -3,15 +3,13 @@ import Testing
 @testable import MIDIVizCore
 
 @Suite(.timeLimit(.minutes(30))) struct OcclusionTests {
-    typealias Generator = NoteIndexTests.Generator
-
     let width = 160, height = 120
 
     /// Random rounded rectangles stacked in a few columns (same left and right edges) and rows
     /// (same top and bottom edges), opaque or not, with radii; edges on whole pixels when
     /// `wholeEdges`, so that no covering shape has an anti-aliased side.
     func stacked(seed: UInt64, count: Int, wholeEdges: Bool) -> [Shape] {
-        var random = Generator(state: seed)
+        var random = SeededNumbers(state: seed)
         func edge(_ range: ClosedRange<Float>) -> Float {
             let value = Float.random(in: range, using: &random)
             return wholeEdges ? value.rounded() : value
@@ -90,7 +88,7 @@ import Testing
     /// covers, so the keyboard draws each note's visible part only.
     /// 4000 notes of 0.2 s on two octaves within 4 s: about 2000 on screen at once.
     func denseSong(notes count: Int = 4000) -> Song {
-        var random = Generator(state: 7)
+        var random = SeededNumbers(state: 7)
         let notes = (0..<count).map { _ -> Note in
             let start = Double.random(in: 0..<4, using: &random)
             return Note(startSeconds: start, endSeconds: start + 0.2, pitch: UInt8.random(in: 48...72, using: &random), velocity: 100, channel: 0, track: 0)

@@ -143,25 +143,25 @@ import Testing
         for _ in 0..<300 {
             let rect = Rect(
                 x: numbers.unit() * 40 - 5, y: numbers.unit() * 30 - 5, width: numbers.unit() * 30 + 0.2, height: numbers.unit() * 40 + 0.2)
-            let radius = numbers.next() % 3 == 0 ? 0 : numbers.unit() * 6
+            let radius = numbers.below(3) == 0 ? 0 : numbers.unit() * 6
             // Half with one alpha at both ends (the sides' weights are then found once).
             let top = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit())
-            let bottom = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.next() % 2 == 0 ? top.a : numbers.unit())
+            let bottom = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.below(2) == 0 ? top.a : numbers.unit())
             var drawn = Canvas(width: 48, height: 40)
             drawn.fillVerticalGradient(top: RGBA(0.2, 0.3, 0.4), bottom: RGBA(0.9, 0.1, 0.5))
             var reference = drawn
             let shape = RoundedRectPixels(rect, radius: radius, canvasWidth: 48, canvasHeight: 40)
             // A third with a hidden box (a later opaque shape's): its pixels are left as they are.
             var hidden = PixelBox.empty
-            if numbers.next() % 3 == 0, !shape.rows.isEmpty, !shape.columns.isEmpty {
+            if numbers.below(3) == 0, !shape.rows.isEmpty, !shape.columns.isEmpty {
                 /// A part of `range` from a random start, to its end or to a random end.
                 func part(of range: Range<Int>) -> Range<Int> {
-                    let start = range.lowerBound + Int(numbers.next() % UInt64(range.count))
-                    let end = numbers.next() % 2 == 0 ? range.upperBound : start + 1 + Int(numbers.next() % UInt64(range.upperBound - start))
+                    let start = range.lowerBound + Int(numbers.below(UInt64(range.count)))
+                    let end = numbers.below(2) == 0 ? range.upperBound : start + 1 + Int(numbers.below(UInt64(range.upperBound - start)))
                     return start..<end
                 }
                 let rows = part(of: shape.rows)
-                hidden = PixelBox(rows: (numbers.next() % 2 == 0 ? shape.rows.lowerBound : rows.lowerBound)..<rows.upperBound, columns: part(of: shape.columns))
+                hidden = PixelBox(rows: (numbers.below(2) == 0 ? shape.rows.lowerBound : rows.lowerBound)..<rows.upperBound, columns: part(of: shape.columns))
             }
             drawn.fillRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: hidden)
             for y in shape.rows {
