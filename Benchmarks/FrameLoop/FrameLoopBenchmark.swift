@@ -38,6 +38,11 @@ enum FrameLoopBenchmark {
                     String(
                         format: "raster %-8@ mean %.2f ms/frame  p95 %.2f ms  max %.2f ms  (%.0f shapes/frame)",
                         style.rawValue, mean, p95, maximum, shapes))
+                let inOrder = measureInOrder(song: song, settings: settings, font: font, frames: sampleCount)
+                print(
+                    String(
+                        format: "raster %-8@ in order %.2f ms/frame (every second of %d frames from the middle, as one of two workers; %.0f%% drawn anew)",
+                        style.rawValue, inOrder.mean, 2 * sampleCount, 100 * inOrder.drawnAnew))
                 let conversion = measureConversion(song: song, settings: settings, font: font, frames: sampleCount)
                 print(
                     String(
@@ -170,6 +175,26 @@ enum FrameLoopBenchmark {
             times.reduce(0, +) / Double(times.count), times[times.count * 95 / 100], times.last!,
             Double(shapeCount) / Double(samples)
         )
+    }
+
+    /// Frames as a render draws them: every second frame of `2 × frames` consecutive ones from
+    /// the middle of the song, as one of two workers does. Mean ms, and the mean share of the
+    /// canvas a scrolling style drew anew.
+    static func measureInOrder(song: Song, settings: RenderSettings, font: FontRasterizer, frames: Int) -> (mean: Double, drawnAnew: Double) {
+        let scene = Scene(song: song, settings: settings)
+        let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
+        var workspace = renderer.makeWorkspace()
+        let first = max(0, scene.frameCount / 2 - frames)
+        renderer.render(frame: first, in: &workspace)
+        var total = 0.0, drawnAnew = 0.0, count = 0
+        for frame in stride(from: first + 2, to: min(scene.frameCount, first + 2 * frames), by: 2) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            renderer.render(frame: frame, in: &workspace)
+            total += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            drawnAnew += workspace.scrolledDirtyFraction
+            count += 1
+        }
+        return (total / Double(max(1, count)), drawnAnew / Double(max(1, count)))
     }
 
     /// The yuv420p conversion, per frame: of the whole picture, and of only the tiles the frame

@@ -139,7 +139,11 @@ import Testing
         var settings = settings(.roll)
         settings.window = 4
         let layout = RollLayout(scene: Scene(song: song(), settings: settings))
-        #expect(abs(layout.pixelsPerSecond * 4 - (480 - layout.notesLeft)) < 1e-3)
+        // Within 10 %, to move notes by whole pixels a frame; the rows span what is on screen.
+        #expect(abs(layout.pixelsPerSecond * 4 - (480 - layout.notesLeft)) <= 0.1 * (480 - layout.notesLeft))
+        let onScreen = RollLayout.onScreenSeconds(settings: settings)
+        #expect(abs(Double(layout.pixelsPerSecond) * onScreen - Double(480 - layout.notesLeft)) < 1e-3)
+        #expect(RollLayout.pixelsPerFrame(settings: settings) == (RollLayout.pixelsPerFrame(settings: settings)).rounded())
         settings.window = nil
         settings.speed = 2
         #expect(settings.windowSeconds == 4, "8 s over speed 2")

@@ -61,6 +61,18 @@ struct Backdrop: Sendable {
         }
     }
 
+    /// Whether every row is one colour across `columns`: what moves there moves over the same
+    /// backdrop.
+    func isEvenAlongRows(in columns: Range<Int>) -> Bool {
+        guard !columns.isEmpty, columns.lowerBound >= 0, columns.upperBound <= canvas.width else { return false }
+        for y in 0..<canvas.height {
+            let row = y * canvas.width
+            let first = canvas.pixels[row + columns.lowerBound]
+            for x in columns where canvas.pixels[row + x] != first { return false }
+        }
+        return true
+    }
+
     /// Puts the whole backdrop back.
     func restoreAll(in target: inout Canvas) {
         target.copyPixels(from: canvas)

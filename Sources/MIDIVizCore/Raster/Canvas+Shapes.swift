@@ -25,6 +25,37 @@ extension Canvas {
         }
     }
 
+    /// Moves the pixels of `columns` left by `shift` (right when negative), in every row; the
+    /// columns uncovered at the end keep what they held.
+    package mutating func moveColumns(_ columns: Range<Int>, left shift: Int) {
+        let count = columns.count - abs(shift)
+        guard shift != 0, count > 0 else { return }
+        let width = self.width, height = self.height
+        let from = shift > 0 ? columns.lowerBound + shift : columns.lowerBound
+        let to = shift > 0 ? columns.lowerBound : columns.lowerBound - shift
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                // `update(from:count:)` copies overlapping memory as memmove does.
+                row.advanced(by: to).update(from: row.advanced(by: from), count: count)
+            }
+        }
+    }
+
+    /// Replaces the pixels of `columns` × `rows` with those of `other` (same size).
+    package mutating func copyPixels(from other: Canvas, columns: Range<Int>, rows: Range<Int>) {
+        precondition(other.width == width && other.height == height, "canvas sizes differ")
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { target in
+            other.pixels.withUnsafeBufferPointer { source in
+                for y in rows {
+                    target.baseAddress!.advanced(by: y * width + columns.lowerBound)
+                        .update(from: source.baseAddress!.advanced(by: y * width + columns.lowerBound), count: columns.count)
+                }
+            }
+        }
+    }
+
     /// Fills a rectangle; fractional edges are anti-aliased by their coverage.
     package mutating func fillRect(_ rect: Rect, _ color: RGBA) {
         let x0 = max(rect.minX, 0), x1 = min(rect.maxX, Float(width))

@@ -22,5 +22,6 @@ extension FrameRenderer {
         workspace.shapes.append(.background(top: RGBA(0, 0, 0), bottom: RGBA(0, 0, 0)))
         workspace.changed.removeAll()
         workspace.changed.markEverything()
+        workspace.previousSeconds = nil
     }
 }

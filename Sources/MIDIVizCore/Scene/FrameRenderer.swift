@@ -5,6 +5,9 @@ package struct FrameRenderer: Sendable {
     package let scene: Scene
     package let fonts: TextFonts
     private let backdrop: Backdrop
+    /// Where frames move by whole pixels (nil: they are drawn as they come): the scene's, when
+    /// the backdrop is the same all along each row of it.
+    private let scrollArea: ScrollArea?
 
     package init(scene: Scene, fonts: TextFonts) {
         self.scene = scene
@@ -21,7 +24,9 @@ package struct FrameRenderer: Sendable {
         var shapes: [Shape] = []
         scene.makeBackdropShapes(into: &shapes)
         backdrop.draw(shapes, fonts: fonts)
-        self.backdrop = Backdrop(backdrop)
+        let still = Backdrop(backdrop)
+        self.backdrop = still
+        if let area = scene.scrollArea, still.isEvenAlongRows(in: area.columns) { scrollArea = area } else { scrollArea = nil }
     }
 
     package func makeWorkspace() -> FrameWorkspace {
@@ -41,6 +46,11 @@ package struct FrameRenderer: Sendable {
         workspace.occlusion.hideCovered(in: &workspace.nextShapes, width: workspace.canvas.width, height: workspace.canvas.height)
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
+        defer { workspace.previousSeconds = seconds }
+        if let scrollArea, let previous = workspace.previousSeconds, let shift = scrollArea.shift(from: previous, to: seconds) {
+            renderScrolled(by: shift, in: scrollArea, workspace: &workspace)
+            return
+        }
         // A dense frame (many shapes over much more than the canvas) puts the whole backdrop
         // back in one copy and draws everything again: cheaper than a copy per shape and a
         // search for shapes that stay.
@@ -81,6 +91,54 @@ package struct FrameRenderer: Sendable {
 }
 
 extension FrameRenderer {
+    /// Draws the shapes in `workspace.nextShapes` (their regions in `nextRegions`) over the
+    /// previous frame moved `shift` pixels left in `area`: only the tiles `ScrolledShapes`
+    /// finds dirty are drawn, on a scratch canvas (a shape there is drawn whole), and copied.
+    private func renderScrolled(by shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace) {
+        workspace.scrolled.find(
+            previous: workspace.shapes, previousRegions: workspace.drawnRegions, new: workspace.nextShapes,
+            newRegions: workspace.nextRegions, area: area, shift: shift, height: workspace.canvas.height)
+        let dirty = workspace.scrolled.dirty
+        workspace.changed.removeAll()
+        // Mostly dirty (a jump of seconds, or everything changing): drawn whole, at once.
+        if dirty.isEverything || dirty.changedFraction > Self.mostlyDirty {
+            backdrop.restoreAll(in: &workspace.canvas)
+            workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
+            workspace.changed.markEverything()
+        } else {
+            workspace.canvas.moveColumns(area.columns, left: shift)
+            // Taken out of the workspace while drawn on, so that its pixels are not copied.
+            var scratch = workspace.scratch ?? backdrop.canvas
+            workspace.scratch = nil
+            dirty.forEachRectangle { x0, y0, x1, y1 in
+                backdrop.restore(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)), in: &scratch)
+            }
+            for (index, shape) in workspace.nextShapes.enumerated() {
+                guard let region = workspace.nextRegions[index] else {
+                    scratch.draw(shape, fonts: fonts)
+                    continue
+                }
+                if dirty.touches(region) { scratch.draw(shape, fonts: fonts) }
+            }
+            dirty.forEachRectangle { x0, y0, x1, y1 in
+                workspace.canvas.copyPixels(from: scratch, columns: x0..<x1, rows: y0..<y1)
+                workspace.changed.mark(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)))
+            }
+            workspace.scratch = scratch
+            if shift != 0 {
+                workspace.changed.mark(
+                    Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(workspace.canvas.height)))
+            }
+        }
+        swap(&workspace.shapes, &workspace.nextShapes)
+        swap(&workspace.drawnRegions, &workspace.nextRegions)
+    }
+
+    /// The dirty share of the canvas beyond which a scrolled frame is drawn whole: a copy of
+    /// the backdrop and every shape drawn once, rather than the dirty tiles on a scratch canvas
+    /// (their shapes drawn whole too) and copied.
+    static let mostlyDirty = 0.6
+
     /// Shapes from which a frame may count as dense.
     static let denseShapeCount = 2000
 
@@ -114,16 +172,25 @@ package struct FrameWorkspace: Sendable {
     /// What later opaque shapes cover, found anew for each frame.
     var occlusion = Occlusion()
     var glowBudget = GlowBudget()
+    /// The moment of the last frame drawn here (nil: none, or not over the still backdrop).
+    var previousSeconds: Double?
+    /// What a scrolled frame draws anew, and the canvas it draws it on.
+    var scrolled: ScrolledShapes
+    var scratch: Canvas?
     /// The tiles the last frame changed from the frame before it in this workspace.
     package internal(set) var changed: ChangedTiles
 
     /// How many shapes the last frame drew over the backdrop.
     package var shapeCount: Int { shapes.count }
 
+    /// The share of the canvas a scrolled frame drew anew (the rest moved), 0...1.
+    package var scrolledDirtyFraction: Double { scrolled.dirty.changedFraction }
+
     init(canvas: Canvas) {
         self.canvas = canvas
         changed = ChangedTiles(width: canvas.width, height: canvas.height)
         unchanged = UnchangedShapes(width: canvas.width, height: canvas.height)
+        scrolled = ScrolledShapes(width: canvas.width, height: canvas.height)
         shapes.reserveCapacity(1024)
         drawnRegions.reserveCapacity(1024)
         nextShapes.reserveCapacity(1024)

@@ -175,6 +175,15 @@ package struct Scene: Sendable {
         transform.apply(to: &shapes, from: start)
     }
 
+    /// Where frames move by whole pixels from one to the next (`ScrollArea`): the style's own,
+    /// when its layout is not turned or mirrored by `--direction`.
+    package var scrollArea: ScrollArea? {
+        guard layoutTransform == nil else { return nil }
+        return scrollArea(of: settings.style.layout)
+    }
+
+    private func scrollArea<Layout: StyleLayout>(of layout: Layout.Type) -> ScrollArea? { Layout(scene: self).scrollArea }
+
     /// Until when note `index` sounds: its end, or later while a pedal holds it.
     func soundingEnd(_ index: Int) -> Double { soundingEnds?[index] ?? song.notes[index].endSeconds }
 

@@ -12,12 +12,40 @@ struct RollLayout: StyleLayout {
     static let travel: RenderSettings.Direction? = .left
 
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double {
-        settings.windowSeconds * (1 - playheadPosition)
+        onScreenSeconds(settings: settings) * (1 - playheadPosition)
+    }
+
+    /// The seconds of music across the notes area: `--window`, made a whole number of pixels a
+    /// frame when that is within `mostSnapped` of it (else half a pixel), so that notes move by
+    /// whole pixels from frame to frame (or from a frame to the next but one): what one frame
+    /// drew can be moved instead of drawn again (`ScrolledShapes`), and a note's anti-aliased
+    /// edges look the same in every frame. A window that would move less than that (a long
+    /// one on a small frame) is kept as it is.
+    static func onScreenSeconds(settings: RenderSettings) -> Double {
+        notesWidth(settings: settings) / (pixelsPerFrame(settings: settings) * Double(settings.framesPerSecond))
+    }
+
+    /// How far notes move from one frame to the next, in pixels: whole, or a half, or as
+    /// `--window` has it when neither is near enough.
+    static func pixelsPerFrame(settings: RenderSettings) -> Double {
+        let asked = notesWidth(settings: settings) / settings.windowSeconds / Double(settings.framesPerSecond)
+        for steps in [1.0, 2.0] {
+            let snapped = (asked * steps).rounded() / steps
+            if snapped > 0, abs(snapped - asked) <= mostSnapped * asked { return snapped }
+        }
+        return asked
+    }
+
+    /// How much the window may change to move notes by whole or half pixels: 10 %.
+    static let mostSnapped = 0.1
+
+    private static func notesWidth(settings: RenderSettings) -> Double {
+        Double(settings.width) - Double(keyboardWidth(canvasWidth: Float(settings.width)))
     }
 
     /// A note comes in at the right edge and leaves at the left, at least as long as its sparks.
     static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
-        let window = settings.windowSeconds
+        let window = onScreenSeconds(settings: settings)
         let past = window * playheadPosition, future = window - past
         let narrowest = narrowestNoteSeconds(settings: settings)
         let sparks = settings.effects ? Sparks.lifeSeconds : 0
@@ -42,7 +70,7 @@ struct RollLayout: StyleLayout {
     /// the time the narrowest note takes to scroll its own width.
     static func narrowestNoteSeconds(settings: RenderSettings) -> Double {
         let notesWidth = Float(settings.width) - keyboardWidth(canvasWidth: Float(settings.width))
-        return Double(narrowestNotePixels / max(1, notesWidth)) * settings.windowSeconds
+        return Double(narrowestNotePixels / max(1, notesWidth)) * onScreenSeconds(settings: settings)
     }
 
     static func keyboardWidth(canvasWidth: Float) -> Float { max(24, (canvasWidth * 0.065).rounded()) }
@@ -92,14 +120,21 @@ struct RollLayout: StyleLayout {
         pedalLaneBottom = bottom - 1
         rowHeight = (notesBottom - notesTop) / Float(scene.pitchRange.count)
         playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
-        pixelsPerSecond = (width - keyboardWidth) / Float(scene.settings.windowSeconds)
+        pixelsPerSecond = Float(Self.pixelsPerFrame(settings: scene.settings) * Double(scene.settings.framesPerSecond))
         blackKeyLength = (keyboardWidth * PianoKeys.blackKeyLength).rounded()
         keyboardKeys = max(0, scene.pitchRange.lowerBound - 1)...min(127, scene.pitchRange.upperBound + 1)
         showsOctaveNames = rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide)) * 1.1
     }
 
-    /// The x of a moment `seconds` when the playhead is at `now`.
-    func x(of seconds: Double, now: Double) -> Float { playheadX + Float(seconds - now) * pixelsPerSecond }
+    /// The x of a moment `seconds` when the playhead is at `now`, on the grid of
+    /// `Shape.shifted(by:)`: from frame to frame, by whole pixels.
+    func x(of seconds: Double, now: Double) -> Float { playheadX + Shape.onGrid((seconds - now) * Double(pixelsPerSecond)) }
+
+    /// The notes area's columns, where everything moves with the music (`ScrollArea`).
+    var scrollArea: ScrollArea? {
+        guard Int(width) > Int(notesLeft), pixelsPerSecond > 0 else { return nil }
+        return ScrollArea(columns: Int(notesLeft)..<Int(width), pixelsPerSecond: Double(pixelsPerSecond))
+    }
 
     /// The top of the row of `pitch`.
     func rowTop(_ pitch: Int) -> Float { notesTop + Float(scene.pitchRange.upperBound - pitch) * rowHeight }
@@ -113,7 +148,7 @@ struct RollLayout: StyleLayout {
         let height = rowHeight - 2 * gap, thickness = scene.colors.thickness(note.velocity)
         return Rect(
             x: left, y: rowTop(Int(note.pitch)) + gap + (thickness < 1 ? height * (1 - thickness) / 2 : 0),
-            width: max(Float(length) * pixelsPerSecond, Self.narrowestNotePixels),
+            width: max(Shape.onGrid(length * Double(pixelsPerSecond)), Self.narrowestNotePixels),
             height: thickness < 1 ? height * thickness : height)
     }
 
@@ -187,7 +222,7 @@ struct RollLayout: StyleLayout {
 
     func append(at seconds: Double, to shapes: inout [Shape]) {
         let accent = scene.settings.scheme.accent
-        let window = scene.settings.windowSeconds
+        let window = Self.onScreenSeconds(settings: scene.settings)
         let past = window * Self.playheadPosition
         let visible = (seconds - past - 0.5)...(seconds + window - past + 0.5)
         // Bar and beat lines with the bar numbers in the ruler.
@@ -301,7 +336,7 @@ struct RollLayout: StyleLayout {
         guard right - left >= 1 else { return }
         let rect = Rect(x: left, y: full.minY, width: right - left, height: full.height)
         let base = scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity))
-        let radius = min(rowHeight * 0.3, 4)
+        let radius = Shape.onGrid(Double(min(rowHeight * 0.3, 4)))
         let white = RGBA(1, 1, 1)
         let fill: RGBA
         if seconds >= note.endSeconds {
@@ -337,7 +372,7 @@ struct RollLayout: StyleLayout {
         let laneHeight = drumStripHeight / Float(DrumLane.slotCount)
         let x = x(of: note.startSeconds, now: seconds)
         let size = max(3, laneHeight * 0.75)
-        let length = max(size, Float(0.05) * pixelsPerSecond)
+        let length = Shape.onGrid(Double(max(size, Float(0.05) * pixelsPerSecond)))
         let left = max(notesLeft, x), right = min(width, x + length)
         guard right - left >= 1 else { return }
         let center = Point(x, notesBottom + laneHeight * (lane + 0.5))

@@ -28,6 +28,8 @@ protocol StyleLayout: SendableMetatype {
     func appendBackdrop(to shapes: inout [Shape])
     /// The shapes of the moment `seconds`.
     func append(at seconds: Double, to shapes: inout [Shape])
+    /// Where everything drawn moves by whole pixels from frame to frame, if anywhere.
+    var scrollArea: ScrollArea? { get }
 }
 
 extension StyleLayout {
@@ -35,6 +37,7 @@ extension StyleLayout {
     static var scrolls: Bool { false }
     static var travel: RenderSettings.Direction? { nil }
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
+    var scrollArea: ScrollArea? { nil }
 
     /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
     /// fades (and at least while its sparks fly).

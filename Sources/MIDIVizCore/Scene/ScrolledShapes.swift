@@ -1,0 +1,172 @@
+/// What a frame of a scrolling style must draw when the frame before it, moved left by whole
+/// pixels in its `ScrollArea`, is already most of it. A shape of the new frame is kept when the
+/// previous frame drew the same shape, moved (`Shape.shifted(by:)`) inside the area or in the
+/// same place outside it, in the same order among the kept ones. Every other shape, new or
+/// previous (where its moved pixels now lie), marks the tiles it touches as dirty, as does the
+/// strip the move uncovers. Outside the dirty tiles every pixel is then the moved pixel of the
+/// previous frame: the same shapes over it, in the same order, over a backdrop that is the same
+/// all along each row of the area. In the dirty tiles the frame is drawn anew.
+struct ScrolledShapes: Sendable {
+    /// The tiles to draw anew.
+    private(set) var dirty: ChangedTiles
+    /// The previous frame's shapes as the new frame would draw them (nil: none would), by a
+    /// cheap hash of their place.
+    private var table = ShapeTable()
+    /// Where each previous shape lay.
+    private var placements: [Placement] = []
+    private enum Placement { case inside, beside, across }
+    private var keptPrevious: [Bool] = []
+    private(set) var keptNew: [Bool] = []
+
+    init(width: Int, height: Int) {
+        dirty = ChangedTiles(width: width, height: height)
+    }
+
+    /// Finds the dirty tiles of a frame whose shapes are `new` (in `newRegions`) after one of
+    /// `previous` shapes (in `previousRegions`), moved `shift` pixels left in `area`.
+    mutating func find(
+        previous: [Shape], previousRegions: [Rect?], new: [Shape], newRegions: [Rect?], area: ScrollArea, shift: Int, height: Int
+    ) {
+        dirty.removeAll()
+        let inside = Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(height))
+        /// Where a region lies: wholly in the area, wholly beside it, or across its edge (nil).
+        func isInside(_ region: Rect?) -> Bool? {
+            guard let region else { return nil }
+            if inside.contains(region) { return true }
+            if region.maxX <= inside.minX || region.minX >= inside.maxX || region.maxY <= 0 || region.minY >= inside.maxY { return false }
+            return nil
+        }
+        placements.removeAll(keepingCapacity: true)
+        keptPrevious.removeAll(keepingCapacity: true)
+        keptPrevious.append(contentsOf: repeatElement(false, count: previous.count))
+        keptNew.removeAll(keepingCapacity: true)
+        keptNew.append(contentsOf: repeatElement(false, count: new.count))
+        table.removeAll(expecting: previous.count)
+        for index in previous.indices {
+            let placement = isInside(previousRegions[index]).map { $0 ? Placement.inside : .beside } ?? .across
+            placements.append(placement)
+            switch placement {
+            case .inside: table.insert(previous[index], shiftedBy: -shift, at: index)
+            case .beside: table.insert(previous[index], shiftedBy: 0, at: index)
+            case .across: break
+            }
+        }
+        /// Whether previous shape `index` is `shape` moved, inside the area (or beside it, not moved).
+        func matches(_ index: Int, _ shape: Shape, _ placement: Placement) -> Bool {
+            switch placements[index] {
+            case .inside: return placement == .inside && previous[index].isShape(shape, shiftedBy: -shift)
+            case .beside: return placement == .beside && previous[index] == shape
+            case .across: return false
+            }
+        }
+        // Most shapes come in the same order as before, one after another: the one after the
+        // last kept is tried first, the table for the others (the first after a gap).
+        var lastPrevious = -1
+        for (index, shape) in new.enumerated() {
+            guard let inside = isInside(newRegions[index]) else { continue }
+            let placement = inside ? Placement.inside : .beside
+            let next = lastPrevious + 1
+            let match =
+                next < previous.count && matches(next, shape, placement)
+                ? next : table.firstIndex(hashedLike: shape, after: lastPrevious) { matches($0, shape, placement) }
+            guard let match else { continue }
+            keptNew[index] = true
+            keptPrevious[match] = true
+            lastPrevious = match
+        }
+        // The strip the move uncovers (or, moving right, covers from the left).
+        let width = Float(area.columns.count)
+        let uncovered = Float(abs(shift))
+        let stripX = shift >= 0 ? Float(area.columns.upperBound) - uncovered : Float(area.columns.lowerBound)
+        if shift != 0 { dirty.mark(Rect(x: stripX, y: 0, width: min(uncovered, width), height: Float(height))) }
+        for (index, region) in previousRegions.enumerated() where !keptPrevious[index] {
+            guard let region else {
+                dirty.markEverything()
+                return
+            }
+            // Its pixels: where it drew, and inside the area where they have moved to.
+            dirty.mark(region)
+            if isInside(region) != false {
+                dirty.mark(Rect(x: region.minX - Float(shift), y: region.minY, width: region.width, height: region.height))
+            }
+        }
+        for (index, region) in newRegions.enumerated() where !keptNew[index] {
+            guard let region else {
+                dirty.markEverything()
+                return
+            }
+            dirty.mark(region)
+        }
+    }
+}
+
+/// Shapes by a cheap hash of their kind and place, for `ScrolledShapes`: an open-addressing table
+/// of indices into shapes the caller keeps, kept from frame to frame (a `Dictionary` would hash
+/// every field of every shape with SipHash, and hold copies of them).
+struct ShapeTable: Sendable {
+    /// For each slot, the index of a shape, or −1.
+    private var slots: [Int32] = []
+
+    mutating func removeAll(expecting count: Int) {
+        var capacity = max(64, slots.count)
+        while capacity < 2 * count { capacity *= 2 }
+        if capacity != slots.count {
+            slots = Array(repeating: -1, count: capacity)
+        } else {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        }
+    }
+
+    /// Adds the shape at `index`, as if moved `dx` pixels right (its place, hashed as the moved
+    /// shape's would be, whether or not it can move).
+    mutating func insert(_ shape: Shape, shiftedBy dx: Int, at index: Int) {
+        var slot = Self.hash(shape, shiftedBy: dx) & (slots.count - 1)
+        while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+        slots[slot] = Int32(index)
+    }
+
+    /// The first index after `lower` among the shapes hashed like `shape` that `matches`.
+    func firstIndex(hashedLike shape: Shape, after lower: Int, where matches: (Int) -> Bool) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        var slot = Self.hash(shape, shiftedBy: 0) & (slots.count - 1)
+        var found: Int? = nil
+        while true {
+            let index = Int(slots[slot])
+            if index < 0 { return found }
+            if index > lower, index < (found ?? Int.max), matches(index) { found = index }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+    }
+
+    private static func hash(_ shape: Shape, shiftedBy dx: Int) -> Int {
+        if case .roundedRect(let rect, _, _, _) = shape { return mix(3, rect.minX + Float(dx), rect.minY + rect.width) }
+        let (kind, x, y): (UInt64, Float, Float)
+        switch shape {
+        case .background: (kind, x, y) = (1, 0, 0)
+        case .rect(let rect, _): (kind, x, y) = (2, rect.minX + Float(dx), rect.minY + rect.width)
+        case .roundedRect(let rect, _, _, _): (kind, x, y) = (3, rect.minX + Float(dx), rect.minY + rect.width)
+        case .partlyHiddenRoundedRect(let rect, _, _, _, _): (kind, x, y) = (4, rect.minX + Float(dx), rect.minY + rect.width)
+        case .circle(let center, _, _): (kind, x, y) = (5, center.x + Float(dx), center.y)
+        case .glow(let center, _, _, _): (kind, x, y) = (6, center.x + Float(dx), center.y)
+        case .ring(let center, _, _, _): (kind, x, y) = (7, center.x + Float(dx), center.y)
+        case .line(let from, let to, _, _): (kind, x, y) = (8, from.x + Float(dx), from.y + to.y)
+        case .text(_, _, let center, _, _): (kind, x, y) = (9, center.x + Float(dx), center.y)
+        case .lyricLine(_, _, let center): (kind, x, y) = (10, center.x + Float(dx), center.y)
+        case .sheet: (kind, x, y) = (11, 0, 0)
+        }
+        return mix(kind, x, y)
+    }
+
+    private static func mix(_ kind: UInt64, _ x: Float, _ y: Float) -> Int {
+        // MurmurHash3's finalizer: coordinates on a grid have few low bits set, and every bit
+        // of them must reach the low bits that pick a slot.
+        var value = UInt64(x.bitPattern) | UInt64(y.bitPattern) << 32
+        value ^= kind &* 0x9E37_79B9_7F4A_7C15
+        value ^= value >> 33
+        value &*= 0xFF51_AFD7_ED55_8CCD
+        value ^= value >> 33
+        value &*= 0xC4CE_B9FE_1A85_EC53
+        value ^= value >> 33
+        return Int(truncatingIfNeeded: value)
+    }
+}

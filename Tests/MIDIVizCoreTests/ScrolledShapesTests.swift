@@ -1,0 +1,177 @@
+import Testing
+
+@testable import MIDIVizCore
+
+/// Scrolled frames: shapes moved by whole pixels draw the same pixels moved, `ScrolledShapes`
+/// keeps exactly the shapes the previous frame drew moved, and frames drawn over the previous
+/// one moved are the frames drawn alone.
+@Suite(.timeLimit(.minutes(30))) struct ScrolledShapesTests {
+    /// A canvas whose rows are each one colour (as the roll's notes area is).
+    func striped(width: Int = 240, height: Int = 48) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        canvas.fillVerticalGradient(top: RGBA(0.1, 0.1, 0.3), bottom: RGBA(0.3, 0.05, 0.1))
+        return canvas
+    }
+
+    /// A random shape of the kinds notes and grid lines are, on the 1/256-pixel grid.
+    func randomShape(_ random: inout SeededNumbers) -> Shape {
+        func onGrid(_ low: Float, _ high: Float) -> Float { Shape.onGrid(Double(low + (high - low) * random.unit())) }
+        let color = RGBA(random.unit(), random.unit(), random.unit(), 0.3 + 0.7 * random.unit())
+        let other = RGBA(random.unit(), random.unit(), random.unit(), color.a)
+        let rect = Rect(x: onGrid(60, 120), y: onGrid(2, 30), width: onGrid(0.5, 60), height: onGrid(0.5, 14))
+        // At most half the width and height, on the grid (as the roll's are): a larger radius
+        // is clamped to a half-width or half-height, which may be off it (then never shifted).
+        let radius = (min(6, rect.width / 2, rect.height / 2) * 256 * random.unit()).rounded(.down) / 256
+        switch random.below(4) {
+        case 0: return .rect(rect, color)
+        case 1:
+            let x = onGrid(60, 120)
+            return .line(from: Point(x, rect.minY), to: Point(x, rect.maxY), lineWidth: [1, 1.5, 2][Int(random.below(3))], color)
+        case 2:
+            let hidden = PixelBox(rows: Int(rect.minY) + 1..<Int(rect.maxY), columns: Int(rect.minX) + 2..<Int(rect.maxX) + 1)
+            return .partlyHiddenRoundedRect(rect, radius: radius, top: color, bottom: other, hidden: hidden)
+        default:
+            return .roundedRect(rect, radius: radius, top: color, bottom: other)
+        }
+    }
+
+    @Test(arguments: 1...6 as ClosedRange<UInt64>)
+    func aShapeMovedByWholePixelsDrawsTheSamePixelsMoved(seed: UInt64) throws {
+        var random = SeededNumbers(state: seed)
+        for _ in 0..<40 {
+            let shape = randomShape(&random)
+            let dx = Int(random.below(101)) - 50
+            let moved = try #require(shape.shifted(by: dx), "\(shape)")
+            var here = striped(), there = striped()
+            here.draw(shape, fonts: .empty(canvasSide: 48))
+            there.draw(moved, fonts: .empty(canvasSide: 48))
+            for y in 0..<here.height {
+                for x in 0..<here.width where (0..<there.width).contains(x + dx) {
+                    guard here[x, y] == there[x + dx, y] else {
+                        Issue.record("\(shape) moved \(dx): pixel (\(x), \(y)) differs")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func shapesOffTheGridOrNotMovableStayUnmoved() {
+        let color = RGBA(1, 1, 1)
+        #expect(Shape.roundedRect(Rect(x: 10.3, y: 0, width: 8, height: 8), radius: 2, top: color, bottom: color).shifted(by: 4) == nil)
+        #expect(Shape.roundedRect(Rect(x: 10.5, y: 0, width: 8, height: 8), radius: 2.1, top: color, bottom: color).shifted(by: 4) == nil)
+        #expect(Shape.roundedRect(Rect(x: 10.5, y: 0, width: 8, height: 8), radius: 2, top: color, bottom: color).shifted(by: 4) != nil)
+        #expect(Shape.glow(center: Point(10, 10), radius: 5, hole: 0, color).shifted(by: 4) == nil)
+        #expect(Shape.text(.number(3), .small, center: Point(10, 10), color).shifted(by: 4) == nil)
+    }
+
+    let area = ScrollArea(columns: 40..<240, pixelsPerSecond: 60)
+
+    func found(_ previous: [Shape], _ new: [Shape], shift: Int) -> ScrolledShapes {
+        let fonts = TextFonts.empty(canvasSide: 48)
+        var scrolled = ScrolledShapes(width: 240, height: 48)
+        scrolled.find(
+            previous: previous, previousRegions: previous.map { $0.bounds(fonts: fonts) }, new: new,
+            newRegions: new.map { $0.bounds(fonts: fonts) }, area: area, shift: shift, height: 48)
+        return scrolled
+    }
+
+    func note(_ x: Float, _ color: RGBA = RGBA(1, 0.5, 0)) -> Shape {
+        .roundedRect(Rect(x: x, y: 10, width: 20, height: 8), radius: 2, top: color, bottom: color)
+    }
+
+    let playhead = Shape.rect(Rect(x: 100, y: 0, width: 2, height: 48), RGBA(1, 1, 1, 0.5))
+    let key = Shape.rect(Rect(x: 2, y: 10, width: 30, height: 8), RGBA(1, 1, 1))
+
+    @Test func shapesMovedWithTheMusicStayWhereTheyWereMoved() {
+        let scrolled = found([note(200), key, playhead], [note(196), key, playhead], shift: 4)
+        #expect(scrolled.keptNew == [true, true, false], "the note moved, the key stayed; the playhead stood still over moving pixels")
+        // The playhead is drawn again where it is and where its old pixels went; the note's
+        // tiles are left alone, and so is the key beside the area.
+        #expect(scrolled.dirty.touches(Rect(x: 100, y: 20, width: 1, height: 1)))
+        #expect(scrolled.dirty.touches(Rect(x: 97, y: 20, width: 1, height: 1)))
+        #expect(!scrolled.dirty.touches(Rect(x: 200, y: 12, width: 8, height: 4)))
+        #expect(!scrolled.dirty.touches(Rect(x: 8, y: 12, width: 8, height: 4)))
+        // The strip the move uncovered at the area's end.
+        #expect(scrolled.dirty.touches(Rect(x: 237, y: 40, width: 1, height: 1)))
+    }
+
+    @Test func aShapeThatChangesOrCrossesTheAreasEdgeIsDrawnAgain() {
+        // Lit as it crosses: both where it went and where it is.
+        let lit = found([note(200)], [note(196, RGBA(1, 1, 1))], shift: 4)
+        #expect(lit.keptNew == [false])
+        #expect(lit.dirty.touches(Rect(x: 210, y: 12, width: 1, height: 1)))
+        // Moved by another amount.
+        #expect(found([note(200)], [note(195)], shift: 4).keptNew == [false])
+        // Across the edge of the area (clipped by the layout in truth): never kept.
+        #expect(found([note(40)], [note(36)], shift: 4).keptNew == [false])
+        // Gone from the new frame: its pixels, moved into the tile on the left, are put back.
+        let gone = found([.rect(Rect(x: 130, y: 20, width: 2, height: 4), RGBA(1, 1, 1))], [], shift: 8)
+        #expect(gone.dirty.touches(Rect(x: 123, y: 21, width: 1, height: 1)))
+        // In another order, overlapping: only one of the two can keep its place in the order.
+        #expect(found([note(150), note(160)], [note(156), note(146)], shift: 4).keptNew.filter { $0 }.count == 1)
+    }
+
+    /// A dense song scrolling past: 4000 notes of 0.2 s over two octaves within 4 s.
+    func denseSong() -> Song {
+        var random = SeededNumbers(state: 11)
+        let notes = (0..<4000).map { _ -> Note in
+            let start = Double.random(in: 0..<4, using: &random)
+            return Note(
+                startSeconds: start, endSeconds: start + 0.2, pitch: UInt8.random(in: 48...72, using: &random),
+                velocity: UInt8.random(in: 30...127, using: &random), channel: 0, track: 0)
+        }.sorted { $0.startSeconds < $1.startSeconds }
+        return Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4.2,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+    }
+
+    /// Frames one, two or three apart (as workers take them), a jump back and a jump ahead:
+    /// each is the frame drawn alone, and most of the small steps draw little of it anew.
+    @Test(arguments: [false, true])
+    func scrolledFramesAreTheFramesDrawnAlone(effects: Bool) {
+        var settings = RenderSettings.forTesting
+        settings.style = .roll
+        settings.effects = effects
+        settings.grid = true
+        let renderer = FrameRenderer(scene: Scene(song: denseSong(), settings: settings), fonts: .empty(canvasSide: settings.textSide))
+        var sequence = renderer.makeWorkspace()
+        let frames = Array(40..<60) + Array(stride(from: 60, to: 80, by: 2)) + Array(stride(from: 80, to: 100, by: 3)) + [50, 51, 120, 122]
+        var littleAnew = 0
+        for frame in frames {
+            renderer.render(frame: frame, in: &sequence)
+            if sequence.scrolledDirtyFraction < 0.5 { littleAnew += 1 }
+            var alone = renderer.makeWorkspace()
+            renderer.render(frame: frame, in: &alone)
+            #expect(sequence.canvas.pixels == alone.canvas.pixels, "frame \(frame)")
+        }
+        #expect(littleAnew > frames.count / 2, "\(littleAnew) of \(frames.count) frames drew less than half anew")
+    }
+
+    /// Notes move by whole pixels a frame (or half pixels: whole ones every second frame) when
+    /// that changes `--window` by at most 10 %; a long window on a small frame is kept as asked.
+    @Test(arguments: [
+        (1920, 1080, 60, 8.0), (1280, 720, 30, 8), (3840, 2160, 60, 8), (480, 270, 30, 8), (1080, 1920, 24, 3), (1920, 1080, 60, 60),
+        (480, 270, 30, 60),
+    ])
+    func rollNotesMoveWholePixelsAFrame(width: Int, height: Int, fps: Int, window: Double) throws {
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height, settings.framesPerSecond, settings.style, settings.window) = (width, height, fps, .roll, window)
+        let perFrame = RollLayout.pixelsPerFrame(settings: settings)
+        let onScreen = RollLayout.onScreenSeconds(settings: settings)
+        let area = try #require(Scene(song: denseSong(), settings: settings).scrollArea)
+        let oneFrame = area.shift(from: settings.seconds(ofFrame: 100), to: settings.seconds(ofFrame: 101))
+        let twoFrames = area.shift(from: settings.seconds(ofFrame: 100), to: settings.seconds(ofFrame: 102))
+        if width == 480, window == 60 {
+            #expect(abs(onScreen - 60) < 1e-9, "a quarter of a pixel a frame: half a pixel would be 100 % off")
+            #expect(oneFrame == nil && twoFrames == nil)
+            return
+        }
+        #expect(abs(onScreen - window) <= 0.1 * window + 1e-9)
+        #expect((perFrame * 2).rounded() == perFrame * 2, "whole or half pixels: \(perFrame)")
+        #expect(twoFrames == Int(2 * perFrame))
+        #expect(oneFrame == (perFrame.rounded() == perFrame ? Int(perFrame) : nil))
+        #expect(area.shift(from: 1.0, to: 1.0 + 0.5 / area.pixelsPerSecond) == nil, "half a pixel is not whole pixels")
+    }
+}
