@@ -8,11 +8,12 @@ package struct ScrollArea: Sendable, Hashable {
     package let pixelsPerSecond: Double
 
     /// How many whole pixels things move left from a frame at `earlier` to one at `later`;
-    /// nil when that is not whole (a frame between frames) or not less than the area's width.
+    /// nil when that is not whole (a frame between frames) or is more than half the area's
+    /// width (most of the frame would be new: drawing it whole is cheaper).
     package func shift(from earlier: Double, to later: Double) -> Int? {
         let pixels = (later - earlier) * pixelsPerSecond
         let whole = pixels.rounded()
-        guard abs(pixels - whole) < 1e-6, abs(whole) < Double(columns.count) else { return nil }
+        guard abs(pixels - whole) < 1e-6, abs(whole) <= Double(columns.count / 2) else { return nil }
         return Int(whole)
     }
 }

@@ -46,7 +46,8 @@ extension RenderOptions {
             valueName: "amount", allowed: between(0.0...1.0), example: "0.6"),
         .optional(
             "window", .look, \.window,
-            help: "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed).",
+            help:
+                "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed; roll rounds it, by up to 10 %, so that notes move whole pixels a frame).",
             valueName: "seconds", allowed: between(RenderSettings.windowRange), example: "5"),
         .value(
             "keys", .look, \.keys,
