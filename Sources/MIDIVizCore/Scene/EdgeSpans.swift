@@ -6,7 +6,7 @@
 struct EdgeSpans: Sendable {
     private var keys: [Occlusion.Edges] = []
     /// For each slot of the table, the index of its spans, or −1.
-    private var slots: [Int32] = []
+    private var slots = IndexSlots()
     private var spans: [CoveredSpans] = []
     /// Spans in use this frame: the first `used` of `spans`, their keys the first of `keys`.
     private var used = 0
@@ -15,13 +15,7 @@ struct EdgeSpans: Sendable {
     mutating func removeAll(expecting count: Int) {
         used = 0
         keys.removeAll(keepingCapacity: true)
-        var capacity = max(64, slots.count)
-        while capacity < 2 * count { capacity *= 2 }
-        if capacity != slots.count {
-            slots = Array(repeating: -1, count: capacity)
-        } else {
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
-        }
+        slots.removeAll(expecting: count)
     }
 
     subscript(index: Int) -> CoveredSpans {
@@ -41,7 +35,7 @@ struct EdgeSpans: Sendable {
         if 2 * (used + 1) > slots.count { grow() }
         let found = find(key)
         if let index = found.index { return index }
-        slots[found.slot] = Int32(used)
+        slots[found.slot] = used
         keys.append(key)
         if used < spans.count { spans[used].removeAll() } else { spans.append(CoveredSpans()) }
         used += 1
@@ -50,22 +44,18 @@ struct EdgeSpans: Sendable {
 
     /// The index of `key`'s spans, or the empty slot where it would go.
     private func find(_ key: Occlusion.Edges) -> (index: Int?, slot: Int) {
-        var slot = Self.hash(key) & (slots.count - 1)
+        var slot = slots.first(for: Self.hash(key))
         while true {
-            let index = Int(slots[slot])
+            let index = slots[slot]
             if index < 0 { return (nil, slot) }
             if keys[index] == key { return (index, slot) }
-            slot = (slot + 1) & (slots.count - 1)
+            slot = slots.next(after: slot)
         }
     }
 
     private mutating func grow() {
-        slots = Array(repeating: -1, count: max(64, 2 * slots.count))
-        for (index, key) in keys.enumerated() {
-            var slot = Self.hash(key) & (slots.count - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
-            slots[slot] = Int32(index)
-        }
+        slots.removeAllAndGrow()
+        for (index, key) in keys.enumerated() { slots.insert(index, hash: Self.hash(key)) }
     }
 
     private static func hash(_ key: Occlusion.Edges) -> Int {

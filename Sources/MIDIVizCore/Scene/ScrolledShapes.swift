@@ -105,36 +105,26 @@ struct ScrolledShapes: Sendable {
 /// every field of every shape with SipHash, and hold copies of them).
 struct ShapeTable: Sendable {
     /// For each slot, the index of a shape, or −1.
-    private var slots: [Int32] = []
+    private var slots = IndexSlots()
 
-    mutating func removeAll(expecting count: Int) {
-        var capacity = max(64, slots.count)
-        while capacity < 2 * count { capacity *= 2 }
-        if capacity != slots.count {
-            slots = Array(repeating: -1, count: capacity)
-        } else {
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
-        }
-    }
+    mutating func removeAll(expecting count: Int) { slots.removeAll(expecting: count) }
 
     /// Adds the shape at `index`, as if moved `dx` pixels right (its place, hashed as the moved
     /// shape's would be, whether or not it can move).
     mutating func insert(_ shape: Shape, shiftedBy dx: Int, at index: Int) {
-        var slot = Self.hash(shape, shiftedBy: dx) & (slots.count - 1)
-        while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
-        slots[slot] = Int32(index)
+        slots.insert(index, hash: Self.hash(shape, shiftedBy: dx))
     }
 
     /// The first index after `lower` among the shapes hashed like `shape` that `matches`.
     func firstIndex(hashedLike shape: Shape, after lower: Int, where matches: (Int) -> Bool) -> Int? {
         guard !slots.isEmpty else { return nil }
-        var slot = Self.hash(shape, shiftedBy: 0) & (slots.count - 1)
+        var slot = slots.first(for: Self.hash(shape, shiftedBy: 0))
         var found: Int? = nil
         while true {
-            let index = Int(slots[slot])
+            let index = slots[slot]
             if index < 0 { return found }
             if index > lower, index < (found ?? Int.max), matches(index) { found = index }
-            slot = (slot + 1) & (slots.count - 1)
+            slot = slots.next(after: slot)
         }
     }
 
