@@ -174,4 +174,32 @@ import Testing
         #expect(oneFrame == (perFrame.rounded() == perFrame ? Int(perFrame) : nil))
         #expect(area.shift(from: 1.0, to: 1.0 + 0.5 / area.pixelsPerSecond) == nil, "half a pixel is not whole pixels")
     }
+
+    /// A roll with no room for notes (24 pixels wide: all keyboard) and one turned upright by
+    /// `--direction` keep the window asked (the lead-in is worked out from the frame's width,
+    /// the upright layout from the notes area's height): both draw, and the first frame of the
+    /// upright one shows no note yet.
+    @Test func aRollWithNoRoomOrTurnedUprightKeepsItsWindow() throws {
+        var settings = RenderSettings.forTesting
+        (settings.style, settings.width, settings.height) = (.roll, 24, 24)
+        #expect(RollLayout.onScreenSeconds(settings: settings) == settings.windowSeconds)
+        #expect(settings.leadInSeconds.isFinite)
+        var renderer = FrameRenderer(scene: Scene(song: denseSong(), settings: settings), fonts: .empty(canvasSide: settings.textSide))
+        var workspace = renderer.makeWorkspace()
+        renderer.render(at: 1, in: &workspace)
+
+        (settings.width, settings.height, settings.framesPerSecond, settings.window) = (1280, 720, 30, 7)
+        for direction in [RenderSettings.Direction.up, .down] {
+            settings.direction = direction
+            #expect(RollLayout.onScreenSeconds(settings: settings) == 7)
+            let scene = Scene(song: denseSong(), settings: settings)
+            #expect(scene.scrollArea == nil)
+            renderer = FrameRenderer(scene: scene, fonts: .empty(canvasSide: settings.textSide))
+            workspace = renderer.makeWorkspace()
+            renderer.render(at: -settings.leadInSeconds, in: &workspace)
+            var empty = renderer.makeWorkspace()
+            renderer.render(at: -100, in: &empty)
+            #expect(workspace.canvas.pixels == empty.canvas.pixels, "\(direction): no note on the first frame")
+        }
+    }
 }

@@ -20,15 +20,20 @@ struct RollLayout: StyleLayout {
     /// whole pixels from frame to frame (or from a frame to the next but one): what one frame
     /// drew can be moved instead of drawn again (`ScrolledShapes`), and a note's anti-aliased
     /// edges look the same in every frame. A window that would move less than that (a long
-    /// one on a small frame) is kept as it is.
+    /// one on a small frame), a roll with no room for notes and one turned upright by
+    /// `--direction` (the lead-in is worked out from the frame, not from the turned notes area)
+    /// keep `--window` as it is.
     static func onScreenSeconds(settings: RenderSettings) -> Double {
-        notesWidth(settings: settings) / (pixelsPerFrame(settings: settings) * Double(settings.framesPerSecond))
+        let perFrame = pixelsPerFrame(settings: settings)
+        guard perFrame > 0, isRounded(settings) else { return settings.windowSeconds }
+        return notesWidth(settings: settings) / (perFrame * Double(settings.framesPerSecond))
     }
 
     /// How far notes move from one frame to the next, in pixels: whole, or a half, or as
     /// `--window` has it when neither is near enough.
     static func pixelsPerFrame(settings: RenderSettings) -> Double {
         let asked = notesWidth(settings: settings) / settings.windowSeconds / Double(settings.framesPerSecond)
+        guard asked > 0, isRounded(settings) else { return asked }
         for steps in [1.0, 2.0] {
             let snapped = (asked * steps).rounded() / steps
             if snapped > 0, abs(snapped - asked) <= mostSnapped * asked { return snapped }
@@ -38,6 +43,11 @@ struct RollLayout: StyleLayout {
 
     /// How much the window may change to move notes by whole or half pixels: 10 %.
     static let mostSnapped = 0.1
+
+    /// Whether the window is rounded: not when `--direction` turns the roll upright.
+    private static func isRounded(_ settings: RenderSettings) -> Bool {
+        settings.direction != .up && settings.direction != .down
+    }
 
     private static func notesWidth(settings: RenderSettings) -> Double {
         Double(settings.width) - Double(keyboardWidth(canvasWidth: Float(settings.width)))
