@@ -11,6 +11,8 @@ package struct GlowBudget: Sendable {
     }
 
     private var counts: [Centre: Int] = [:]
+    /// The glows left out, by index.
+    private var dropped: [Bool] = []
 
     package init() {}
 
@@ -19,8 +21,8 @@ package struct GlowBudget: Sendable {
         guard shapes.count >= Occlusion.fewestShapes else { return }
         counts.removeAll(keepingCapacity: true)
         var over = false
-        for shape in shapes.reversed() {
-            guard case .glow(let center, let radius, _, _) = shape else { continue }
+        for index in shapes.indices.reversed() {
+            guard case .glow(let center, let radius, _, _) = shapes[index] else { continue }
             let key = Centre(x: center.x.bitPattern, y: center.y.bitPattern, radius: radius.bitPattern)
             let count = counts[key, default: 0] + 1
             counts[key] = count
@@ -28,17 +30,18 @@ package struct GlowBudget: Sendable {
         }
         guard over else { return }
         // Counted down from the first drawn: a glow is kept while fewer than the budget remain after it.
-        var kept = 0
+        dropped.removeAll(keepingCapacity: true)
         for index in shapes.indices {
-            if case .glow(let center, let radius, _, _) = shapes[index] {
-                let key = Centre(x: center.x.bitPattern, y: center.y.bitPattern, radius: radius.bitPattern)
-                let remaining = counts[key, default: 0]
-                counts[key] = remaining - 1
-                if remaining > Self.perCentre { continue }
+            guard case .glow(let center, let radius, _, _) = shapes[index] else {
+                dropped.append(false)
+                continue
             }
-            shapes.swapAt(kept, index)
-            kept += 1
+            let key = Centre(x: center.x.bitPattern, y: center.y.bitPattern, radius: radius.bitPattern)
+            let remaining = counts[key, default: 0]
+            counts[key] = remaining - 1
+            dropped.append(remaining > Self.perCentre)
         }
-        shapes.removeLast(shapes.count - kept)
+        let dropped = self.dropped
+        shapes.removeShapes { dropped[$0] }
     }
 }

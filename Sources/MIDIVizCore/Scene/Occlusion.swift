@@ -76,12 +76,7 @@ package struct Occlusion: Sendable {
             }
         }
         guard droppedCount > 0 else { return }
-        var kept = 0
-        for index in shapes.indices where !dropped[index] {
-            shapes.swapAt(kept, index)
-            kept += 1
-        }
-        shapes.removeLast(shapes.count - kept)
+        shapes.removeShapes { dropped[$0] }
     }
 }
 
