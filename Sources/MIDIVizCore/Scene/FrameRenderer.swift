@@ -183,7 +183,8 @@ package struct FrameWorkspace: Sendable {
     /// How many shapes the last frame drew over the backdrop.
     package var shapeCount: Int { shapes.count }
 
-    /// The share of the canvas a scrolled frame drew anew (the rest moved), 0...1.
+    /// The share of the canvas the last frame drawn over the one before it moved drew anew (the
+    /// rest moved), 0...1; a frame drawn whole leaves it as it was.
     package var scrolledDirtyFraction: Double { scrolled.dirty.changedFraction }
 
     init(canvas: Canvas) {
