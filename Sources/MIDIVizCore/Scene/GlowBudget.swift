@@ -41,7 +41,6 @@ package struct GlowBudget: Sendable {
             counts[key] = remaining - 1
             dropped.append(remaining > Self.perCentre)
         }
-        let dropped = self.dropped
         shapes.removeShapes { dropped[$0] }
     }
 }

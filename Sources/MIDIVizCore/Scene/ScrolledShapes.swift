@@ -9,8 +9,7 @@
 struct ScrolledShapes: Sendable {
     /// The tiles to draw anew.
     private(set) var dirty: ChangedTiles
-    /// The previous frame's shapes as the new frame would draw them (nil: none would), by a
-    /// cheap hash of their place.
+    /// The previous frame's shapes, by a cheap hash of where the new frame would draw them.
     private var table = ShapeTable()
     /// Where each previous shape lay.
     private var placements: [Placement] = []
@@ -129,7 +128,6 @@ struct ShapeTable: Sendable {
     }
 
     private static func hash(_ shape: Shape, shiftedBy dx: Int) -> Int {
-        if case .roundedRect(let rect, _, _, _) = shape { return mix(3, rect.minX + Float(dx), rect.minY + rect.width) }
         let (kind, x, y): (UInt64, Float, Float)
         switch shape {
         case .background: (kind, x, y) = (1, 0, 0)

@@ -7,22 +7,18 @@ extension Shape {
     /// same pixels moved (off the grid, text, a whole-canvas shape).
     func shifted(by dx: Int) -> Shape? {
         let offset = Float(dx)
-        func moved(_ rect: Rect) -> Rect? {
-            guard Self.isOnGrid(rect.minX), Self.isOnGrid(rect.width), Self.isOnGrid(rect.minX + offset) else { return nil }
-            return Rect(x: rect.minX + offset, y: rect.minY, width: rect.width, height: rect.height)
-        }
         func moved(_ point: Point) -> Point? {
             guard Self.isOnGrid(point.x), Self.isOnGrid(point.x + offset) else { return nil }
             return Point(point.x + offset, point.y)
         }
         switch self {
         case .rect(let rect, let color):
-            return moved(rect).map { .rect($0, color) }
+            return Self.moved(rect, by: dx).map { .rect($0, color) }
         case .roundedRect(let rect, let radius, let top, let bottom):
-            guard Self.isOnGrid(Self.clampedRadius(radius, rect)), let rect = moved(rect) else { return nil }
+            guard let rect = Self.moved(rect, radius: radius, by: dx) else { return nil }
             return .roundedRect(rect, radius: radius, top: top, bottom: bottom)
         case .partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden):
-            guard Self.isOnGrid(Self.clampedRadius(radius, rect)), let rect = moved(rect) else { return nil }
+            guard let rect = Self.moved(rect, radius: radius, by: dx) else { return nil }
             let columns = (hidden.columns.lowerBound + Int32(dx))..<(hidden.columns.upperBound + Int32(dx))
             return .partlyHiddenRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: PixelBox(rows: hidden.rows, columns: columns))
         case .line(let from, let to, let lineWidth, let color):
@@ -39,13 +35,21 @@ extension Shape {
         if case .roundedRect(let rect, let radius, let top, let bottom) = self,
             case .roundedRect(let otherRect, let otherRadius, let otherTop, let otherBottom) = other
         {
-            guard radius == otherRadius, top == otherTop, bottom == otherBottom, rect.minY == otherRect.minY,
-                rect.width == otherRect.width, rect.height == otherRect.height, rect.minX + Float(dx) == otherRect.minX
-            else { return false }
-            return Self.isOnGrid(Self.clampedRadius(radius, rect)) && Self.isOnGrid(rect.minX) && Self.isOnGrid(rect.width)
-                && Self.isOnGrid(otherRect.minX)
+            return radius == otherRadius && top == otherTop && bottom == otherBottom && Self.moved(rect, radius: radius, by: dx) == otherRect
         }
         return shifted(by: dx) == other
+    }
+
+    /// `rect` `dx` pixels to the right, when its columns are on the grid there and here.
+    private static func moved(_ rect: Rect, by dx: Int) -> Rect? {
+        let offset = Float(dx)
+        guard isOnGrid(rect.minX), isOnGrid(rect.width), isOnGrid(rect.minX + offset) else { return nil }
+        return Rect(x: rect.minX + offset, y: rect.minY, width: rect.width, height: rect.height)
+    }
+
+    /// A rounded rectangle moved likewise, when the radius it is drawn with is on the grid too.
+    private static func moved(_ rect: Rect, radius: Float, by dx: Int) -> Rect? {
+        isOnGrid(clampedRadius(radius, rect)) ? moved(rect, by: dx) : nil
     }
 
     /// The radius `fillRoundedRect` draws `rect` with.
