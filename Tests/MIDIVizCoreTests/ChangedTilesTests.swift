@@ -73,3 +73,17 @@ import Testing
         #expect(workspace.canvas.pixels == second.pixels)
     }
 }
+
+extension ChangedTilesTests {
+    @Test func unmarkingRowsKeepsTheBandThatStraddlesTheRow() {
+        var tiles = ChangedTiles(width: 64, height: 40)
+        tiles.mark(Rect(x: 0, y: 0, width: 64, height: 40))
+        tiles.unmarkRows(from: 20)
+        // Tiles are 8 rows: rows 16..<24 straddle row 20 and stay; 24 and below are unmarked.
+        #expect(tiles.touches(Rect(x: 3, y: 21, width: 1, height: 1)))
+        #expect(!tiles.touches(Rect(x: 3, y: 24, width: 40, height: 16)))
+        tiles.markEverything()
+        tiles.unmarkRows(from: 0)
+        #expect(tiles.isEverything)
+    }
+}

@@ -27,6 +27,7 @@ import Testing
         var lyrics = false
         var effects = false
         var trackLook = TrackLook()
+        var window: Double? = nil
         var frames: [Int]
         var description: String {
             "\(fixture.replacingOccurrences(of: ".mid", with: "").replacingOccurrences(of: ".kar", with: ""))-\(style)-\(scheme)" + (grid ? "-grid" : "")
@@ -34,6 +35,7 @@ import Testing
                 + (keys == .song ? "-songkeys" : "") + (chords ? "-chords" : "") + (title != nil ? "-title" : "")
                 + (labels != .off ? "-labels-\(labels)" : "") + (lyrics ? "-lyrics" : "") + (effects ? "-effects" : "")
                 + (trackLook.trackColors.isEmpty ? "" : "-trackcolors") + (trackLook.hiddenTracks.isEmpty ? "" : "-hidden")
+                + (window.map { "-window\($0)" } ?? "")
         }
     }
 
@@ -95,6 +97,9 @@ import Testing
         for style in [RenderSettings.Style.circles, .bars, .roll, .keyboard] {
             cases.append(Case(fixture: "dense-random.mid", style: style, scheme: .rainbow, colorBy: .track, frames: [30, 60, 100]))
         }
+        // Its keyboard with the notes falling 2 pixels a frame (192 in 3.2 s): on a layer that
+        // moves, frames 30 and 32 drawn one over the other moved.
+        cases.append(Case(fixture: "dense-random.mid", style: .keyboard, scheme: .rainbow, colorBy: .track, window: 3.2, frames: [30, 32, 60, 100]))
         return cases
     }()
 
@@ -116,6 +121,7 @@ import Testing
         settings.lyrics = golden.lyrics
         settings.effects = golden.effects
         settings.trackLook = golden.trackLook
+        settings.window = golden.window
         let song = try SongLoader.load(path: Self.fixtures.appendingPathComponent(golden.fixture).path)
         let extra = Scene.charactersBeyondLatin1(song: song, settings: settings)
         let renderer = FrameRenderer(

@@ -43,6 +43,17 @@ package struct ChangedTiles: Sendable {
         }
     }
 
+    /// Unmarks the bands of tiles that lie wholly at or below row `y` (when not everything
+    /// changed).
+    package mutating func unmarkRows(from y: Int) {
+        guard !isEverything else { return }
+        let firstRow = (max(0, y) + Self.tileHeight - 1) / Self.tileHeight
+        guard firstRow < rows else { return }
+        marks.withUnsafeMutableBufferPointer { marks in
+            marks.baseAddress!.advanced(by: firstRow * columns).update(repeating: false, count: (rows - firstRow) * columns)
+        }
+    }
+
     /// Whether `region` (clipped to the canvas) touches a marked tile.
     package func touches(_ region: Rect) -> Bool {
         if isEverything { return true }

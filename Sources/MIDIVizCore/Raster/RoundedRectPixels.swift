@@ -14,11 +14,13 @@ package struct RoundedRectPixels: Sendable {
     let centerX: Float, centerY: Float
     let halfWidth: Float, halfHeight: Float
 
-    package init(_ rect: Rect, radius: Float, canvasWidth: Int, canvasHeight: Int) {
+    /// `firstRow`: the canvas's rows start there (below 0 for a layer whose rows above the
+    /// frame count: `Occlusion`).
+    package init(_ rect: Rect, radius: Float, canvasWidth: Int, canvasHeight: Int, firstRow: Int = 0) {
         self.rect = rect
         let radius = max(0, min(radius, rect.width / 2, rect.height / 2))
         self.radius = radius
-        let rowStart = max(0, Int(rect.minY.rounded(.down))), rowEnd = min(canvasHeight, Int(rect.maxY.rounded(.up)))
+        let rowStart = max(firstRow, Int(rect.minY.rounded(.down))), rowEnd = min(canvasHeight, Int(rect.maxY.rounded(.up)))
         let columnStart = max(0, Int(rect.minX.rounded(.down))), columnEnd = min(canvasWidth, Int(rect.maxX.rounded(.up)))
         rows = rowStart..<max(rowStart, rowEnd)
         columns = columnStart..<max(columnStart, columnEnd)

@@ -4,9 +4,9 @@
 package struct FrameRenderer: Sendable {
     package let scene: Scene
     package let fonts: TextFonts
-    private let backdrop: Backdrop
+    let backdrop: Backdrop
     /// Where frames move by whole pixels (nil: they are drawn as they come): the scene's, when
-    /// the backdrop is the same all along each row of it.
+    /// it moves down (on a layer of its own) or the backdrop is the same all along each row of it.
     private let scrollArea: ScrollArea?
 
     package init(scene: Scene, fonts: TextFonts) {
@@ -26,7 +26,7 @@ package struct FrameRenderer: Sendable {
         backdrop.draw(shapes, fonts: fonts)
         let still = Backdrop(backdrop)
         self.backdrop = still
-        if let area = scene.scrollArea, still.isEvenAlongRows(in: area.columns) { scrollArea = area } else { scrollArea = nil }
+        if let area = scene.scrollArea, area.motion == .down || still.isEvenAlongRows(in: area.columns) { scrollArea = area } else { scrollArea = nil }
     }
 
     package func makeWorkspace() -> FrameWorkspace {
@@ -41,12 +41,17 @@ package struct FrameRenderer: Sendable {
     /// Draws the scene at any time, e.g. a poster frame. `workspace.changed` then holds what
     /// differs from the workspace's previous frame.
     package func render(at seconds: Double, in workspace: inout FrameWorkspace) {
+        defer { workspace.previousSeconds = seconds }
+        workspace.movedLastFrame = false
+        if let scrollArea, scrollArea.motion == .down {
+            renderLayered(at: seconds, in: scrollArea, workspace: &workspace)
+            return
+        }
         scene.makeShapes(at: seconds, into: &workspace.nextShapes)
         workspace.glowBudget.limit(&workspace.nextShapes)
         workspace.occlusion.hideCovered(in: &workspace.nextShapes, width: workspace.canvas.width, height: workspace.canvas.height)
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
-        defer { workspace.previousSeconds = seconds }
         if let scrollArea, let previous = workspace.previousSeconds, let shift = scrollArea.shift(from: previous, to: seconds) {
             renderScrolled(by: shift, in: scrollArea, workspace: &workspace)
             return
@@ -97,7 +102,7 @@ extension FrameRenderer {
     private func renderScrolled(by shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace) {
         workspace.scrolled.find(
             previous: workspace.shapes, previousRegions: workspace.drawnRegions, new: workspace.nextShapes,
-            newRegions: workspace.nextRegions, area: area, shift: shift, height: workspace.canvas.height)
+            newRegions: workspace.nextRegions, area: area, shift: shift)
         let dirty = workspace.scrolled.dirty
         workspace.changed.removeAll()
         // Mostly dirty (a jump of seconds, or everything changing): drawn whole, at once.
@@ -106,6 +111,7 @@ extension FrameRenderer {
             workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
             workspace.changed.markEverything()
         } else {
+            workspace.movedLastFrame = true
             workspace.canvas.moveColumns(area.columns, left: shift)
             // Taken out of the workspace while drawn on, so that its pixels are not copied.
             var scratch = workspace.scratch ?? backdrop.canvas
@@ -177,15 +183,22 @@ package struct FrameWorkspace: Sendable {
     /// What a scrolled frame draws anew, and the canvas it draws it on.
     var scrolled: ScrolledShapes
     var scratch: Canvas?
+    /// A layered frame's layer (`FrameRenderer+Layer`), and its shapes split from the others.
+    var layer: Canvas?
+    var layerShapes: [Shape] = []
+    var layerRegions: [Rect?] = []
+    var overShapes: [Shape] = []
     /// The tiles the last frame changed from the frame before it in this workspace.
     package internal(set) var changed: ChangedTiles
 
     /// How many shapes the last frame drew over the backdrop.
     package var shapeCount: Int { shapes.count }
 
-    /// The share of the canvas the last frame drawn over the one before it moved drew anew (the
-    /// rest moved), 0...1; a frame drawn whole leaves it as it was.
+    /// The share of the canvas (or of the layer) the last frame drawn over the one before it
+    /// moved drew anew (the rest moved), 0...1; a frame drawn whole leaves it as it was.
     package var scrolledDirtyFraction: Double { scrolled.dirty.changedFraction }
+    /// Whether the last frame was drawn over the one before it moved.
+    package internal(set) var movedLastFrame = false
 
     init(canvas: Canvas) {
         self.canvas = canvas

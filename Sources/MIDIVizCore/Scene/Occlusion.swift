@@ -34,8 +34,9 @@ package struct Occlusion: Sendable {
     static let fewestShapes = 64
 
     /// Rewrites `shapes` (drawn in order on a canvas `width` × `height`) without what later
-    /// opaque shapes cover.
-    package mutating func hideCovered(in shapes: inout [Shape], width: Int, height: Int) {
+    /// opaque shapes cover. `rowsAbove`: rows above the canvas count as its own, so that what is
+    /// hidden moves with shapes that move down into it (a layer's falling notes).
+    package mutating func hideCovered(in shapes: inout [Shape], width: Int, height: Int, rowsAbove: Int = 0) {
         guard shapes.count >= Self.fewestShapes else { return }
         coveredRows.removeAll(expecting: shapes.count)
         coveredColumns.removeAll(expecting: shapes.count)
@@ -44,7 +45,7 @@ package struct Occlusion: Sendable {
         var droppedCount = 0
         for index in shapes.indices.reversed() {
             guard case .roundedRect(let rect, let radius, let top, let bottom) = shapes[index] else { continue }
-            let pixels = RoundedRectPixels(rect, radius: radius, canvasWidth: width, canvasHeight: height)
+            let pixels = RoundedRectPixels(rect, radius: radius, canvasWidth: width, canvasHeight: height, firstRow: -rowsAbove)
             guard !pixels.rows.isEmpty, !pixels.columns.isEmpty else { continue }
             let sides = Edges(rect.minX, rect.maxX, pixels.radius), ends = Edges(rect.minY, rect.maxY, pixels.radius)
             // An opaque shape hides what came before it: it has spans of its own to add to.

@@ -33,6 +33,11 @@ package struct Scene: Sendable {
     /// Note names under the sheet band's noteheads, with `--labels`.
     let sheetLabels: SheetLabels?
 
+    /// Whether the song is dense ("black MIDI"): at least `denseNotesOnScreen` notes in a
+    /// window of the style on average. The keyboard then moves its falling notes on a layer.
+    let isDense: Bool
+    static let denseNotesOnScreen = 2000
+
     package static let drumChannel: UInt8 = 9
 
     package init(song: Song, settings: RenderSettings) {
@@ -61,6 +66,7 @@ package struct Scene: Sendable {
         index = NoteIndex(
             count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }, visibleUntil: { span(notes[$0], sounding($0)).until })
         let window = settings.windowSeconds
+        isDense = Double(notes.count) * window / max(song.durationSeconds, window) >= Double(Self.denseNotesOnScreen)
         beatGrid = settings.style.layout.scrolls ? BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window) : BeatGrid(lines: [])
         if let color = settings.background {
             background = (color, color.scaled(0.35))
@@ -126,6 +132,22 @@ package struct Scene: Sendable {
     package func makeShapes(at seconds: Double, into shapes: inout [Shape]) {
         shapes.removeAll(keepingCapacity: true)
         append(of: settings.style.layout, at: seconds, to: &shapes)
+        appendOverlays(at: seconds, to: &shapes)
+    }
+
+    /// What moves at `seconds` when the style's scroll area is a layer (`ScrollArea.Motion.down`):
+    /// `layer` gets the shapes that fall with the music, `over` all that is drawn over them.
+    package func makeLayeredShapes(at seconds: Double, layer: inout [Shape], over: inout [Shape]) {
+        layer.removeAll(keepingCapacity: true)
+        over.removeAll(keepingCapacity: true)
+        let falling = appendLayered(of: settings.style.layout, at: seconds, to: &layer)
+        over.append(contentsOf: layer[falling...])
+        layer.removeSubrange(falling...)
+        appendOverlays(at: seconds, to: &over)
+    }
+
+    /// The sheet music, lyrics, title, legend and chord: over the style's shapes.
+    private func appendOverlays(at seconds: Double, to shapes: inout [Shape]) {
         if let sheet = SheetBand.view(song: song, settings: settings, at: seconds) {
             shapes.append(.sheet(sheet))
             sheetLabels?.append(for: sheet, to: &shapes)
@@ -173,6 +195,11 @@ package struct Scene: Sendable {
         let start = shapes.count
         Layout(scene: layoutScene).append(at: seconds, to: &shapes)
         transform.apply(to: &shapes, from: start)
+    }
+
+    /// A layer has no `--direction` turn (`scrollArea` is nil then).
+    private func appendLayered<Layout: StyleLayout>(of layout: Layout.Type, at seconds: Double, to shapes: inout [Shape]) -> Int {
+        Layout(scene: self).appendLayered(at: seconds, to: &shapes)
     }
 
     /// Where frames move by whole pixels from one to the next (`ScrollArea`): the style's own,

@@ -1,19 +1,85 @@
-/// The columns of a frame where everything moves with the music, at whole pixels a frame (the
-/// roll's notes area): the frame before, moved sideways, is most of the next one
-/// (`ScrolledShapes`).
+/// The part of a frame where everything moves with the music, at whole pixels a frame: the
+/// roll's notes area (moving left) or the keyboard's (moving down). The frame before, moved,
+/// is most of the next one (`ScrolledShapes`).
 package struct ScrollArea: Sendable, Hashable {
-    /// The columns that move; every row of the frame.
-    package let columns: Range<Int>
-    /// How fast: a moment `seconds` later is this many pixels further left.
-    package let pixelsPerSecond: Double
+    /// Which way things move as time goes on.
+    package enum Motion: Sendable, Hashable {
+        /// Left, over a backdrop that is the same all along each row of the area: the frame
+        /// itself moves.
+        case left
+        /// Down: the area's shapes are drawn on a transparent layer that moves, laid over the
+        /// backdrop (whatever it holds) in every frame.
+        case down
+    }
 
-    /// How many whole pixels things move left from a frame at `earlier` to one at `later`;
-    /// nil when that is not whole (a frame between frames) or is more than half the area's
-    /// width (most of the frame would be new: drawing it whole is cheaper).
+    /// The columns and rows that move.
+    package let columns: Range<Int>
+    package let rows: Range<Int>
+    package let motion: Motion
+    /// How fast: a moment `seconds` later is this many pixels further along.
+    package let pixelsPerSecond: Double
+    /// The rows of a layer that show (the rest of the frame is the backdrop's); `rows` for a
+    /// frame that moves itself.
+    package let shownRows: Range<Int>
+
+    /// Columns moving left, in every row of a frame `height` pixels high.
+    package init(columns: Range<Int>, height: Int, pixelsPerSecond: Double) {
+        self.columns = columns
+        rows = 0..<height
+        shownRows = rows
+        motion = .left
+        self.pixelsPerSecond = pixelsPerSecond
+    }
+
+    /// A layer the size of the frame moving down, whose rows `shownRows` show.
+    package init(showing shownRows: Range<Int>, width: Int, height: Int, pixelsPerSecond: Double) {
+        columns = 0..<width
+        rows = 0..<height
+        self.shownRows = shownRows
+        motion = .down
+        self.pixelsPerSecond = pixelsPerSecond
+    }
+
+    /// The pixels along the motion.
+    private var length: Int { motion == .left ? columns.count : rows.count }
+
+    /// How many whole pixels things move from a frame at `earlier` to one at `later`; nil when
+    /// that is not whole (a frame between frames) or is more than half the area's length (most
+    /// of the frame would be new: drawing it whole is cheaper).
     package func shift(from earlier: Double, to later: Double) -> Int? {
         let pixels = (later - earlier) * pixelsPerSecond
         let whole = pixels.rounded()
-        guard abs(pixels - whole) < 1e-6, abs(whole) <= Double(columns.count / 2) else { return nil }
+        guard abs(pixels - whole) < 1e-6, abs(whole) <= Double(length / 2) else { return nil }
         return Int(whole)
+    }
+
+    /// Where a shift moves a shape: `shift` pixels left, or down.
+    func offset(_ shift: Int) -> Shape.Offset {
+        motion == .left ? Shape.Offset(dx: -shift, dy: 0) : Shape.Offset(dx: 0, dy: shift)
+    }
+
+    /// Where a shape must lie to move with the area: in it, or for a layer anywhere within
+    /// the frame's size around it (a note above the frame comes into it; one that has sunk
+    /// into the keys lies below the rows that show).
+    var rect: Rect {
+        switch motion {
+        case .left: Rect(x: Float(columns.lowerBound), y: Float(rows.lowerBound), width: Float(columns.count), height: Float(rows.count))
+        case .down: Rect(x: -Float(columns.count), y: -Float(rows.count), width: 3 * Float(columns.count), height: 3 * Float(rows.count))
+        }
+    }
+
+    /// The strip a move of `shift` uncovers: at the right (moving left) or the top (down);
+    /// at the other end for a move back.
+    func uncovered(by shift: Int) -> Rect? {
+        guard shift != 0 else { return nil }
+        let count = Float(min(abs(shift), length))
+        switch motion {
+        case .left:
+            let x = shift > 0 ? Float(columns.upperBound) - count : Float(columns.lowerBound)
+            return Rect(x: x, y: Float(rows.lowerBound), width: count, height: Float(rows.count))
+        case .down:
+            let y = shift > 0 ? Float(rows.lowerBound) : Float(rows.upperBound) - count
+            return Rect(x: Float(columns.lowerBound), y: y, width: Float(columns.count), height: count)
+        }
     }
 }

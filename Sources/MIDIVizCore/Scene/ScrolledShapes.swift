@@ -1,11 +1,12 @@
-/// What a frame of a scrolling style must draw when the frame before it, moved left by whole
-/// pixels in its `ScrollArea`, is already most of it. A shape of the new frame is kept when the
-/// previous frame drew the same shape, moved (`Shape.shifted(by:)`) inside the area or in the
-/// same place outside it, in the same order among the kept ones. Every other shape, new or
-/// previous (where its moved pixels now lie), marks the tiles it touches as dirty, as does the
-/// strip the move uncovers. Outside the dirty tiles every pixel is then the moved pixel of the
-/// previous frame: the same shapes over it, in the same order, over a backdrop that is the same
-/// all along each row of the area. In the dirty tiles the frame is drawn anew.
+/// What a frame of a scrolling style must draw when the frame before it, moved by whole pixels
+/// in its `ScrollArea` (left, or down), is already most of it. A shape of the new frame is kept
+/// when the previous frame drew the same shape, moved (`Shape.shifted(by:)`) inside the area or
+/// in the same place outside it, in the same order among the kept ones. Every other shape, new
+/// or previous (where its moved pixels now lie), marks the tiles it touches as dirty, as does
+/// the strip the move uncovers. Outside the dirty tiles every pixel is then the moved pixel of
+/// the previous frame: the same shapes over it, in the same order, over a backdrop that is the
+/// same all along the motion in the area (one colour a row, or a transparent layer). In the
+/// dirty tiles the frame is drawn anew.
 struct ScrolledShapes: Sendable {
     /// The tiles to draw anew.
     private(set) var dirty: ChangedTiles
@@ -22,17 +23,16 @@ struct ScrolledShapes: Sendable {
     }
 
     /// Finds the dirty tiles of a frame whose shapes are `new` (in `newRegions`) after one of
-    /// `previous` shapes (in `previousRegions`), moved `shift` pixels left in `area`.
-    mutating func find(
-        previous: [Shape], previousRegions: [Rect?], new: [Shape], newRegions: [Rect?], area: ScrollArea, shift: Int, height: Int
-    ) {
+    /// `previous` shapes (in `previousRegions`), moved `shift` pixels along `area`.
+    mutating func find(previous: [Shape], previousRegions: [Rect?], new: [Shape], newRegions: [Rect?], area: ScrollArea, shift: Int) {
         dirty.removeAll()
-        let inside = Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(height))
+        let inside = area.rect
+        let offset = area.offset(shift)
         /// Where a region lies: wholly in the area, wholly beside it, or across its edge (nil).
         func isInside(_ region: Rect?) -> Bool? {
             guard let region else { return nil }
             if inside.contains(region) { return true }
-            if region.maxX <= inside.minX || region.minX >= inside.maxX || region.maxY <= 0 || region.minY >= inside.maxY { return false }
+            if region.maxX <= inside.minX || region.minX >= inside.maxX || region.maxY <= inside.minY || region.minY >= inside.maxY { return false }
             return nil
         }
         placements.removeAll(keepingCapacity: true)
@@ -45,15 +45,15 @@ struct ScrolledShapes: Sendable {
             let placement = isInside(previousRegions[index]).map { $0 ? Placement.inside : .beside } ?? .across
             placements.append(placement)
             switch placement {
-            case .inside: table.insert(previous[index], shiftedBy: -shift, at: index)
-            case .beside: table.insert(previous[index], shiftedBy: 0, at: index)
+            case .inside: table.insert(previous[index], shiftedBy: offset, at: index)
+            case .beside: table.insert(previous[index], shiftedBy: Shape.Offset(dx: 0, dy: 0), at: index)
             case .across: break
             }
         }
         /// Whether previous shape `index` is `shape` moved, inside the area (or beside it, not moved).
         func matches(_ index: Int, _ shape: Shape, _ placement: Placement) -> Bool {
             switch placements[index] {
-            case .inside: return placement == .inside && previous[index].isShape(shape, shiftedBy: -shift)
+            case .inside: return placement == .inside && previous[index].isShape(shape, shiftedBy: offset)
             case .beside: return placement == .beside && previous[index] == shape
             case .across: return false
             }
@@ -73,11 +73,8 @@ struct ScrolledShapes: Sendable {
             keptPrevious[match] = true
             lastPrevious = match
         }
-        // The strip the move uncovers (or, moving right, covers from the left).
-        let width = Float(area.columns.count)
-        let uncovered = Float(abs(shift))
-        let stripX = shift >= 0 ? Float(area.columns.upperBound) - uncovered : Float(area.columns.lowerBound)
-        if shift != 0 { dirty.mark(Rect(x: stripX, y: 0, width: min(uncovered, width), height: Float(height))) }
+        // The strip the move uncovers (or, moving back, covers from the other end).
+        if let strip = area.uncovered(by: shift) { dirty.mark(strip) }
         for (index, region) in previousRegions.enumerated() where !keptPrevious[index] {
             guard let region else {
                 dirty.markEverything()
@@ -86,7 +83,7 @@ struct ScrolledShapes: Sendable {
             // Its pixels: where it drew, and inside the area where they have moved to.
             dirty.mark(region)
             if isInside(region) != false {
-                dirty.mark(Rect(x: region.minX - Float(shift), y: region.minY, width: region.width, height: region.height))
+                dirty.mark(Rect(x: region.minX + Float(offset.dx), y: region.minY + Float(offset.dy), width: region.width, height: region.height))
             }
         }
         for (index, region) in newRegions.enumerated() where !keptNew[index] {
@@ -99,6 +96,11 @@ struct ScrolledShapes: Sendable {
     }
 }
 
+extension ScrolledShapes {
+    /// Leaves the rows from `y` down as they are: no longer dirty.
+    mutating func leaveRows(from y: Int) { dirty.unmarkRows(from: y) }
+}
+
 /// Shapes by a cheap hash of their kind and place, for `ScrolledShapes`: an open-addressing table
 /// of indices into shapes the caller keeps, kept from frame to frame (a `Dictionary` would hash
 /// every field of every shape with SipHash, and hold copies of them).
@@ -108,16 +110,16 @@ struct ShapeTable: Sendable {
 
     mutating func removeAll(expecting count: Int) { slots.removeAll(expecting: count) }
 
-    /// Adds the shape at `index`, as if moved `dx` pixels right (its place, hashed as the moved
+    /// Adds the shape at `index`, as if moved by `offset` (its place, hashed as the moved
     /// shape's would be, whether or not it can move).
-    mutating func insert(_ shape: Shape, shiftedBy dx: Int, at index: Int) {
-        slots.insert(index, hash: Self.hash(shape, shiftedBy: dx))
+    mutating func insert(_ shape: Shape, shiftedBy offset: Shape.Offset, at index: Int) {
+        slots.insert(index, hash: Self.hash(shape, shiftedBy: offset))
     }
 
     /// The first index after `lower` among the shapes hashed like `shape` that `matches`.
     func firstIndex(hashedLike shape: Shape, after lower: Int, where matches: (Int) -> Bool) -> Int? {
         guard !slots.isEmpty else { return nil }
-        var slot = slots.first(for: Self.hash(shape, shiftedBy: 0))
+        var slot = slots.first(for: Self.hash(shape, shiftedBy: Shape.Offset(dx: 0, dy: 0)))
         var found: Int? = nil
         while true {
             let index = slots[slot]
@@ -127,19 +129,20 @@ struct ShapeTable: Sendable {
         }
     }
 
-    private static func hash(_ shape: Shape, shiftedBy dx: Int) -> Int {
+    private static func hash(_ shape: Shape, shiftedBy offset: Shape.Offset) -> Int {
+        let dx = Float(offset.dx), dy = Float(offset.dy)
         let (kind, x, y): (UInt64, Float, Float)
         switch shape {
         case .background: (kind, x, y) = (1, 0, 0)
-        case .rect(let rect, _): (kind, x, y) = (2, rect.minX + Float(dx), rect.minY + rect.width)
-        case .roundedRect(let rect, _, _, _): (kind, x, y) = (3, rect.minX + Float(dx), rect.minY + rect.width)
-        case .partlyHiddenRoundedRect(let rect, _, _, _, _): (kind, x, y) = (4, rect.minX + Float(dx), rect.minY + rect.width)
-        case .circle(let center, _, _): (kind, x, y) = (5, center.x + Float(dx), center.y)
-        case .glow(let center, _, _, _): (kind, x, y) = (6, center.x + Float(dx), center.y)
-        case .ring(let center, _, _, _): (kind, x, y) = (7, center.x + Float(dx), center.y)
-        case .line(let from, let to, _, _): (kind, x, y) = (8, from.x + Float(dx), from.y + to.y)
-        case .text(_, _, let center, _, _): (kind, x, y) = (9, center.x + Float(dx), center.y)
-        case .lyricLine(_, _, let center): (kind, x, y) = (10, center.x + Float(dx), center.y)
+        case .rect(let rect, _): (kind, x, y) = (2, rect.minX + dx, (rect.minY + dy) + rect.width)
+        case .roundedRect(let rect, _, _, _): (kind, x, y) = (3, rect.minX + dx, (rect.minY + dy) + rect.width)
+        case .partlyHiddenRoundedRect(let rect, _, _, _, _): (kind, x, y) = (4, rect.minX + dx, (rect.minY + dy) + rect.width)
+        case .circle(let center, _, _): (kind, x, y) = (5, center.x + dx, center.y + dy)
+        case .glow(let center, _, _, _): (kind, x, y) = (6, center.x + dx, center.y + dy)
+        case .ring(let center, _, _, _): (kind, x, y) = (7, center.x + dx, center.y + dy)
+        case .line(let from, let to, _, _): (kind, x, y) = (8, from.x + dx, (from.y + dy) + (to.y + dy))
+        case .text(_, _, let center, _, _): (kind, x, y) = (9, center.x + dx, center.y + dy)
+        case .lyricLine(_, _, let center): (kind, x, y) = (10, center.x + dx, center.y + dy)
         case .sheet: (kind, x, y) = (11, 0, 0)
         }
         return mix(kind, x, y)

@@ -1,26 +1,32 @@
-/// Shapes moved sideways by whole pixels, for frames that scroll (`ScrolledShapes`). A shape
-/// moved by `dx` draws the pixels it drew before, moved by `dx`, only when the rasterizer's
-/// arithmetic on its columns is exact: every horizontal coordinate on a grid of 1/256 pixel and
-/// small enough that sums and halves of them are exact in a `Float`. Other shapes are not moved.
+/// Shapes moved by whole pixels, for frames that scroll (`ScrolledShapes`): sideways in the
+/// roll, down in the keyboard. A shape moved by `dx` (or `dy`) draws the pixels it drew before,
+/// moved likewise, only when the rasterizer's arithmetic along that axis is exact: every
+/// coordinate along it on a grid of 1/256 pixel and small enough that sums and halves of them
+/// are exact in a `Float`. Other shapes are not moved.
 extension Shape {
     /// This shape `dx` (whole) pixels to the right, or nil when it would not draw exactly the
     /// same pixels moved (off the grid, text, a whole-canvas shape).
-    func shifted(by dx: Int) -> Shape? {
-        let offset = Float(dx)
+    func shifted(by dx: Int) -> Shape? { shifted(by: Offset(dx: dx, dy: 0)) }
+
+    /// This shape moved by `offset`, on the same terms.
+    func shifted(by offset: Offset) -> Shape? {
+        let dx = Float(offset.dx), dy = Float(offset.dy)
         func moved(_ point: Point) -> Point? {
-            guard Self.isOnGrid(point.x), Self.isOnGrid(point.x + offset) else { return nil }
-            return Point(point.x + offset, point.y)
+            guard offset.dx == 0 || (Self.isOnGrid(point.x) && Self.isOnGrid(point.x + dx)) else { return nil }
+            guard offset.dy == 0 || (Self.isOnGrid(point.y) && Self.isOnGrid(point.y + dy)) else { return nil }
+            return Point(point.x + dx, point.y + dy)
         }
         switch self {
         case .rect(let rect, let color):
-            return Self.moved(rect, by: dx).map { .rect($0, color) }
+            return Self.moved(rect, by: offset).map { .rect($0, color) }
         case .roundedRect(let rect, let radius, let top, let bottom):
-            guard let rect = Self.moved(rect, radius: radius, by: dx) else { return nil }
+            guard let rect = Self.moved(rect, radius: radius, by: offset) else { return nil }
             return .roundedRect(rect, radius: radius, top: top, bottom: bottom)
         case .partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden):
-            guard let rect = Self.moved(rect, radius: radius, by: dx) else { return nil }
-            let columns = (hidden.columns.lowerBound + Int32(dx))..<(hidden.columns.upperBound + Int32(dx))
-            return .partlyHiddenRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: PixelBox(rows: hidden.rows, columns: columns))
+            guard let rect = Self.moved(rect, radius: radius, by: offset) else { return nil }
+            let rows = (hidden.rows.lowerBound + Int32(offset.dy))..<(hidden.rows.upperBound + Int32(offset.dy))
+            let columns = (hidden.columns.lowerBound + Int32(offset.dx))..<(hidden.columns.upperBound + Int32(offset.dx))
+            return .partlyHiddenRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: PixelBox(rows: rows, columns: columns))
         case .line(let from, let to, let lineWidth, let color):
             guard Self.isOnGrid(lineWidth / 2), let from = moved(from), let to = moved(to) else { return nil }
             return .line(from: from, to: to, lineWidth: lineWidth, color)
@@ -29,27 +35,30 @@ extension Shape {
         }
     }
 
-    /// Whether `other` is this shape `shifted(by: dx)`: the same answer, without making the
+    /// Whether `other` is this shape `shifted(by: offset)`: the same answer, without making the
     /// shifted shape for the notes of a dense frame.
-    func isShape(_ other: Shape, shiftedBy dx: Int) -> Bool {
+    func isShape(_ other: Shape, shiftedBy offset: Offset) -> Bool {
         if case .roundedRect(let rect, let radius, let top, let bottom) = self,
             case .roundedRect(let otherRect, let otherRadius, let otherTop, let otherBottom) = other
         {
-            return radius == otherRadius && top == otherTop && bottom == otherBottom && Self.moved(rect, radius: radius, by: dx) == otherRect
+            return radius == otherRadius && top == otherTop && bottom == otherBottom && Self.moved(rect, radius: radius, by: offset) == otherRect
         }
-        return shifted(by: dx) == other
+        return shifted(by: offset) == other
     }
 
-    /// `rect` `dx` pixels to the right, when its columns are on the grid there and here.
-    private static func moved(_ rect: Rect, by dx: Int) -> Rect? {
-        let offset = Float(dx)
-        guard isOnGrid(rect.minX), isOnGrid(rect.width), isOnGrid(rect.minX + offset) else { return nil }
-        return Rect(x: rect.minX + offset, y: rect.minY, width: rect.width, height: rect.height)
+    /// `rect` moved by `offset`, when its coordinates along each axis it moves on are on the
+    /// grid there and here.
+    private static func moved(_ rect: Rect, by offset: Offset) -> Rect? {
+        let dx = Float(offset.dx), dy = Float(offset.dy)
+        guard offset.dx == 0 || (isOnGrid(rect.minX) && isOnGrid(rect.width) && isOnGrid(rect.minX + dx)) else { return nil }
+        guard offset.dy == 0 || (isOnGrid(rect.minY) && isOnGrid(rect.height) && isOnGrid(rect.minY + dy)) else { return nil }
+        return Rect(x: rect.minX + dx, y: rect.minY + dy, width: rect.width, height: rect.height)
     }
 
-    /// A rounded rectangle moved likewise, when the radius it is drawn with is on the grid too.
-    private static func moved(_ rect: Rect, radius: Float, by dx: Int) -> Rect? {
-        isOnGrid(clampedRadius(radius, rect)) ? moved(rect, by: dx) : nil
+    /// A rounded rectangle moved likewise, when the radius it is drawn with is on the grid too,
+    /// or half a value on it (a short note's radius is half its height).
+    private static func moved(_ rect: Rect, radius: Float, by offset: Offset) -> Rect? {
+        isOnGrid(2 * clampedRadius(radius, rect)) ? moved(rect, by: offset) : nil
     }
 
     /// The radius `fillRoundedRect` draws `rect` with.
@@ -66,4 +75,9 @@ extension Shape {
 
     /// `pixels` on that grid.
     static func onGrid(_ pixels: Double) -> Float { Float((pixels * 256).rounded() / 256) }
+
+    /// Whole pixels to move a shape by: right and down.
+    struct Offset: Hashable, Sendable {
+        let dx: Int, dy: Int
+    }
 }

@@ -54,6 +54,15 @@ struct KeyboardLayout: StyleLayout {
     /// Notes are clipped this far above the frame (or at the notes' area under a header).
     private let clipTop: Float
     let pixelsPerSecond: Float
+    /// Whether the falling notes move by whole pixels on a layer of their own (`ScrollArea`):
+    /// in a dense song (`Scene.isDense`), when a speed of whole or half pixels a frame is
+    /// within `mostSnapped` above `--window`'s. Their vertical coordinates then lie on the grid
+    /// of `Shape.shifted(by:)`.
+    let movesOnLayer: Bool
+
+    /// How much faster than `--window` asks notes may fall to move by whole or half pixels a
+    /// frame: 10 %. Never slower: a note is on screen no longer than the window.
+    static let mostSnapped = 0.1
 
     init(scene: Scene) {
         self.scene = scene
@@ -67,7 +76,39 @@ struct KeyboardLayout: StyleLayout {
         keysTop = scene.bands.notesBottom - whiteKeyLength - feltHeight
         notesTop = scene.bands.notesTop
         clipTop = notesTop > 0 ? notesTop : -2
-        pixelsPerSecond = (keysTop - notesTop) / Float(scene.settings.windowSeconds)
+        let asked = (keysTop - notesTop) / Float(scene.settings.windowSeconds)
+        let snapped = scene.isDense ? Self.wholeOrHalfPixels(asked: Double(asked), framesPerSecond: scene.settings.framesPerSecond) : nil
+        pixelsPerSecond = snapped.map { Float($0) } ?? asked
+        movesOnLayer = snapped != nil
+    }
+
+    /// A speed in pixels a second at which notes move by whole (else half) pixels a frame,
+    /// at most `mostSnapped` faster than `asked`; nil when there is none.
+    static func wholeOrHalfPixels(asked: Double, framesPerSecond: Int) -> Double? {
+        let perFrame = asked / Double(framesPerSecond)
+        guard perFrame > 0 else { return nil }
+        for steps in [1.0, 2.0] {
+            let snapped = (perFrame * steps).rounded(.up) / steps
+            if snapped - perFrame <= mostSnapped * perFrame { return snapped * Double(framesPerSecond) }
+        }
+        return nil
+    }
+
+    /// How far a moment `seconds` after now has yet to fall, in pixels: on the grid when the
+    /// notes move on a layer.
+    private func fall(_ seconds: Double) -> Float {
+        movesOnLayer ? Shape.onGrid(seconds * Double(pixelsPerSecond)) : Float(seconds) * pixelsPerSecond
+    }
+
+    /// `pixels` on the grid when the notes move on a layer.
+    private func along(_ pixels: Float) -> Float { movesOnLayer ? Shape.onGrid(Double(pixels)) : pixels }
+
+    /// The layer the notes fall on, when they move on one: the notes' area shows it.
+    var scrollArea: ScrollArea? {
+        guard movesOnLayer else { return nil }
+        let top = max(0, Int(notesTop.rounded())), bottom = min(Int(height), Int(keysTop.rounded()))
+        guard bottom > top else { return nil }
+        return ScrollArea(showing: top..<bottom, width: Int(width), height: Int(height), pixelsPerSecond: Double(pixelsPerSecond))
     }
 
     /// The keys' lower edge: the frame's, or the lyrics band's top.
@@ -110,10 +151,10 @@ struct KeyboardLayout: StyleLayout {
     func noteRect(_ note: Note, now: Double) -> Rect {
         let span = keySpan(Int(note.pitch))
         let inset = PianoKeys.isBlack(Int(note.pitch)) ? 0 : max(1, whiteKeyWidth * 0.06)
-        let bottom = keysTop - Float(note.startSeconds - now) * pixelsPerSecond
-        let length = max(Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)) * pixelsPerSecond, Self.shortestNotePixels)
+        let bottom = keysTop - fall(note.startSeconds - now)
+        let length = max(fall(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)), Self.shortestNotePixels)
         // A repeated note stands apart from the one before it: its top edge is pulled in a little.
-        let gap = min(2, length * 0.2)
+        let gap = along(min(2, length * 0.2))
         let width = span.right - span.left - 2 * inset
         let thickness = scene.colors.thickness(note.velocity)
         guard thickness < 1 else { return Rect(x: span.left + inset, y: bottom - length + gap, width: width, height: length - gap) }
@@ -168,7 +209,16 @@ struct KeyboardLayout: StyleLayout {
 
     // MARK: frames
 
-    func append(at seconds: Double, to shapes: inout [Shape]) {
+    func append(at seconds: Double, to shapes: inout [Shape]) { _ = append(at: seconds, to: &shapes, layered: false) }
+
+    /// The falling shapes (bar lines, notes and what the pedal holds), whole (the layer's
+    /// rows that show are the notes' area), then the drum lane, lit keys, glows and sparks.
+    func appendLayered(at seconds: Double, to shapes: inout [Shape]) -> Int { append(at: seconds, to: &shapes, layered: true) }
+
+    /// The shapes of the moment `seconds`; `layered`, falling ones first, unclipped (their
+    /// count is returned).
+    private func append(at seconds: Double, to shapes: inout [Shape], layered: Bool) -> Int {
+        let start = shapes.count
         let accent = scene.settings.scheme.accent
         let window = scene.settings.windowSeconds
         scene.beatGrid.forEachLine(in: seconds...(seconds + window)) { line in
@@ -182,17 +232,19 @@ struct KeyboardLayout: StyleLayout {
         var lit = LitKeys()
         var impacts: [(pitch: Int, strength: Float, color: RGBA)] = []
         var sparks: [(note: Note, color: RGBA)] = []
+        // On a layer the drums are drawn over the falling notes.
+        var drums: [Shape] = []
         scene.index.forEachVisible(at: seconds) { index in
             let note = notes[index]
             if note.channel == Scene.drumChannel {
-                lane.append(note, at: seconds, to: &shapes)
+                if layered { lane.append(note, at: seconds, to: &drums) } else { lane.append(note, at: seconds, to: &shapes) }
                 return
             }
             guard keys.contains(Int(note.pitch)) else { return }
             let color = scene.colors.color(of: note)
             let soundingEnd = scene.soundingEnd(index)
-            if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, color: color, at: seconds, to: &shapes) }
-            appendNote(note, color: color, at: seconds, to: &shapes)
+            if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, color: color, at: seconds, whole: layered, to: &shapes) }
+            appendNote(note, color: color, at: seconds, whole: layered, to: &shapes)
             guard note.startSeconds <= seconds else { return }
             let since = seconds - note.startSeconds
             if scene.settings.effects, Sparks.isLive(note, at: seconds) { sparks.append((note, color)) }
@@ -207,6 +259,8 @@ struct KeyboardLayout: StyleLayout {
                 lit.light(Int(note.pitch), color.scaled(0.55), velocity: note.velocity / 2, start: note.startSeconds)
             }
         }
+        let falling = shapes.count - start
+        shapes.append(contentsOf: drums)
         if scene.pedal.isDown(at: seconds) {
             // The felt between the notes and the keys lights while a pedal is down.
             shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), accent.withAlpha(0.9)))
@@ -227,15 +281,16 @@ struct KeyboardLayout: StyleLayout {
                 speed: height * 0.8, gravity: height * 2.0, lineWidth: max(2, height * 0.003))
             Sparks.append(for: spark.note, at: seconds, burst: burst, color: spark.color, most: share, to: &shapes)
         }
+        return layered ? falling : 0
     }
 
     /// What the pedal holds after a note's release: a fainter, narrower bar above the note, up
-    /// to the pedal's lift.
-    private func appendSustain(_ note: Note, until end: Double, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
+    /// to the pedal's lift; clipped to the notes' area unless `whole`.
+    private func appendSustain(_ note: Note, until end: Double, color: RGBA, at seconds: Double, whole: Bool, to shapes: inout [Shape]) {
         let full = noteRect(note, now: seconds)
-        let top = max(keysTop - Float(end - seconds) * pixelsPerSecond, clipTop)
-        let bottom = min(keysTop - Float(note.endSeconds - seconds) * pixelsPerSecond, keysTop)
-        guard bottom - top >= 1 else { return }
+        let top = whole ? keysTop - fall(end - seconds) : max(keysTop - fall(end - seconds), clipTop)
+        let bottom = whole ? keysTop - fall(note.endSeconds - seconds) : min(keysTop - fall(note.endSeconds - seconds), keysTop)
+        guard bottom - top >= 1, top < keysTop else { return }
         let inset = full.width * 0.3
         shapes.append(
             .rect(
@@ -243,14 +298,16 @@ struct KeyboardLayout: StyleLayout {
                 color.scaled(scene.colors.brightness(note.velocity)).withAlpha(0.35)))
     }
 
-    private func appendNote(_ note: Note, color: RGBA, at seconds: Double, to shapes: inout [Shape]) {
+    /// A falling note, clipped to the notes' area unless `whole`.
+    private func appendNote(_ note: Note, color: RGBA, at seconds: Double, whole: Bool, to shapes: inout [Shape]) {
         let full = noteRect(note, now: seconds)
-        let top = max(full.minY, clipTop), bottom = min(full.maxY, keysTop)
-        guard bottom - top >= 1 else { return }
+        let top = whole ? full.minY : max(full.minY, clipTop), bottom = whole ? full.maxY : min(full.maxY, keysTop)
+        // Whole, once sunk into the keys it shows no more.
+        guard bottom - top >= 1, top < keysTop else { return }
         let rect = Rect(x: full.minX, y: top, width: full.width, height: bottom - top)
         let base = color.scaled(scene.colors.brightness(note.velocity))
         let white = RGBA(1, 1, 1)
-        let radius = min(full.width * 0.25, height * 0.006)
+        let radius = along(min(full.width * 0.25, height * 0.006))
         let sounding = note.startSeconds <= seconds && seconds < note.endSeconds
         let bottomColor = sounding ? base.mixed(with: white, 0.15) : base.scaled(0.72)
         shapes.append(

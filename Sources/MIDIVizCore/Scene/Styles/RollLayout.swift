@@ -143,7 +143,7 @@ struct RollLayout: StyleLayout {
     /// The notes area's columns, where everything moves with the music (`ScrollArea`).
     var scrollArea: ScrollArea? {
         guard Int(width) > Int(notesLeft), pixelsPerSecond > 0 else { return nil }
-        return ScrollArea(columns: Int(notesLeft)..<Int(width), pixelsPerSecond: Double(pixelsPerSecond))
+        return ScrollArea(columns: Int(notesLeft)..<Int(width), height: Int(height), pixelsPerSecond: Double(pixelsPerSecond))
     }
 
     /// The top of the row of `pitch`.

@@ -30,6 +30,9 @@ protocol StyleLayout: SendableMetatype {
     func append(at seconds: Double, to shapes: inout [Shape])
     /// Where everything drawn moves by whole pixels from frame to frame, if anywhere.
     var scrollArea: ScrollArea? { get }
+    /// The shapes of the moment `seconds` when `scrollArea` is a layer: first those that fall
+    /// on it, then those drawn over it; returns how many fall.
+    func appendLayered(at seconds: Double, to shapes: inout [Shape]) -> Int
 }
 
 extension StyleLayout {
@@ -38,6 +41,10 @@ extension StyleLayout {
     static var travel: RenderSettings.Direction? { nil }
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
     var scrollArea: ScrollArea? { nil }
+    func appendLayered(at seconds: Double, to shapes: inout [Shape]) -> Int {
+        append(at: seconds, to: &shapes)
+        return 0
+    }
 
     /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
     /// fades (and at least while its sparks fly).

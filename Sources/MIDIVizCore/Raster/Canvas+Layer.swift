@@ -1,0 +1,97 @@
+/// A transparent layer that moves, laid over a backdrop: the keyboard's falling notes in a
+/// dense song (`ScrollArea.Motion.down`).
+extension Canvas {
+    /// Moves the pixels of `rows` down by `shift` (up when negative), in every column; the rows
+    /// uncovered at the end keep what they held.
+    package mutating func moveRows(_ rows: Range<Int>, down shift: Int) {
+        let count = rows.count - abs(shift)
+        guard shift != 0, count > 0 else { return }
+        let from = shift > 0 ? rows.lowerBound : rows.lowerBound - shift
+        let to = shift > 0 ? rows.lowerBound + shift : rows.lowerBound
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            // `update(from:count:)` copies overlapping memory as memmove does.
+            buffer.baseAddress!.advanced(by: to * width).update(from: buffer.baseAddress!.advanced(by: from * width), count: count * width)
+        }
+    }
+
+    /// Makes `columns` × `rows` fully transparent.
+    package mutating func clear(columns: Range<Int>, rows: Range<Int>) {
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in rows { buffer.baseAddress!.advanced(by: y * width + columns.lowerBound).update(repeating: 0, count: columns.count) }
+        }
+    }
+
+    /// Replaces rows `rows` with `layer` (premultiplied) laid over `backdrop`, and every other
+    /// row with the backdrop's: "over" with each channel rounded to the nearest level, where
+    /// the layer is transparent the backdrop's pixel and where it is opaque the layer's.
+    package mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>) {
+        precondition(layer.width == width && layer.height == height && backdrop.width == width && backdrop.height == height, "canvas sizes differ")
+        let width = self.width, height = self.height
+        let rows = rows.clamped(to: 0..<height)
+        pixels.withUnsafeMutableBufferPointer { target in
+            backdrop.pixels.withUnsafeBufferPointer { below in
+                layer.pixels.withUnsafeBufferPointer { above in
+                    let target = target.baseAddress!, below = below.baseAddress!, above = above.baseAddress!
+                    target.update(from: below, count: rows.lowerBound * width)
+                    let end = rows.upperBound * width
+                    target.advanced(by: end).update(from: below.advanced(by: end), count: (height - rows.upperBound) * width)
+                    var index = rows.lowerBound * width
+                    // Eight pixels at a time where the layer is all transparent or all opaque.
+                    while index + 8 <= end {
+                        let top = UnsafeRawPointer(above.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self)
+                        let alphas = top &>> 24
+                        if alphas == SIMD8(repeating: 0) {
+                            UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(
+                                of: UnsafeRawPointer(below.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self), as: SIMD8<UInt32>.self)
+                        } else if alphas == SIMD8(repeating: 255) {
+                            UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(of: top, as: SIMD8<UInt32>.self)
+                        } else {
+                            let bottom = UnsafeRawPointer(below.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self)
+                            UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(of: Self.over8(top, bottom), as: SIMD8<UInt32>.self)
+                        }
+                        index += 8
+                    }
+                    while index < end {
+                        target[index] = Self.over(above[index], below[index])
+                        index += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// `over` of eight pixels at once, in 16-bit lanes: x × keep + 128 is at most 65,153 and
+    /// adding its high byte stays below 65,536. Alpha 0 (keep 255) gives the bottom pixel and
+    /// alpha 255 (keep 0) the top one, as `over` does.
+    @inline(__always)
+    static func over8(_ top: SIMD8<UInt32>, _ bottom: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        let keep = SIMD8<UInt32>(repeating: 255) &- (top &>> 24)
+        let keep16 = unsafeBitCast(keep | keep &<< 16, to: SIMD16<UInt16>.self)
+        let half = SIMD16<UInt16>(repeating: 128)
+        func scaled(_ pairs: SIMD8<UInt32>) -> SIMD8<UInt32> {
+            let product = unsafeBitCast(pairs, to: SIMD16<UInt16>.self) &* keep16 &+ half
+            return unsafeBitCast((product &+ (product &>> 8)) &>> 8, to: SIMD8<UInt32>.self)
+        }
+        let redBlue = scaled(bottom & 0x00FF_00FF), greenAlpha = scaled((bottom &>> 8) & 0x00FF_00FF)
+        return top &+ (redBlue | greenAlpha &<< 8)
+    }
+
+    /// Premultiplied `top` over `bottom`: each channel of the bottom times what the top's alpha
+    /// leaves, 255 − alpha, over 255 (rounded), plus the top's.
+    @inline(__always)
+    static func over(_ top: UInt32, _ bottom: UInt32) -> UInt32 {
+        let alpha = top >> 24
+        if alpha == 0 { return bottom }
+        if alpha == 255 { return top }
+        let keep = 255 - alpha
+        /// x × keep / 255, rounded, for x in 0...255, on the red-blue or green-alpha pair.
+        func scaled(_ pair: UInt32) -> UInt32 {
+            let product = pair &* keep &+ 0x0080_0080
+            return ((product &+ ((product >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        }
+        let redBlue = scaled(bottom & 0x00FF_00FF), greenAlpha = scaled((bottom >> 8) & 0x00FF_00FF)
+        return top &+ (redBlue | greenAlpha << 8)
+    }
+}
