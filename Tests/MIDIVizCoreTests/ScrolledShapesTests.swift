@@ -35,22 +35,23 @@ import Testing
         }
     }
 
-    @Test(arguments: 1...6 as ClosedRange<UInt64>)
-    func aShapeMovedByWholePixelsDrawsTheSamePixelsMoved(seed: UInt64) throws {
+    /// Random shapes, every fourth with a thin note's radius (half its height or width, off
+    /// the grid), each moved by `offset(n)` for n in `-most...most`, draw on `canvas()` the
+    /// pixels they drew before, moved.
+    func expectMovedShapesDrawTheSamePixels(seed: UInt64, most: Int, canvas: () -> Canvas, offset: (Int) -> Shape.Offset) throws {
         var random = SeededNumbers(state: seed)
         for index in 0..<40 {
             var shape = randomShape(&random)
-            // Every fourth a thin note's radius: half its height or width, off the grid.
             if index % 4 == 0, case .roundedRect(let rect, _, let top, let bottom) = shape { shape = .roundedRect(rect, radius: 20, top: top, bottom: bottom) }
-            let dx = Int(random.below(101)) - 50
-            let moved = try #require(shape.shifted(by: dx), "\(shape)")
-            var here = striped(), there = striped()
+            let move = offset(Int(random.below(UInt64(2 * most + 1))) - most)
+            let moved = try #require(shape.shifted(by: move), "\(shape)")
+            var here = canvas(), there = canvas()
             here.draw(shape, fonts: .empty(canvasSide: 48))
             there.draw(moved, fonts: .empty(canvasSide: 48))
-            for y in 0..<here.height {
-                for x in 0..<here.width where (0..<there.width).contains(x + dx) {
-                    guard here[x, y] == there[x + dx, y] else {
-                        Issue.record("\(shape) moved \(dx): pixel (\(x), \(y)) differs")
+            for y in 0..<here.height where (0..<there.height).contains(y + move.dy) {
+                for x in 0..<here.width where (0..<there.width).contains(x + move.dx) {
+                    guard here[x, y] == there[x + move.dx, y + move.dy] else {
+                        Issue.record("\(shape) moved by \(move): pixel (\(x), \(y)) differs")
                         return
                     }
                 }
@@ -58,29 +59,17 @@ import Testing
         }
     }
 
-    /// Down, as the keyboard's notes move, on a transparent layer (its rows are not one colour
-    /// down a column, so a layer is what moves).
+    @Test(arguments: 1...6 as ClosedRange<UInt64>)
+    func aShapeMovedByWholePixelsDrawsTheSamePixelsMoved(seed: UInt64) throws {
+        try expectMovedShapesDrawTheSamePixels(seed: seed, most: 50, canvas: { striped() }, offset: { Shape.Offset(dx: $0, dy: 0) })
+    }
+
+    /// Down, as the keyboard's notes move, on a transparent layer (a column of the backdrop is
+    /// not one colour, so a layer is what moves).
     @Test(arguments: 1...4 as ClosedRange<UInt64>)
     func aShapeMovedDownByWholePixelsDrawsTheSamePixelsMoved(seed: UInt64) throws {
-        var random = SeededNumbers(state: seed)
-        for index in 0..<40 {
-            var shape = randomShape(&random)
-            // Every fourth a short note's radius: half its height or width, off the grid.
-            if index % 4 == 0, case .roundedRect(let rect, _, let top, let bottom) = shape { shape = .roundedRect(rect, radius: 20, top: top, bottom: bottom) }
-            let dy = Int(random.below(41)) - 20
-            let moved = try #require(shape.shifted(by: Shape.Offset(dx: 0, dy: dy)), "\(shape)")
-            var here = Canvas.transparent(width: 240, height: 48), there = Canvas.transparent(width: 240, height: 48)
-            here.draw(shape, fonts: .empty(canvasSide: 48))
-            there.draw(moved, fonts: .empty(canvasSide: 48))
-            for y in 0..<here.height where (0..<there.height).contains(y + dy) {
-                for x in 0..<here.width {
-                    guard here[x, y] == there[x, y + dy] else {
-                        Issue.record("\(shape) moved down \(dy): pixel (\(x), \(y)) differs")
-                        return
-                    }
-                }
-            }
-        }
+        try expectMovedShapesDrawTheSamePixels(
+            seed: seed, most: 20, canvas: { Canvas.transparent(width: 240, height: 48) }, offset: { Shape.Offset(dx: 0, dy: $0) })
     }
 
     @Test func shapesOffTheGridOrNotMovableStayUnmoved() {

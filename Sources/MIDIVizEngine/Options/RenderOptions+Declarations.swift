@@ -47,7 +47,7 @@ extension RenderOptions {
         .optional(
             "window", .look, \.window,
             help:
-                "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed; roll rounds it, by up to 10 %, so that notes move whole pixels a frame).",
+                "Seconds of music on screen in roll and keyboard (default: 8 for roll, 3 for keyboard, over --speed; roll rounds it, by up to 10 %, so that notes move whole pixels a frame, as keyboard does in a dense song by shortening it).",
             valueName: "seconds", allowed: between(RenderSettings.windowRange), example: "5"),
         .value(
             "keys", .look, \.keys,
