@@ -41,8 +41,9 @@ enum FrameLoopBenchmark {
                 let inOrder = measureInOrder(song: song, settings: settings, font: font, frames: sampleCount)
                 print(
                     String(
-                        format: "raster %-8@ in order %.2f ms/frame (every second of %d frames from the middle, as one of two workers; %.0f%% drawn anew)",
-                        style.rawValue, inOrder.mean, 2 * sampleCount, 100 * inOrder.drawnAnew))
+                        format:
+                            "raster %-8@ in order %.2f ms/frame (every second of %d frames from the middle, as one of two workers; %d of %d moved, %.0f%% of those drawn anew)",
+                        style.rawValue, inOrder.mean, 2 * sampleCount, inOrder.moved, inOrder.count, 100 * inOrder.drawnAnew))
                 let conversion = measureConversion(song: song, settings: settings, font: font, frames: sampleCount)
                 print(
                     String(
@@ -178,23 +179,27 @@ enum FrameLoopBenchmark {
     }
 
     /// Frames as a render draws them: every second frame of `2 × frames` consecutive ones from
-    /// the middle of the song, as one of two workers does. Mean ms, and the mean share of the
-    /// canvas a scrolling style drew anew.
-    static func measureInOrder(song: Song, settings: RenderSettings, font: FontRasterizer, frames: Int) -> (mean: Double, drawnAnew: Double) {
+    /// the middle of the song, as one of two workers does. Mean ms, how many of the frames were
+    /// drawn over the one before moved, and the mean share of those drawn anew.
+    static func measureInOrder(
+        song: Song, settings: RenderSettings, font: FontRasterizer, frames: Int
+    ) -> (mean: Double, count: Int, moved: Int, drawnAnew: Double) {
         let scene = Scene(song: song, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
         let first = max(0, scene.frameCount / 2 - frames)
         renderer.render(frame: first, in: &workspace)
-        var total = 0.0, drawnAnew = 0.0, count = 0
+        var total = 0.0, drawnAnew = 0.0, count = 0, moved = 0
         for frame in stride(from: first + 2, to: min(scene.frameCount, first + 2 * frames), by: 2) {
             let start = DispatchTime.now().uptimeNanoseconds
             renderer.render(frame: frame, in: &workspace)
             total += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-            drawnAnew += workspace.scrolledDirtyFraction
             count += 1
+            guard workspace.movedLastFrame else { continue }
+            drawnAnew += workspace.scrolledDirtyFraction
+            moved += 1
         }
-        return (total / Double(max(1, count)), drawnAnew / Double(max(1, count)))
+        return (total / Double(max(1, count)), count, moved, drawnAnew / Double(max(1, moved)))
     }
 
     /// The yuv420p conversion, per frame: of the whole picture, and of only the tiles the frame

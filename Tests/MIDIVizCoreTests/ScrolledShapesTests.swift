@@ -268,5 +268,9 @@ import Testing
         let plain = KeyboardLayout(scene: Scene(song: sparse, settings: settings))
         #expect(!plain.movesOnLayer && plain.scrollArea == nil)
         #expect(plain.pixelsPerSecond == asked)
+        // Turned by `--direction`: no layer, so no rounding either.
+        settings.direction = .up
+        let turned = KeyboardLayout(scene: Scene(song: denseSong(), settings: settings))
+        #expect(!turned.movesOnLayer && turned.scrollArea == nil)
     }
 }

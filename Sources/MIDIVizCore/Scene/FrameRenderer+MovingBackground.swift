@@ -12,7 +12,9 @@ extension FrameRenderer {
             workspace.canvas.draw(shape, fonts: fonts)
         }
         scene.makeShapes(at: seconds, into: &workspace.nextShapes)
-        // The same pixels as over a still backdrop: the same glows, the same covered notes left out.
+        // The same glows and the same covered notes left out as over a still backdrop. A dense
+        // keyboard's notes are drawn here as an ordinary song's are, not on a layer: clipped at
+        // the notes' area, drums under them (a video's frames are drawn whole anyway).
         workspace.glowBudget.limit(&workspace.nextShapes)
         workspace.occlusion.hideCovered(in: &workspace.nextShapes, width: workspace.canvas.width, height: workspace.canvas.height)
         workspace.canvas.draw(workspace.nextShapes, fonts: fonts)

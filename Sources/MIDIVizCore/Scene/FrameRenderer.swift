@@ -191,7 +191,7 @@ package struct FrameWorkspace: Sendable {
     /// The tiles the last frame changed from the frame before it in this workspace.
     package internal(set) var changed: ChangedTiles
 
-    /// How many shapes the last frame drew over the backdrop.
+    /// How many shapes the last frame drew over the backdrop (on a layer: on the layer).
     package var shapeCount: Int { shapes.count }
 
     /// The share of the canvas (or of the layer) the last frame drawn over the one before it

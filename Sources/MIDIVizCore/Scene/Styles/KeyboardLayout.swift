@@ -51,7 +51,8 @@ struct KeyboardLayout: StyleLayout {
     let keysTop: Float
     /// Where notes come in: the top of the notes' area, under the overlays' bands.
     let notesTop: Float
-    /// Notes are clipped this far above the frame (or at the notes' area under a header).
+    /// Notes are clipped this far above the frame (or at the notes' area under a header); on a
+    /// layer they are drawn whole.
     private let clipTop: Float
     let pixelsPerSecond: Float
     /// Whether the falling notes move by whole pixels on a layer of their own (`ScrollArea`):
@@ -77,7 +78,9 @@ struct KeyboardLayout: StyleLayout {
         notesTop = scene.bands.notesTop
         clipTop = notesTop > 0 ? notesTop : -2
         let asked = (keysTop - notesTop) / Float(scene.settings.windowSeconds)
-        let snapped = scene.isDense ? Self.wholeOrHalfPixels(asked: Double(asked), framesPerSecond: scene.settings.framesPerSecond) : nil
+        // Not when `--direction` turns or mirrors the layout: no layer then (`Scene.scrollArea`).
+        let layered = scene.isDense && scene.layoutTransform == nil
+        let snapped = layered ? Self.wholeOrHalfPixels(asked: Double(asked), framesPerSecond: scene.settings.framesPerSecond) : nil
         pixelsPerSecond = snapped.map { Float($0) } ?? asked
         movesOnLayer = snapped != nil
     }
