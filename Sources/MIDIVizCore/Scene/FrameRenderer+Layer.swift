@@ -21,28 +21,19 @@ extension FrameRenderer {
         // Moving down only: the layer's rows below those that show never show again, so they
         // are left as they come (a frame back in time is drawn whole).
         let shift = hadLayer ? workspace.previousSeconds.flatMap { area.shift(from: $0, to: seconds) }.flatMap { $0 >= 0 ? $0 : nil } : nil
-        var moves = false
         if let shift {
             workspace.scrolled.find(
                 previous: workspace.shapes, previousRegions: workspace.drawnRegions, new: workspace.layerShapes,
                 newRegions: workspace.layerRegions, area: area, shift: shift)
             workspace.scrolled.leaveRows(from: area.shownRows.upperBound)
-            let dirty = workspace.scrolled.dirty
-            moves = !dirty.isEverything && dirty.changedFraction <= Self.mostlyDirty
         }
-        if let shift, moves {
+        if let shift, !Self.isMostlyDirty(workspace.scrolled.dirty) {
             workspace.movedLastFrame = true
-            let dirty = workspace.scrolled.dirty
             layer.moveRows(area.rows.clamped(to: 0..<layer.height), down: shift)
-            var scratch = workspace.scratch ?? .transparent(width: width, height: height)
-            workspace.scratch = nil
-            dirty.forEachRectangle { x0, y0, x1, y1 in scratch.clear(columns: x0..<x1, rows: y0..<y1) }
-            // (A shape without a region, drawn anywhere, would have made every tile dirty.)
-            for (index, shape) in workspace.layerShapes.enumerated() where workspace.layerRegions[index].map({ dirty.touches($0) }) ?? true {
-                scratch.draw(shape, fonts: fonts)
-            }
-            dirty.forEachRectangle { x0, y0, x1, y1 in layer.copyPixels(from: scratch, columns: x0..<x1, rows: y0..<y1) }
-            workspace.scratch = scratch
+            redraw(
+                workspace.scrolled.dirty, of: &layer, shapes: workspace.layerShapes, regions: workspace.layerRegions,
+                scratch: &workspace.scratch, blank: .transparent(width: width, height: height)
+            ) { scratch, columns, rows in scratch.clear(columns: columns, rows: rows) }
         } else {
             layer.clear(columns: 0..<layer.width, rows: area.rows.clamped(to: 0..<layer.height))
             layer.draw(workspace.layerShapes, fonts: fonts)

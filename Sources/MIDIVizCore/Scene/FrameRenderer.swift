@@ -106,31 +106,23 @@ extension FrameRenderer {
         let dirty = workspace.scrolled.dirty
         workspace.changed.removeAll()
         // Mostly dirty (a jump of seconds, or everything changing): drawn whole, at once.
-        if dirty.isEverything || dirty.changedFraction > Self.mostlyDirty {
+        if Self.isMostlyDirty(dirty) {
             backdrop.restoreAll(in: &workspace.canvas)
             workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
             workspace.changed.markEverything()
         } else {
             workspace.movedLastFrame = true
             workspace.canvas.moveColumns(area.columns, left: shift)
-            // Taken out of the workspace while drawn on, so that its pixels are not copied.
-            var scratch = workspace.scratch ?? backdrop.canvas
-            workspace.scratch = nil
-            dirty.forEachRectangle { x0, y0, x1, y1 in
-                backdrop.restore(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)), in: &scratch)
-            }
-            for (index, shape) in workspace.nextShapes.enumerated() {
-                guard let region = workspace.nextRegions[index] else {
-                    scratch.draw(shape, fonts: fonts)
-                    continue
-                }
-                if dirty.touches(region) { scratch.draw(shape, fonts: fonts) }
+            redraw(
+                dirty, of: &workspace.canvas, shapes: workspace.nextShapes, regions: workspace.nextRegions, scratch: &workspace.scratch,
+                blank: backdrop.canvas
+            ) { scratch, columns, rows in
+                let tiles = Rect(x: Float(columns.lowerBound), y: Float(rows.lowerBound), width: Float(columns.count), height: Float(rows.count))
+                backdrop.restore(tiles, in: &scratch)
             }
             dirty.forEachRectangle { x0, y0, x1, y1 in
-                workspace.canvas.copyPixels(from: scratch, columns: x0..<x1, rows: y0..<y1)
                 workspace.changed.mark(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)))
             }
-            workspace.scratch = scratch
             if shift != 0 {
                 workspace.changed.mark(
                     Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(workspace.canvas.height)))
@@ -140,10 +132,32 @@ extension FrameRenderer {
         swap(&workspace.drawnRegions, &workspace.nextRegions)
     }
 
+    /// Draws the tiles `dirty` of `target` anew: each put back on the scratch canvas by
+    /// `putBack` (made from `blank` the first time), every one of `shapes` touching them drawn
+    /// there whole (one without a region, drawn anywhere, too), and the tiles copied into
+    /// `target`. The scratch canvas is taken out of the workspace while drawn on, so that its
+    /// pixels are not copied.
+    func redraw(
+        _ dirty: ChangedTiles, of target: inout Canvas, shapes: [Shape], regions: [Rect?], scratch: inout Canvas?,
+        blank: @autoclosure () -> Canvas, putBack: (_ scratch: inout Canvas, _ columns: Range<Int>, _ rows: Range<Int>) -> Void
+    ) {
+        var canvas = scratch ?? blank()
+        scratch = nil
+        dirty.forEachRectangle { x0, y0, x1, y1 in putBack(&canvas, x0..<x1, y0..<y1) }
+        for (index, shape) in shapes.enumerated() where regions[index].map({ dirty.touches($0) }) ?? true {
+            canvas.draw(shape, fonts: fonts)
+        }
+        dirty.forEachRectangle { x0, y0, x1, y1 in target.copyPixels(from: canvas, columns: x0..<x1, rows: y0..<y1) }
+        scratch = canvas
+    }
+
     /// The dirty share of the canvas beyond which a scrolled frame is drawn whole: a copy of
     /// the backdrop and every shape drawn once, rather than the dirty tiles on a scratch canvas
     /// (their shapes drawn whole too) and copied.
     static let mostlyDirty = 0.6
+
+    /// Whether a frame with `dirty` tiles is drawn whole rather than over the one before moved.
+    static func isMostlyDirty(_ dirty: ChangedTiles) -> Bool { dirty.isEverything || dirty.changedFraction > mostlyDirty }
 
     /// Shapes from which a frame may count as dense.
     static let denseShapeCount = 2000

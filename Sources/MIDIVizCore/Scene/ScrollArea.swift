@@ -40,6 +40,20 @@ package struct ScrollArea: Sendable, Hashable {
         self.pixelsPerSecond = pixelsPerSecond
     }
 
+    /// How much a speed may change so that things move whole or half pixels a frame: 10 %.
+    static let mostSnapped = 0.1
+
+    /// `perFrame` pixels a frame made whole by `rule` (else half a pixel, a whole one every second
+    /// frame) when that changes it by at most `mostSnapped`; nil when neither does.
+    static func wholeOrHalfPixels(_ perFrame: Double, _ rule: FloatingPointRoundingRule) -> Double? {
+        guard perFrame > 0 else { return nil }
+        for steps in [1.0, 2.0] {
+            let snapped = (perFrame * steps).rounded(rule) / steps
+            if snapped > 0, abs(snapped - perFrame) <= mostSnapped * perFrame { return snapped }
+        }
+        return nil
+    }
+
     /// The pixels along the motion.
     private var length: Int { motion == .left ? columns.count : rows.count }
 

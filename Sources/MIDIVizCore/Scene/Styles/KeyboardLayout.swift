@@ -57,13 +57,10 @@ struct KeyboardLayout: StyleLayout {
     let pixelsPerSecond: Float
     /// Whether the falling notes move by whole pixels on a layer of their own (`ScrollArea`):
     /// in a dense song (`Scene.isDense`), when a speed of whole or half pixels a frame is
-    /// within `mostSnapped` above `--window`'s. Their vertical coordinates then lie on the grid
-    /// of `Shape.shifted(by:)`.
+    /// within `ScrollArea.mostSnapped` above `--window`'s (never slower: a note is on screen no
+    /// longer than the window). Their vertical coordinates then lie on the grid of
+    /// `Shape.shifted(by:)`.
     let movesOnLayer: Bool
-
-    /// How much faster than `--window` asks notes may fall to move by whole or half pixels a
-    /// frame: 10 %. Never slower: a note is on screen no longer than the window.
-    static let mostSnapped = 0.1
 
     init(scene: Scene) {
         self.scene = scene
@@ -80,21 +77,10 @@ struct KeyboardLayout: StyleLayout {
         let asked = (keysTop - notesTop) / Float(scene.settings.windowSeconds)
         // Not when `--direction` turns or mirrors the layout: no layer then (`Scene.scrollArea`).
         let layered = scene.isDense && scene.layoutTransform == nil
-        let snapped = layered ? Self.wholeOrHalfPixels(asked: Double(asked), framesPerSecond: scene.settings.framesPerSecond) : nil
+        let fps = Double(scene.settings.framesPerSecond)
+        let snapped = layered ? ScrollArea.wholeOrHalfPixels(Double(asked) / fps, .up).map { $0 * fps } : nil
         pixelsPerSecond = snapped.map { Float($0) } ?? asked
         movesOnLayer = snapped != nil
-    }
-
-    /// A speed in pixels a second at which notes move by whole (else half) pixels a frame,
-    /// at most `mostSnapped` faster than `asked`; nil when there is none.
-    static func wholeOrHalfPixels(asked: Double, framesPerSecond: Int) -> Double? {
-        let perFrame = asked / Double(framesPerSecond)
-        guard perFrame > 0 else { return nil }
-        for steps in [1.0, 2.0] {
-            let snapped = (perFrame * steps).rounded(.up) / steps
-            if snapped - perFrame <= mostSnapped * perFrame { return snapped * Double(framesPerSecond) }
-        }
-        return nil
     }
 
     /// How far a moment `seconds` after now has yet to fall, in pixels: on the grid when the

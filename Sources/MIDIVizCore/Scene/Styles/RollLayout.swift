@@ -16,7 +16,7 @@ struct RollLayout: StyleLayout {
     }
 
     /// The seconds of music across the notes area: `--window`, made a whole number of pixels a
-    /// frame when that is within `mostSnapped` of it (else half a pixel), so that notes move by
+    /// frame when that is within `ScrollArea.mostSnapped` of it (else half a pixel), so that notes move by
     /// whole pixels from frame to frame (or from a frame to the next but one): what one frame
     /// drew can be moved instead of drawn again (`ScrolledShapes`), and a note's anti-aliased
     /// edges look the same in every frame. A window that would move less than that (a long
@@ -33,16 +33,9 @@ struct RollLayout: StyleLayout {
     /// `--window` has it when neither is near enough.
     static func pixelsPerFrame(settings: RenderSettings) -> Double {
         let asked = notesWidth(settings: settings) / settings.windowSeconds / Double(settings.framesPerSecond)
-        guard asked > 0, isRounded(settings) else { return asked }
-        for steps in [1.0, 2.0] {
-            let snapped = (asked * steps).rounded() / steps
-            if snapped > 0, abs(snapped - asked) <= mostSnapped * asked { return snapped }
-        }
-        return asked
+        guard isRounded(settings) else { return asked }
+        return ScrollArea.wholeOrHalfPixels(asked, .toNearestOrAwayFromZero) ?? asked
     }
-
-    /// How much the window may change to move notes by whole or half pixels: 10 %.
-    static let mostSnapped = 0.1
 
     /// Whether the window is rounded: not when `--direction` turns the roll upright.
     private static func isRounded(_ settings: RenderSettings) -> Bool {
