@@ -1,10 +1,14 @@
 import Foundation
 
 /// Finds the SoundFont to play with: `--soundfont`, else `$MIDIVIZ_SOUNDFONT`, else Debian's
-/// General MIDI SoundFonts, best first: MuseScore General (`musescore-general-soundfont`, which
-/// `scripts/setup` installs), whatever Debian's alternatives name the default, FluidR3, TimGM6mb.
+/// General MIDI SoundFonts, best first: MuseScore General uncompressed
+/// (`musescore-general-soundfont-lossless`: the same instruments as the SF3 without its Vorbis
+/// to decode, about a second less per render), MuseScore General (`musescore-general-soundfont`;
+/// `scripts/setup` installs both), whatever Debian's alternatives name the default, FluidR3,
+/// TimGM6mb.
 package enum SoundFontLocator {
     package static let debianDefaults = [
+        "/usr/share/sounds/sf2/MuseScore_General_Full.sf2",
         "/usr/share/sounds/sf3/MuseScore_General.sf3",
         "/usr/share/sounds/sf3/default-GM.sf3",
         "/usr/share/sounds/sf2/default-GM.sf2",

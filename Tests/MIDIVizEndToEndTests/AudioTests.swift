@@ -31,6 +31,46 @@ struct AudioTests {
 
     static let groove = TestEnvironment.packageRoot.appendingPathComponent("fixtures/demo-groove.mid").path
 
+    /// Debian's MuseScore General, uncompressed (`musescore-general-soundfont-lossless`) and as
+    /// Vorbis (`musescore-general-soundfont`); `scripts/setup` installs both.
+    static let museScoreGeneral = (lossless: "/usr/share/sounds/sf2/MuseScore_General_Full.sf2", vorbis: "/usr/share/sounds/sf3/MuseScore_General_Full.sf3")
+    static var bothMuseScoreGenerals: Bool {
+        FileManager.default.fileExists(atPath: museScoreGeneral.lossless) && FileManager.default.fileExists(atPath: museScoreGeneral.vorbis)
+    }
+
+    /// A render that names no SoundFont plays the uncompressed MuseScore General when it is
+    /// installed (it loads without decoding Vorbis), and that sounds as the SF3 does: the demo
+    /// groove's 10 ms envelopes correlate at 0.999 or better and each channel's level is within
+    /// 1.5 dB (the uncompressed font plays about 1 dB louder; loudness normalization, on by
+    /// default, brings either to its target).
+    @Test(.enabled(if: bothMuseScoreGenerals, "apt-get install musescore-general-soundfont musescore-general-soundfont-lossless (scripts/setup does)"))
+    func theDefaultSoundFontIsTheUncompressedMuseScoreGeneralAndSoundsAsTheSF3() throws {
+        func bounce(soundFont: String?) throws -> (WAVFile, String) {
+            let out = temporaryFile("groove.wav")
+            let named = soundFont.map { ["--soundfont", $0] } ?? []
+            let result = try ProcessRunner.midiviz(
+                ["render", Self.groove, "--no-video", "--audio", out, "--loudness", "off", "--quiet"] + named,
+                environment: ["MIDIVIZ_SOUNDFONT": ""])
+            #expect(result.status == 0, "\(result.stderr)")
+            return (try WAVFile(path: out), out)
+        }
+        let (_, defaultPath) = try bounce(soundFont: nil)
+        let (lossless, losslessPath) = try bounce(soundFont: Self.museScoreGeneral.lossless)
+        let (vorbis, vorbisPath) = try bounce(soundFont: Self.museScoreGeneral.vorbis)
+        defer { for path in [defaultPath, losslessPath, vorbisPath] { unlink(path) } }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: defaultPath)) == Data(contentsOf: URL(fileURLWithPath: losslessPath)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: losslessPath)) != Data(contentsOf: URL(fileURLWithPath: vorbisPath)))
+        let window = 480, count = min(lossless.frameCount, vorbis.frameCount) / window
+        for channel in 0..<2 {
+            let a = lossless.envelope(channel: channel, window: window, offset: 0, count: count)
+            let b = vorbis.envelope(channel: channel, window: window, offset: 0, count: count)
+            let fit = correlation(a, b)
+            let level = 10 * log10(a.map { $0 * $0 }.reduce(0, +) / b.map { $0 * $0 }.reduce(0, +))
+            print("audio MuseScore General lossless against SF3, channel \(channel): envelope correlation \(String(format: "%.5f", fit)), level \(String(format: "%+.2f", level)) dB")
+            #expect(fit >= 0.999 && abs(level) <= 1.5, "channel \(channel): correlation \(fit), level \(level) dB")
+        }
+    }
+
     @Test func wavHeaderLengthAndLevelsAreRight() throws {
         let (wav, path) = try bounce(Self.groove)
         defer { unlink(path) }

@@ -119,7 +119,7 @@ extension RenderOptions {
         .optional(
             "soundfont", .sound, \.soundFont,
             help:
-                "The SoundFont (.sf2 or .sf3) (default: $MIDIVIZ_SOUNDFONT, then Debian's MuseScore General, /usr/share/sounds/sf3/MuseScore_General.sf3, then sf3/default-GM.sf3, sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).",
+                "The SoundFont (.sf2 or .sf3) (default: $MIDIVIZ_SOUNDFONT, then Debian's MuseScore General, uncompressed /usr/share/sounds/sf2/MuseScore_General_Full.sf2 or sf3/MuseScore_General.sf3, then sf3/default-GM.sf3, sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).",
             valueName: "file", isPath: true, example: "sound.sf2"),
         .value(
             "sample-rate", .sound, \.sampleRate, help: "Audio sample rate in Hz (48000 suits video; 44100 also common).",
