@@ -66,7 +66,9 @@ struct AudioTests {
             let b = vorbis.envelope(channel: channel, window: window, offset: 0, count: count)
             let fit = correlation(a, b)
             let level = 10 * log10(a.map { $0 * $0 }.reduce(0, +) / b.map { $0 * $0 }.reduce(0, +))
-            print("audio MuseScore General lossless against SF3, channel \(channel): envelope correlation \(String(format: "%.5f", fit)), level \(String(format: "%+.2f", level)) dB")
+            print(
+                "audio MuseScore General lossless against SF3, channel \(channel): envelope correlation \(String(format: "%.5f", fit)), level \(String(format: "%+.2f", level)) dB"
+            )
             #expect(fit >= 0.999 && abs(level) <= 1.5, "channel \(channel): correlation \(fit), level \(level) dB")
         }
     }
