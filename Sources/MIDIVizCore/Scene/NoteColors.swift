@@ -12,6 +12,11 @@ struct NoteColors: Sendable {
     let rightHand: RGBA
     /// `--velocity`: brightness (and the thickness of bars) over the whole range of velocities.
     private let showsVelocity: Bool
+    /// The colour of each pitch, channel and track, worked out once (a dense frame asks for
+    /// tens of thousands): the chosen colours included.
+    private var pitchColors: [RGBA] = []
+    private var channelColors: [RGBA] = []
+    private var trackColors: [RGBA] = []
 
     init(song: Song, settings: RenderSettings, pitchRange: ClosedRange<Int>) {
         scheme = settings.scheme
@@ -25,6 +30,9 @@ struct NoteColors: Sendable {
         showsVelocity = settings.velocity
         channelPositions = Self.positions(of: channels, count: 16, wraps: settings.scheme == .rainbow)
         trackPositions = Self.positions(of: tracks, count: max(song.tracks.count, 1), wraps: settings.scheme == .rainbow)
+        pitchColors = (0..<128).map { workColor(ofPitch: $0) }
+        channelColors = (0..<16).map { workColor(ofChannel: $0) }
+        trackColors = trackPositions.indices.map { workColor(ofTrack: $0) }
     }
 
     /// Spreads the used indices evenly over 0...1 (a hue wheel wraps, so it stops short of 1).
@@ -54,25 +62,35 @@ struct NoteColors: Sendable {
         }
         if let chosen = look.color(of: note) { return chosen }
         switch colorBy {
-        case .pitch: return color(ofPitch: Int(note.pitch))
-        case .channel: return color(ofChannel: Int(note.channel))
+        case .pitch: return pitchColors[Int(note.pitch & 0x7F)]
+        case .channel: return channelColors[Int(note.channel & 0x0F)]
         case .track: return color(ofTrack: note.track)
         }
     }
 
     /// The colour of a channel (0-based) under `--color-by channel`, or the one chosen for it.
-    func color(ofChannel channel: Int) -> RGBA {
-        look.channelColors[channel + 1] ?? scheme.color(at: channelPositions[channel & 15])
-    }
+    func color(ofChannel channel: Int) -> RGBA { channelColors[channel & 15] }
 
     /// The colour of a track (0-based) under `--color-by track`, or the one chosen for it.
     func color(ofTrack track: Int) -> RGBA {
-        look.trackColors[track] ?? scheme.color(at: track >= 0 && track < trackPositions.count ? trackPositions[track] : 0)
+        track >= 0 && track < trackColors.count ? trackColors[track] : workColor(ofTrack: track)
     }
 
     /// Rainbow runs around the colour wheel by pitch class;
     /// fire and ocean run from low (dark) to high (bright) pitches.
     func color(ofPitch pitch: Int) -> RGBA {
+        pitch >= 0 && pitch < pitchColors.count ? pitchColors[pitch] : workColor(ofPitch: pitch)
+    }
+
+    private func workColor(ofChannel channel: Int) -> RGBA {
+        look.channelColors[channel + 1] ?? scheme.color(at: channelPositions[channel & 15])
+    }
+
+    private func workColor(ofTrack track: Int) -> RGBA {
+        look.trackColors[track] ?? scheme.color(at: track >= 0 && track < trackPositions.count ? trackPositions[track] : 0)
+    }
+
+    private func workColor(ofPitch pitch: Int) -> RGBA {
         if scheme == .rainbow { return scheme.color(at: Float(pitch % 12) / 12) }
         let span = Float(max(pitchRange.upperBound - pitchRange.lowerBound, 1))
         return scheme.color(at: Float(pitch - pitchRange.lowerBound) / span)
