@@ -34,9 +34,9 @@ struct BarsLayout: StyleLayout {
     func levels(at seconds: Double) -> [(level: Float, color: RGBA, velocity: UInt8)] {
         var bars = [(level: Float, color: RGBA, velocity: UInt8)](repeating: (0, RGBA(0, 0, 0, 0), 0), count: barCount)
         let notes = scene.song.notes
-        scene.index.forEachVisible(at: seconds) { index in
+        for index in scene.index.visible(at: seconds) {
             let note = notes[index]
-            guard note.channel != Scene.drumChannel else { return }
+            guard note.channel != Scene.drumChannel else { continue }
             let (age, fade) = scene.envelope(of: index, at: seconds)
             let attack = min(1, age / 0.05)
             let level = (0.3 + 0.7 * Float(note.velocity) / 127) * attack * (1 - fade) * (1 - fade)
@@ -100,7 +100,7 @@ struct BarsLayout: StyleLayout {
         let lane = DrumLane(scene: scene, centerY: scene.bands.notesTop + height * 0.07)
         let notes = scene.song.notes
         var struck: [Note] = []
-        scene.index.forEachVisible(at: seconds) { index in
+        for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
                 lane.append(note, at: seconds, to: &shapes)

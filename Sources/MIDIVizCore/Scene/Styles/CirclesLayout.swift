@@ -49,14 +49,14 @@ struct CirclesLayout: StyleLayout {
         // hidden under it. A fixed 128-slot table on the stack, no allocation.
         withUnsafeTemporaryAllocation(of: (note: Int32, presence: Float).self, capacity: 128) { table in
             table.initialize(repeating: (-1, 0))
-            scene.index.forEachVisible(at: seconds) { index in
+            for index in scene.index.visible(at: seconds) {
                 let note = notes[index]
                 if note.channel == Scene.drumChannel {
                     lane.append(note, at: seconds, to: &shapes)
-                    return
+                    continue
                 }
                 // Outside `--keys LOW-HIGH`: not drawn.
-                guard scene.pitchRange.contains(Int(note.pitch)) else { return }
+                guard scene.pitchRange.contains(Int(note.pitch)) else { continue }
                 let fade = scene.envelope(of: index, at: seconds).fade
                 let presence = (1 - fade) * (1 - fade) * (1 + Float(note.velocity))
                 let slot = Int(note.pitch & 0x7F)

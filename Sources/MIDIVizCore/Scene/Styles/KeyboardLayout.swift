@@ -223,18 +223,18 @@ struct KeyboardLayout: StyleLayout {
         var sparks: [(note: Note, color: RGBA)] = []
         // On a layer the drums are drawn over the falling notes.
         var drums: [Shape] = []
-        scene.index.forEachVisible(at: seconds) { index in
+        for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
                 if layered { lane.append(note, at: seconds, to: &drums) } else { lane.append(note, at: seconds, to: &shapes) }
-                return
+                continue
             }
-            guard keys.contains(Int(note.pitch)) else { return }
+            guard keys.contains(Int(note.pitch)) else { continue }
             let color = scene.colors.color(of: note)
             let soundingEnd = scene.soundingEnd(index)
             if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, color: color, at: seconds, whole: layered, to: &shapes) }
             appendNote(note, color: color, at: seconds, whole: layered, to: &shapes)
-            guard note.startSeconds <= seconds else { return }
+            guard note.startSeconds <= seconds else { continue }
             let since = seconds - note.startSeconds
             if scene.settings.effects, Sparks.isLive(note, at: seconds) { sparks.append((note, color)) }
             if since < Self.impactSeconds {

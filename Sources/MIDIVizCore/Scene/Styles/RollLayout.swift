@@ -244,11 +244,11 @@ struct RollLayout: StyleLayout {
         let notes = scene.song.notes
         var lit = LitKeys()
         var struck: [Note] = []
-        scene.index.forEachVisible(at: seconds) { index in
+        for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
                 appendDrumHit(note, at: seconds, to: &shapes)
-                return
+                continue
             }
             let soundingEnd = scene.soundingEnd(index)
             if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: seconds, to: &shapes) }
