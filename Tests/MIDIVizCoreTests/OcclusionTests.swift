@@ -178,3 +178,38 @@ import Testing
         #expect(table[table.spans(for: keys[5])].spans.isEmpty)
     }
 }
+
+@Suite(.timeLimit(.minutes(30))) struct CoveredSpansTests {
+    /// Spans added in any order (one kept inline, two or more in an array) are the rows a plain
+    /// set of the added rows holds, as disjoint sorted spans that neither overlap nor touch, and
+    /// `widest(within:)` is the longest run of those rows in the range.
+    @Test func spansAreTheAddedRowsMergedWhereTheyOverlapOrTouch() {
+        var numbers = SeededNumbers(state: 19)
+        var spans = CoveredSpans()
+        for round in 0..<400 {
+            spans.removeAll()
+            var rows = Set<Int>()
+            for _ in 0..<(round % 6) {
+                let start = Int(numbers.below(60)), span = start..<start + Int(numbers.below(12))
+                spans.add(span)
+                rows.formUnion(span)
+            }
+            #expect(spans.spans.flatMap { Array($0) } == rows.sorted(), "round \(round)")
+            #expect(zip(spans.spans, spans.spans.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "round \(round)")
+            let start = Int(numbers.below(70)), range = start..<start + Int(numbers.below(20))
+            var longest: Range<Int>? = nil
+            var run = range.lowerBound
+            while run < range.upperBound {
+                guard rows.contains(run) else {
+                    run += 1
+                    continue
+                }
+                var end = run
+                while end < range.upperBound && rows.contains(end) { end += 1 }
+                if end - run > (longest?.count ?? 0) { longest = run..<end }
+                run = end
+            }
+            #expect(spans.widest(within: range) == longest, "round \(round): \(spans.spans) within \(range)")
+        }
+    }
+}

@@ -81,30 +81,58 @@ package struct Occlusion: Sendable {
     }
 }
 
-/// Disjoint, sorted spans of covered rows or columns.
+/// Disjoint, sorted spans of covered rows or columns. Most keys of a frame never hold more than
+/// one: that one is kept inline, without an array to check for uniqueness, retain and release
+/// (a dense keyboard makes tens of thousands of keys a frame).
 struct CoveredSpans: Sendable {
-    private(set) var spans: [Range<Int>] = []
+    /// The span while there is at most one.
+    private var only: Range<Int>? = nil
+    /// All of them once there are two or more (then `only` is nil).
+    private var many: [Range<Int>] = []
+
+    /// The spans, lowest first.
+    var spans: [Range<Int>] { many.isEmpty ? only.map { [$0] } ?? [] : many }
 
     /// Empties the spans, keeping their capacity.
-    mutating func removeAll() { spans.removeAll(keepingCapacity: true) }
+    mutating func removeAll() {
+        only = nil
+        if !many.isEmpty { many.removeAll(keepingCapacity: true) }
+    }
 
     /// Adds `span`, merged with the spans it overlaps or touches.
     mutating func add(_ span: Range<Int>) {
         guard !span.isEmpty else { return }
+        if many.isEmpty {
+            guard let only else {
+                self.only = span
+                return
+            }
+            if only.upperBound >= span.lowerBound && span.upperBound >= only.lowerBound {
+                self.only = min(only.lowerBound, span.lowerBound)..<max(only.upperBound, span.upperBound)
+                return
+            }
+            many = only.lowerBound < span.lowerBound ? [only, span] : [span, only]
+            self.only = nil
+            return
+        }
         var lower = 0
-        while lower < spans.count && spans[lower].upperBound < span.lowerBound { lower += 1 }
+        while lower < many.count && many[lower].upperBound < span.lowerBound { lower += 1 }
         var upper = lower, merged = span
-        while upper < spans.count && spans[upper].lowerBound <= merged.upperBound {
-            merged = min(spans[upper].lowerBound, merged.lowerBound)..<max(spans[upper].upperBound, merged.upperBound)
+        while upper < many.count && many[upper].lowerBound <= merged.upperBound {
+            merged = min(many[upper].lowerBound, merged.lowerBound)..<max(many[upper].upperBound, merged.upperBound)
             upper += 1
         }
-        spans.replaceSubrange(lower..<upper, with: CollectionOfOne(merged))
+        many.replaceSubrange(lower..<upper, with: CollectionOfOne(merged))
     }
 
     /// The covered span overlapping `range` the most, clipped to it (nil: none overlaps).
     func widest(within range: Range<Int>) -> Range<Int>? {
+        if many.isEmpty {
+            guard let only, only.overlaps(range) else { return nil }
+            return only.clamped(to: range)
+        }
         var best: Range<Int>? = nil
-        for span in spans {
+        for span in many {
             if span.lowerBound >= range.upperBound { break }
             let overlap = span.clamped(to: range)
             if overlap.count > (best?.count ?? 0) { best = overlap }
