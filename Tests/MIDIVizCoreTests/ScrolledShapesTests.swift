@@ -28,7 +28,8 @@ import Testing
             let x = onGrid(60, 120)
             return .line(from: Point(x, rect.minY), to: Point(x, rect.maxY), lineWidth: [1, 1.5, 2][Int(random.below(3))], color)
         case 2:
-            let hidden = PixelBox(rows: Int(rect.minY) + 1..<Int(rect.maxY), columns: Int(rect.minX) + 2..<Int(rect.maxX) + 1)
+            let rows = Int(rect.minY) + 1, columns = Int(rect.minX) + 2
+            let hidden = PixelBox(rows: rows..<max(rows, Int(rect.maxY)), columns: columns..<max(columns, Int(rect.maxX) + 1))
             return .partlyHiddenRoundedRect(rect, radius: radius, top: color, bottom: other, hidden: hidden)
         default:
             return .roundedRect(rect, radius: radius, top: color, bottom: other)
@@ -70,6 +71,49 @@ import Testing
     func aShapeMovedDownByWholePixelsDrawsTheSamePixelsMoved(seed: UInt64) throws {
         try expectMovedShapesDrawTheSamePixels(
             seed: seed, most: 20, canvas: { Canvas.transparent(width: 240, height: 48) }, offset: { Shape.Offset(dx: 0, dy: $0) })
+    }
+
+    /// `isShape(_:shiftedBy:)`, which spares making the moved shape, answers as comparing with
+    /// `shifted(by:)` does: for the shape moved, and for it moved with one thing changed (its
+    /// place, colour, radius or hidden box), or for another shape.
+    @Test func isShapeShiftedAnswersAsShiftedDoes() {
+        var random = SeededNumbers(state: 23)
+        func changed(_ shape: Shape) -> Shape {
+            let step: Float = [1.0 / 256, 1, -2][Int(random.below(3))]
+            switch (shape, random.below(4)) {
+            case (.roundedRect(let rect, let radius, let top, let bottom), 0):
+                return .roundedRect(Rect(x: rect.minX, y: rect.minY + step, width: rect.width, height: rect.height), radius: radius, top: top, bottom: bottom)
+            case (.roundedRect(let rect, let radius, let top, _), 1): return .roundedRect(rect, radius: radius, top: top, bottom: RGBA(0, 0, 0))
+            case (.roundedRect(let rect, let radius, let top, let bottom), _): return .roundedRect(rect, radius: radius + step, top: top, bottom: bottom)
+            case (.partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden), 0):
+                return .partlyHiddenRoundedRect(
+                    Rect(x: rect.minX + step, y: rect.minY, width: rect.width, height: rect.height), radius: radius, top: top, bottom: bottom, hidden: hidden)
+            case (.partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden), 1):
+                return .partlyHiddenRoundedRect(rect, radius: radius, top: bottom, bottom: top, hidden: hidden)
+            case (.partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden), 2):
+                let taller = PixelBox(rows: hidden.rows.lowerBound..<hidden.rows.upperBound + 1, columns: hidden.columns)
+                return .partlyHiddenRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: taller)
+            case (.partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden), _):
+                let wider = PixelBox(rows: hidden.rows, columns: hidden.columns.lowerBound..<hidden.columns.upperBound + 1)
+                return .partlyHiddenRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: wider)
+            default: return randomShape(&random)
+            }
+        }
+        var agreed = (same: 0, different: 0)
+        for _ in 0..<2000 {
+            let shape = randomShape(&random)
+            let offset = random.below(2) == 0 ? Shape.Offset(dx: Int(random.below(41)) - 20, dy: 0) : Shape.Offset(dx: 0, dy: Int(random.below(41)) - 20)
+            guard let moved = shape.shifted(by: offset) else {
+                #expect(!shape.isShape(shape, shiftedBy: offset))
+                continue
+            }
+            for candidate in [moved, changed(moved), randomShape(&random)] {
+                let same = shape.isShape(candidate, shiftedBy: offset)
+                #expect(same == (moved == candidate), "\(shape) by \(offset) against \(candidate)")
+                if same { agreed.same += 1 } else { agreed.different += 1 }
+            }
+        }
+        #expect(agreed.same > 1000 && agreed.different > 1000, "\(agreed)")
     }
 
     @Test func shapesOffTheGridOrNotMovableStayUnmoved() {
