@@ -62,14 +62,16 @@ struct NoteColors: Sendable {
         }
         if let chosen = look.color(of: note) { return chosen }
         switch colorBy {
-        case .pitch: return pitchColors[Int(note.pitch & 0x7F)]
-        case .channel: return channelColors[Int(note.channel & 0x0F)]
+        case .pitch: return color(ofPitch: Int(note.pitch))
+        case .channel: return color(ofChannel: Int(note.channel))
         case .track: return color(ofTrack: note.track)
         }
     }
 
     /// The colour of a channel (0-based) under `--color-by channel`, or the one chosen for it.
-    func color(ofChannel channel: Int) -> RGBA { channelColors[channel & 15] }
+    func color(ofChannel channel: Int) -> RGBA {
+        channel >= 0 && channel < channelColors.count ? channelColors[channel] : workColor(ofChannel: channel)
+    }
 
     /// The colour of a track (0-based) under `--color-by track`, or the one chosen for it.
     func color(ofTrack track: Int) -> RGBA {

@@ -111,7 +111,9 @@ struct CoveredSpans: Sendable {
                 self.only = min(only.lowerBound, span.lowerBound)..<max(only.upperBound, span.upperBound)
                 return
             }
-            many = only.lowerBound < span.lowerBound ? [only, span] : [span, only]
+            // Appended, not assigned: the array's storage lasts from frame to frame.
+            many.append(only.lowerBound < span.lowerBound ? only : span)
+            many.append(only.lowerBound < span.lowerBound ? span : only)
             self.only = nil
             return
         }
