@@ -137,10 +137,11 @@ import Testing
     }
 
     /// A rounded rectangle drawn with its spans, side coverages read once and gradient rows
-    /// made in lanes equals one drawn pixel by pixel from `coverage` and the mixed colour.
+    /// made in lanes equals one drawn pixel by pixel from `coverage` and the mixed colour, also
+    /// when drawn only within a box (a scrolled frame's dirty tiles).
     @Test func roundedRectEqualsItsPixelByPixelReference() {
         var numbers = SeededNumbers(state: 5)
-        for _ in 0..<300 {
+        for _ in 0..<450 {
             let rect = Rect(
                 x: numbers.unit() * 40 - 5, y: numbers.unit() * 30 - 5, width: numbers.unit() * 30 + 0.2, height: numbers.unit() * 40 + 0.2)
             let radius = numbers.below(3) == 0 ? 0 : numbers.unit() * 6
@@ -163,17 +164,25 @@ import Testing
                 let rows = part(of: shape.rows)
                 hidden = PixelBox(rows: (numbers.below(2) == 0 ? shape.rows.lowerBound : rows.lowerBound)..<rows.upperBound, columns: part(of: shape.columns))
             }
-            drawn.fillRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: hidden)
+            // A third drawn within a box, anywhere on the canvas: pixels outside it are left as they are.
+            var clip: PixelBox? = nil
+            if numbers.below(3) == 0 {
+                let top = Int(numbers.below(40)), left = Int(numbers.below(48))
+                clip = PixelBox(
+                    rows: top..<top + 1 + Int(numbers.below(UInt64(40 - top))), columns: left..<left + 1 + Int(numbers.below(UInt64(48 - left))))
+            }
+            drawn.fillRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: hidden, within: clip)
             for y in shape.rows {
                 let amount = max(0, min(1, (Float(y) + 0.5 - rect.minY) / rect.height))
                 let ink = Canvas.Ink(top.mixed(with: bottom, amount))
                 let dy = shape.dy(row: y), rowCoverage = shape.rowCoverage(y)
                 for x in shape.columns where !(hidden.rows.contains(Int32(y)) && hidden.columns.contains(Int32(x))) {
+                    if let clip, !(clip.rows.contains(Int32(y)) && clip.columns.contains(Int32(x))) { continue }
                     let coverage = shape.coverage(x, dy: dy, rowCoverage: rowCoverage)
                     reference.pixels[y * 48 + x] = Canvas.blend(reference.pixels[y * 48 + x], ink, ink.weight(coverage))
                 }
             }
-            #expect(drawn.pixels == reference.pixels, "\(rect) radius \(radius) hidden \(hidden)")
+            #expect(drawn.pixels == reference.pixels, "\(rect) radius \(radius) hidden \(hidden) clip \(String(describing: clip))")
         }
     }
 }

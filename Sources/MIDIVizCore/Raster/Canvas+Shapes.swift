@@ -86,10 +86,15 @@ extension Canvas {
 
     /// Fills a rounded rectangle with a vertical gradient from `top` to `bottom`; straight edges
     /// and corners are anti-aliased from the distance to the outline. Pixels in `hidden` are left
-    /// as they are (a later opaque shape covers them: `Occlusion`).
-    package mutating func fillRoundedRect(_ rect: Rect, radius: Float, top: RGBA, bottom: RGBA, hidden: PixelBox = .empty) {
+    /// as they are (a later opaque shape covers them: `Occlusion`), as are those outside `clip`
+    /// (nil: none); the others are the same pixels as without it.
+    package mutating func fillRoundedRect(
+        _ rect: Rect, radius: Float, top: RGBA, bottom: RGBA, hidden: PixelBox = .empty, within clip: PixelBox? = nil
+    ) {
         let shape = RoundedRectPixels(rect, radius: radius, canvasWidth: width, canvasHeight: height)
         guard !shape.rows.isEmpty, !shape.columns.isEmpty, max(top.a, bottom.a) > 0 else { return }
+        let clipRows = clip.map { Int($0.rows.lowerBound)..<Int($0.rows.upperBound) } ?? shape.rows
+        let clipColumns = clip.map { Int($0.columns.lowerBound)..<Int($0.columns.upperBound) } ?? shape.columns
         let width = self.width
         let hiddenRows = Int(hidden.rows.lowerBound)..<Int(hidden.rows.upperBound)
         let hiddenColumns = Int(hidden.columns.lowerBound)..<Int(max(hidden.columns.lowerBound, hidden.columns.upperBound))
@@ -120,6 +125,7 @@ extension Canvas {
                 }
                 /// Columns `part` of this row: between the corners one coverage, elsewhere each its own.
                 func draw(_ part: Range<Int>) {
+                    let part = part.clamped(to: clipColumns)
                     guard !part.isEmpty else { return }
                     guard !span.isEmpty else {
                         for x in part { row[x] = Canvas.blend(row[x], ink, ink.weight(shape.coverage(x, dy: dy, rowCoverage: rowCoverage))) }
@@ -144,8 +150,8 @@ extension Canvas {
                     draw(shape.columns)
                 }
             }
-            for y in shape.rows.lowerBound..<skipped.lowerBound { drawRow(y) }
-            for y in skipped.upperBound..<shape.rows.upperBound { drawRow(y) }
+            for y in (shape.rows.lowerBound..<skipped.lowerBound).clamped(to: clipRows) { drawRow(y) }
+            for y in (skipped.upperBound..<shape.rows.upperBound).clamped(to: clipRows) { drawRow(y) }
         }
     }
 

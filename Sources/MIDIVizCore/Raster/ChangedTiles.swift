@@ -64,6 +64,32 @@ package struct ChangedTiles: Sendable {
         return false
     }
 
+    /// The pixels of the smallest box holding every marked tile that `region` (clipped to the
+    /// canvas) touches; nil when it touches none. Everything changed: the tiles it touches.
+    package func markedBox(touchedBy region: Rect) -> PixelBox? {
+        guard let touched = tiles(touchedBy: region) else { return nil }
+        var rows = touched.rows, columns = touched.columns
+        if !isEverything {
+            var top = Int.max, bottom = -1, left = Int.max, right = -1
+            marks.withUnsafeBufferPointer { marks in
+                for row in touched.rows {
+                    for column in touched.columns where marks[row * self.columns + column] {
+                        top = min(top, row)
+                        bottom = row
+                        left = min(left, column)
+                        right = max(right, column)
+                    }
+                }
+            }
+            guard bottom >= 0 else { return nil }
+            rows = top...bottom
+            columns = left...right
+        }
+        return PixelBox(
+            rows: rows.lowerBound * Self.tileHeight..<min(height, (rows.upperBound + 1) * Self.tileHeight),
+            columns: columns.lowerBound * Self.tileWidth..<min(width, (columns.upperBound + 1) * Self.tileWidth))
+    }
+
     /// The columns and rows of tiles `region` touches, clipped to the canvas; nil for none.
     private func tiles(touchedBy region: Rect) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
         let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))

@@ -4,6 +4,19 @@ extension Canvas {
         for shape in shapes { draw(shape, fonts: fonts) }
     }
 
+    /// Draws `shape` where it lies within `clip`: a note (a rounded rectangle) only there,
+    /// anything else whole. The pixels in `clip` are the same as when drawn whole.
+    mutating func draw(_ shape: Shape, fonts: TextFonts, within clip: PixelBox) {
+        switch shape {
+        case .roundedRect(let rect, let radius, let top, let bottom):
+            fillRoundedRect(rect, radius: radius, top: top, bottom: bottom, within: clip)
+        case .partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, let hidden):
+            fillRoundedRect(rect, radius: radius, top: top, bottom: bottom, hidden: hidden, within: clip)
+        default:
+            draw(shape, fonts: fonts)
+        }
+    }
+
     package mutating func draw(_ shape: Shape, fonts: TextFonts) {
         switch shape {
         case .background(let top, let bottom):

@@ -98,7 +98,7 @@ package struct FrameRenderer: Sendable {
 extension FrameRenderer {
     /// Draws the shapes in `workspace.nextShapes` (their regions in `nextRegions`) over the
     /// previous frame moved `shift` pixels left in `area`: only the tiles `ScrolledShapes`
-    /// finds dirty are drawn, on a scratch canvas (a shape there is drawn whole), and copied.
+    /// finds dirty are drawn, on a scratch canvas (`redraw`), and copied.
     private func renderScrolled(by shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace) {
         workspace.scrolled.find(
             previous: workspace.shapes, previousRegions: workspace.drawnRegions, new: workspace.nextShapes,
@@ -134,7 +134,8 @@ extension FrameRenderer {
 
     /// Draws the tiles `dirty` of `target` anew: each put back on the scratch canvas by
     /// `putBack` (made from `blank` the first time), every one of `shapes` touching them drawn
-    /// there whole (one without a region, drawn anywhere, too), and the tiles copied into
+    /// there (a note only within the box of the dirty tiles it touches, anything else whole, as
+    /// is a shape without a region), and the tiles copied into
     /// `target`. The scratch canvas is taken out of the workspace while drawn on, so that its
     /// pixels are not copied.
     func redraw(
@@ -144,8 +145,13 @@ extension FrameRenderer {
         var canvas = scratch ?? blank()
         scratch = nil
         dirty.forEachRectangle { x0, y0, x1, y1 in putBack(&canvas, x0..<x1, y0..<y1) }
-        for (index, shape) in shapes.enumerated() where regions[index].map({ dirty.touches($0) }) ?? true {
-            canvas.draw(shape, fonts: fonts)
+        for (index, shape) in shapes.enumerated() {
+            guard let region = regions[index] else {
+                canvas.draw(shape, fonts: fonts)
+                continue
+            }
+            // Only the pixels within the dirty tiles it touches are copied: a note is drawn there.
+            if let box = dirty.markedBox(touchedBy: region) { canvas.draw(shape, fonts: fonts, within: box) }
         }
         dirty.forEachRectangle { x0, y0, x1, y1 in target.copyPixels(from: canvas, columns: x0..<x1, rows: y0..<y1) }
         scratch = canvas
@@ -153,7 +159,7 @@ extension FrameRenderer {
 
     /// The dirty share of the canvas beyond which a scrolled frame is drawn whole: a copy of
     /// the backdrop and every shape drawn once, rather than the dirty tiles on a scratch canvas
-    /// (their shapes drawn whole too) and copied.
+    /// (the shapes touching them drawn there) and copied.
     static let mostlyDirty = 0.6
 
     /// Whether a frame with `dirty` tiles is drawn whole rather than over the one before moved.

@@ -83,26 +83,31 @@ package struct Occlusion: Sendable {
 
 /// Disjoint, sorted spans of covered rows or columns. Most keys of a frame never hold more than
 /// one: that one is kept inline, without an array to check for uniqueness, retain and release
-/// (a dense keyboard makes tens of thousands of keys a frame).
+/// (a dense keyboard makes tens of thousands of keys a frame). Whether there are more is kept
+/// inline too: asking the array would read its storage, a cache miss for each key.
 struct CoveredSpans: Sendable {
     /// The span while there is at most one.
     private var only: Range<Int>? = nil
-    /// All of them once there are two or more (then `only` is nil).
+    /// Whether the spans are in `many`.
+    private var isMany = false
+    /// All of them once there are two or more (then `only` is nil); emptied, not freed.
     private var many: [Range<Int>] = []
 
     /// The spans, lowest first.
-    var spans: [Range<Int>] { many.isEmpty ? only.map { [$0] } ?? [] : many }
+    var spans: [Range<Int>] { isMany ? many : only.map { [$0] } ?? [] }
 
     /// Empties the spans, keeping their capacity.
     mutating func removeAll() {
         only = nil
-        if !many.isEmpty { many.removeAll(keepingCapacity: true) }
+        guard isMany else { return }
+        many.removeAll(keepingCapacity: true)
+        isMany = false
     }
 
     /// Adds `span`, merged with the spans it overlaps or touches.
     mutating func add(_ span: Range<Int>) {
         guard !span.isEmpty else { return }
-        if many.isEmpty {
+        if !isMany {
             guard let only else {
                 self.only = span
                 return
@@ -115,6 +120,7 @@ struct CoveredSpans: Sendable {
             many.append(only.lowerBound < span.lowerBound ? only : span)
             many.append(only.lowerBound < span.lowerBound ? span : only)
             self.only = nil
+            isMany = true
             return
         }
         var lower = 0
@@ -129,7 +135,7 @@ struct CoveredSpans: Sendable {
 
     /// The covered span overlapping `range` the most, clipped to it (nil: none overlaps).
     func widest(within range: Range<Int>) -> Range<Int>? {
-        if many.isEmpty {
+        if !isMany {
             guard let only, only.overlaps(range) else { return nil }
             return only.clamped(to: range)
         }
