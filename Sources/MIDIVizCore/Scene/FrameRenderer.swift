@@ -86,9 +86,9 @@ package struct FrameRenderer: Sendable {
                 restored = region
             }
         }
-        for (index, shape) in workspace.nextShapes.enumerated() where !workspace.unchanged.keptNew[index] {
+        for index in workspace.nextShapes.indices where !workspace.unchanged.keptNew[index] {
             if let region = workspace.nextRegions[index] { workspace.changed.mark(region) } else { workspace.changed.markEverything() }
-            workspace.canvas.draw(shape, fonts: fonts)
+            workspace.canvas.draw(workspace.nextShapes[index], fonts: fonts)
         }
         swap(&workspace.shapes, &workspace.nextShapes)
         swap(&workspace.drawnRegions, &workspace.nextRegions)
@@ -145,13 +145,14 @@ extension FrameRenderer {
         var canvas = scratch ?? blank()
         scratch = nil
         dirty.forEachRectangle { x0, y0, x1, y1 in putBack(&canvas, x0..<x1, y0..<y1) }
-        for (index, shape) in shapes.enumerated() {
+        // By index: a shape is read (copied out of the array) only when drawn.
+        for index in shapes.indices {
             guard let region = regions[index] else {
-                canvas.draw(shape, fonts: fonts)
+                canvas.draw(shapes[index], fonts: fonts)
                 continue
             }
             // Only the pixels within the dirty tiles it touches are copied: a note is drawn there.
-            if let box = dirty.markedBox(touchedBy: region) { canvas.draw(shape, fonts: fonts, within: box) }
+            if let box = dirty.markedBox(touchedBy: region) { canvas.draw(shapes[index], fonts: fonts, within: box) }
         }
         dirty.forEachRectangle { x0, y0, x1, y1 in target.copyPixels(from: canvas, columns: x0..<x1, rows: y0..<y1) }
         scratch = canvas

@@ -61,8 +61,9 @@ struct ScrolledShapes: Sendable {
         // Most shapes come in the same order as before, one after another: the one after the
         // last kept is tried first, the table for the others (the first after a gap).
         var lastPrevious = -1
-        for (index, shape) in new.enumerated() {
+        for index in new.indices {
             guard let inside = isInside(newRegions[index]) else { continue }
+            let shape = new[index]
             let placement = inside ? Placement.inside : .beside
             let next = lastPrevious + 1
             let match =
