@@ -29,11 +29,14 @@ import Testing
 
     /// What a scrolled frame draws a note within: the box of the marked tiles it touches.
     @Test func theMarkedBoxHoldsTheMarkedTilesARegionTouches() {
-        var tiles = ChangedTiles(width: 100, height: 40)  // 4 columns (the last 4 px wide), 5 bands
+        var tiles = ChangedTiles(width: 100, height: 44)  // 4 columns (the last 4 px wide), 6 bands (the last 4 px high)
         tiles.mark(Rect(x: 40, y: 9, width: 1, height: 1))  // column 1, band 1
         tiles.mark(Rect(x: 97, y: 30, width: 2, height: 2))  // column 3, band 3
         // Touching both: columns 1-3 (to the canvas's edge), bands 1-3.
         #expect(tiles.markedBox(touchedBy: Rect(x: 10, y: 0, width: 90, height: 40)) == PixelBox(rows: 8..<32, columns: 32..<100))
+        // A mark left of and below the first: the box reaches both ways, to the canvas's last row.
+        tiles.mark(Rect(x: 2, y: 42, width: 1, height: 1))  // column 0, band 5
+        #expect(tiles.markedBox(touchedBy: Rect(x: 0, y: 0, width: 60, height: 44)) == PixelBox(rows: 8..<44, columns: 0..<64))
         // Touching the first only (columns 0-2, bands 0-2): its tile.
         #expect(tiles.markedBox(touchedBy: Rect(x: 0, y: 0, width: 70, height: 20)) == PixelBox(rows: 8..<16, columns: 32..<64))
         // Touching none of them, or outside the canvas.
