@@ -48,6 +48,40 @@ import Testing
         }
     }
 
+    /// Runs of transparent, opaque and mixed pixels, so that whole blocks of eight take each of
+    /// compose's three ways, and blocks one pixel off either.
+    @Test func composeOfRunsEqualsOverPixelByPixel() {
+        var random = SeededNumbers(state: 11)
+        let width = 61, height = 23
+        let backdrop = Canvas(width: width, height: height, pixels: (0..<(width * height)).map { _ in 0xFF00_0000 | UInt32(random.below(1 << 24)) })
+        var pixels: [UInt32] = []
+        while pixels.count < width * height {
+            let kind = random.below(3), run = Int(random.below(24)) + 1
+            for _ in 0..<run {
+                var pixel = premultiplied(&random)
+                if kind == 0 { pixel = 0 } else if kind == 1 { pixel |= 0xFF00_0000 }
+                pixels.append(pixel)
+            }
+        }
+        let layer = Canvas(width: width, height: height, pixels: Array(pixels.prefix(width * height)))
+        var frame = Canvas(width: width, height: height)
+        frame.compose(layer, over: backdrop, in: 2..<21)
+        for y in 0..<height {
+            for x in 0..<width {
+                let expected = (2..<21).contains(y) ? Canvas.over(layer[x, y], backdrop[x, y]) : backdrop[x, y]
+                #expect(frame[x, y] == expected, "(\(x), \(y))")
+            }
+        }
+        // The block test itself, on blocks with one pixel off.
+        for lane in 0..<8 {
+            var opaque = SIMD8<UInt32>(repeating: 0xFF12_3456), clear = SIMD8<UInt32>(repeating: 0x0000_0000)
+            #expect(Canvas.alphasAreAll(opaque) == (false, true) && Canvas.alphasAreAll(clear) == (true, false))
+            opaque[lane] = 0xFE11_2233
+            clear[lane] = 0x0100_0000
+            #expect(Canvas.alphasAreAll(opaque) == (false, false) && Canvas.alphasAreAll(clear) == (false, false), "lane \(lane)")
+        }
+    }
+
     @Test func rowsMoveDownAndClear() {
         let width = 5, height = 8
         var canvas = Canvas(width: width, height: height, pixels: (0..<(width * height)).map { UInt32($0) })

@@ -41,11 +41,11 @@ extension Canvas {
                     // Eight pixels at a time where the layer is all transparent or all opaque.
                     while index + 8 <= end {
                         let top = UnsafeRawPointer(above.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self)
-                        let alphas = top &>> 24
-                        if alphas == SIMD8(repeating: 0) {
+                        let alphas = Self.alphasAreAll(top)
+                        if alphas.transparent {
                             UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(
                                 of: UnsafeRawPointer(below.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self), as: SIMD8<UInt32>.self)
-                        } else if alphas == SIMD8(repeating: 255) {
+                        } else if alphas.opaque {
                             UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(of: top, as: SIMD8<UInt32>.self)
                         } else {
                             let bottom = UnsafeRawPointer(below.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self)
@@ -62,6 +62,16 @@ extension Canvas {
         }
     }
 
+    /// Whether eight pixels' alphas are all 0 or all 255, folded in halves (`==` on eight
+    /// lanes compiles to a loop over them, through memory): every alpha is 0 when their bits
+    /// ORed are, and 255 when ANDed.
+    @inline(__always)
+    static func alphasAreAll(_ pixels: SIMD8<UInt32>) -> (transparent: Bool, opaque: Bool) {
+        let any4 = pixels.lowHalf | pixels.highHalf, every4 = pixels.lowHalf & pixels.highHalf
+        let any2 = any4.lowHalf | any4.highHalf, every2 = every4.lowHalf & every4.highHalf
+        return ((any2.x | any2.y) >> 24 == 0, (every2.x & every2.y) >> 24 == 255)
+    }
+
     /// `over` of eight pixels at once, in 16-bit lanes: x × keep + 128 is at most 65,153 and
     /// adding its high byte stays below 65,536. Alpha 0 (keep 255) gives the bottom pixel and
     /// alpha 255 (keep 0) the top one, as `over` does.
@@ -70,7 +80,7 @@ extension Canvas {
         let keep = SIMD8<UInt32>(repeating: 255) &- (top &>> 24)
         let keep16 = unsafeBitCast(keep | keep &<< 16, to: SIMD16<UInt16>.self)
         let half = SIMD16<UInt16>(repeating: 128)
-        func scaled(_ pairs: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        @inline(__always) func scaled(_ pairs: SIMD8<UInt32>) -> SIMD8<UInt32> {
             let product = unsafeBitCast(pairs, to: SIMD16<UInt16>.self) &* keep16 &+ half
             return unsafeBitCast((product &+ (product &>> 8)) &>> 8, to: SIMD8<UInt32>.self)
         }
