@@ -164,52 +164,59 @@ import Testing
         let keys = (0..<1000).map { Occlusion.Edges(Float($0), Float($0) + 12.5, 3) }
         for (number, key) in keys.enumerated() {
             let index = table.spans(for: key)
-            table[index].add(number..<number + 1)
+            table.add(number..<number + 1, at: index)
         }
         for (number, key) in keys.enumerated() {
             let index = table.existingSpans(for: key)
             #expect(index == table.spans(for: key))
-            #expect(index.map { table[$0].spans } == [number..<number + 1])
+            #expect(index.map { Array(table.spans(at: $0)) } == [number..<number + 1])
         }
         #expect(table.existingSpans(for: Occlusion.Edges(-1, 5, 3)) == nil)
         // A new frame: nothing is left, and a key reused starts empty.
         table.removeAll(expecting: 10)
         #expect(table.existingSpans(for: keys[5]) == nil)
-        #expect(table[table.spans(for: keys[5])].spans.isEmpty)
+        #expect(table.spans(at: table.spans(for: keys[5])).isEmpty)
     }
 }
 
 @Suite(.timeLimit(.minutes(30))) struct CoveredSpansTests {
-    /// Spans added in any order (one kept inline, two or more in an array) are the rows a plain
-    /// set of the added rows holds, as disjoint sorted spans that neither overlap nor touch, and
-    /// `widest(within:)` is the longest run of those rows in the range.
+    /// Spans added in any order to several keys at once (their runs outgrow their room and move
+    /// past each other in the pool) are, for each key, the rows a plain set of its added rows
+    /// holds, as disjoint sorted spans that neither overlap nor touch, and `widest(at:within:)` is
+    /// the longest run of those rows in the range.
     @Test func spansAreTheAddedRowsMergedWhereTheyOverlapOrTouch() {
         var numbers = SeededNumbers(state: 19)
-        var spans = CoveredSpans()
+        var table = EdgeSpans()
         for round in 0..<400 {
-            spans.removeAll()
-            var rows = Set<Int>()
-            for _ in 0..<(round % 6) {
-                let start = Int(numbers.below(60)), span = start..<start + Int(numbers.below(12))
-                spans.add(span)
-                rows.formUnion(span)
+            table.removeAll(expecting: 4)
+            let keys = (0..<4).map { Occlusion.Edges(Float($0), 10, 0) }
+            var rows = [Set<Int>](repeating: [], count: keys.count)
+            for _ in 0..<(round % 13) {
+                let key = Int(numbers.below(UInt64(keys.count)))
+                let start = Int(numbers.below(90)), span = start..<start + Int(numbers.below(12))
+                table.add(span, at: table.spans(for: keys[key]))
+                rows[key].formUnion(span)
             }
-            #expect(spans.spans.flatMap { Array($0) } == rows.sorted(), "round \(round)")
-            #expect(zip(spans.spans, spans.spans.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "round \(round)")
-            let start = Int(numbers.below(70)), range = start..<start + Int(numbers.below(20))
-            var longest: Range<Int>? = nil
-            var run = range.lowerBound
-            while run < range.upperBound {
-                guard rows.contains(run) else {
-                    run += 1
-                    continue
+            for (key, edges) in keys.enumerated() {
+                let index = table.spans(for: edges)
+                let spans = Array(table.spans(at: index))
+                #expect(spans.flatMap { Array($0) } == rows[key].sorted(), "round \(round), key \(key)")
+                #expect(zip(spans, spans.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "round \(round), key \(key)")
+                let start = Int(numbers.below(100)), range = start..<start + Int(numbers.below(20))
+                var longest: Range<Int>? = nil
+                var run = range.lowerBound
+                while run < range.upperBound {
+                    guard rows[key].contains(run) else {
+                        run += 1
+                        continue
+                    }
+                    var end = run
+                    while end < range.upperBound && rows[key].contains(end) { end += 1 }
+                    if end - run > (longest?.count ?? 0) { longest = run..<end }
+                    run = end
                 }
-                var end = run
-                while end < range.upperBound && rows.contains(end) { end += 1 }
-                if end - run > (longest?.count ?? 0) { longest = run..<end }
-                run = end
+                #expect(table.widest(at: index, within: range) == longest, "round \(round): \(spans) within \(range)")
             }
-            #expect(spans.widest(within: range) == longest, "round \(round): \(spans.spans) within \(range)")
         }
     }
 }

@@ -55,18 +55,18 @@ package struct Occlusion: Sendable {
             // The hidden box: rows under later shapes with the same sides, or columns under
             // later shapes with the same ends, whichever hides more.
             var hidden = PixelBox.empty
-            if let rowSpans, let rows = coveredRows[rowSpans].widest(within: pixels.rows) {
+            if let rowSpans, let rows = coveredRows.widest(at: rowSpans, within: pixels.rows) {
                 hidden = PixelBox(rows: rows, columns: pixels.columns)
             }
-            if let columnSpans, let columns = coveredColumns[columnSpans].widest(within: pixels.columns),
+            if let columnSpans, let columns = coveredColumns.widest(at: columnSpans, within: pixels.columns),
                 columns.count * pixels.rows.count > hidden.area
             {
                 hidden = PixelBox(rows: pixels.rows, columns: columns)
             }
             if let rowSpans, let columnSpans, opaque {
                 let straightRows = pixels.straightRows
-                if !straightRows.isEmpty { coveredRows[rowSpans].add(straightRows) }
-                if !pixels.inner.isEmpty && !pixels.fullRows.isEmpty { coveredColumns[columnSpans].add(pixels.inner) }
+                if !straightRows.isEmpty { coveredRows.add(straightRows, at: rowSpans) }
+                if !pixels.inner.isEmpty && !pixels.fullRows.isEmpty { coveredColumns.add(pixels.inner, at: columnSpans) }
             }
             guard !hidden.isEmpty else { continue }
             if hidden.contains(rows: pixels.rows, columns: pixels.columns) {
@@ -78,73 +78,5 @@ package struct Occlusion: Sendable {
         }
         guard droppedCount > 0 else { return }
         shapes.removeShapes { dropped[$0] }
-    }
-}
-
-/// Disjoint, sorted spans of covered rows or columns. Most keys of a frame never hold more than
-/// one: that one is kept inline, without an array to check for uniqueness, retain and release
-/// (a dense keyboard makes tens of thousands of keys a frame). Whether there are more is kept
-/// inline too: asking the array would read its storage, a cache miss for each key.
-struct CoveredSpans: Sendable {
-    /// The span while there is at most one.
-    private var only: Range<Int>? = nil
-    /// Whether the spans are in `many`.
-    private var isMany = false
-    /// All of them once there are two or more (then `only` is nil); emptied, not freed.
-    private var many: [Range<Int>] = []
-
-    /// The spans, lowest first.
-    var spans: [Range<Int>] { isMany ? many : only.map { [$0] } ?? [] }
-
-    /// Empties the spans, keeping their capacity.
-    mutating func removeAll() {
-        only = nil
-        guard isMany else { return }
-        many.removeAll(keepingCapacity: true)
-        isMany = false
-    }
-
-    /// Adds `span`, merged with the spans it overlaps or touches.
-    mutating func add(_ span: Range<Int>) {
-        guard !span.isEmpty else { return }
-        if !isMany {
-            guard let only else {
-                self.only = span
-                return
-            }
-            if only.upperBound >= span.lowerBound && span.upperBound >= only.lowerBound {
-                self.only = min(only.lowerBound, span.lowerBound)..<max(only.upperBound, span.upperBound)
-                return
-            }
-            // Appended, not assigned: the array's storage lasts from frame to frame.
-            many.append(only.lowerBound < span.lowerBound ? only : span)
-            many.append(only.lowerBound < span.lowerBound ? span : only)
-            self.only = nil
-            isMany = true
-            return
-        }
-        var lower = 0
-        while lower < many.count && many[lower].upperBound < span.lowerBound { lower += 1 }
-        var upper = lower, merged = span
-        while upper < many.count && many[upper].lowerBound <= merged.upperBound {
-            merged = min(many[upper].lowerBound, merged.lowerBound)..<max(many[upper].upperBound, merged.upperBound)
-            upper += 1
-        }
-        many.replaceSubrange(lower..<upper, with: CollectionOfOne(merged))
-    }
-
-    /// The covered span overlapping `range` the most, clipped to it (nil: none overlaps).
-    func widest(within range: Range<Int>) -> Range<Int>? {
-        if !isMany {
-            guard let only, only.overlaps(range) else { return nil }
-            return only.clamped(to: range)
-        }
-        var best: Range<Int>? = nil
-        for span in many {
-            if span.lowerBound >= range.upperBound { break }
-            let overlap = span.clamped(to: range)
-            if overlap.count > (best?.count ?? 0) { best = overlap }
-        }
-        return best
     }
 }
