@@ -40,6 +40,15 @@ import Testing
         #expect(abs(paintedArea(canvas) - 9.5 * 6) < 0.5)
     }
 
+    /// A glow whose hole lies wholly beyond the right edge, the glow itself partly inside: its
+    /// rows stop at the edge (they once ran on into the start of the next row).
+    @Test func aGlowWithItsHoleBeyondTheEdgeStaysInItsRows() {
+        var canvas = Canvas(width: 20, height: 20, color: black)
+        canvas.fillGlow(center: Point(25, 10), radius: 12, hole: 4, white)
+        #expect((0..<20).allSatisfy { canvas[0, $0] == black.pixel && canvas[1, $0] == black.pixel })
+        #expect(canvas[19, 10] != black.pixel)
+    }
+
     @Test func shapesAreClippedAtTheCanvasBorder() {
         var canvas = Canvas(width: 20, height: 20, color: black)
         canvas.fillRect(Rect(x: -5, y: -5, width: 10, height: 10), white)

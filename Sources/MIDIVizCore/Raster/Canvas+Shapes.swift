@@ -161,7 +161,8 @@ extension Canvas {
     static func columns(within radius: Float, of centerX: Float, dySquared: Float, in span: Range<Int>) -> Range<Int> {
         guard dySquared < radius * radius else { return span.upperBound..<span.upperBound }
         let half = (radius * radius - dySquared).squareRoot()
-        let first = max(span.lowerBound, Int((centerX - half - 0.5).rounded(.up)))
+        // Within `span` even when the disc lies beside it (a centre off the canvas).
+        let first = min(span.upperBound, max(span.lowerBound, Int((centerX - half - 0.5).rounded(.up))))
         let last = max(first, min(span.upperBound, Int((centerX + half - 0.5).rounded(.down)) + 1))
         return first..<last
     }
