@@ -115,3 +115,47 @@ import Testing
         }
     }
 }
+
+/// The keyboard makes only the glows `GlowBudget` keeps.
+@Suite(.timeLimit(.minutes(30))) struct KeyboardGlowTests {
+    /// C4 struck six times in 0.3 s, and (when `crowded`) 40 other keys held down.
+    func song(crowded: Bool) -> Song {
+        var notes = (0..<6).map { Note(startSeconds: 1 + 0.05 * Double($0), endSeconds: 1.04 + 0.05 * Double($0), pitch: 60, velocity: 60 + 10 * UInt8($0), channel: 0, track: 0) }
+        if crowded { notes += (0..<40).map { Note(startSeconds: 0.5, endSeconds: 2, pitch: UInt8(21 + $0), velocity: 90, channel: 0, track: 0) } }
+        notes.sort { $0.startSeconds < $1.startSeconds }
+        return Song(
+            format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
+            tracks: [TrackSummary(name: nil, noteCount: notes.count, channels: [0], programs: [])],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+    }
+
+    /// The glows centred on C4's key at 1.3 s: as made, and as `GlowBudget` leaves them.
+    func glowsOnC4(crowded: Bool) -> (made: [Shape], drawn: [Shape], shapeCount: Int) {
+        var settings = RenderSettings.forTesting
+        settings.style = .keyboard
+        let scene = Scene(song: song(crowded: crowded), settings: settings)
+        let layout = KeyboardLayout(scene: scene)
+        let span = layout.keySpan(60)
+        var shapes: [Shape] = []
+        scene.makeShapes(at: 1.3, into: &shapes)
+        func onC4(_ shapes: [Shape]) -> [Shape] {
+            shapes.filter { if case .glow(let center, _, _, _) = $0 { return center.x == (span.left + span.right) / 2 } else { return false } }
+        }
+        let made = onC4(shapes)
+        var budget = GlowBudget()
+        budget.limit(&shapes)
+        return (made, onC4(shapes), shapes.count)
+    }
+
+    @Test func aCrowdedFrameMakesOnlyTheLastGlowsOfAKeyAndASparseOneAll() {
+        let sparse = glowsOnC4(crowded: false)
+        // Few shapes: GlowBudget leaves the frame alone, and all six glows are made and drawn.
+        #expect(sparse.shapeCount < Occlusion.fewestShapes)
+        #expect(sparse.made.count == 6 && sparse.drawn == sparse.made)
+        // Many: only the last three are made, the very ones GlowBudget would keep of all six.
+        let crowded = glowsOnC4(crowded: true)
+        #expect(crowded.shapeCount >= Occlusion.fewestShapes)
+        #expect(crowded.made == Array(sparse.made.suffix(GlowBudget.perCentre)))
+        #expect(crowded.drawn == crowded.made)
+    }
+}

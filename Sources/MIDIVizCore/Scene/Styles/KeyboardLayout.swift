@@ -255,7 +255,20 @@ struct KeyboardLayout: StyleLayout {
             shapes.append(.rect(Rect(x: 0, y: keysTop, width: width, height: feltHeight), accent.withAlpha(0.9)))
         }
         appendLitKeys(lit, to: &shapes)
-        for impact in impacts {
+        // A key's glows share a centre and radius: where `GlowBudget` will keep only its last
+        // few (it limits frames of at least `Occlusion.fewestShapes` shapes, and those it sees
+        // already number that many), the others are not made: a dense song strikes a key
+        // dozens of times while a glow lasts.
+        var glowsLeft = [Int](repeating: GlowBudget.perCentre, count: 128)
+        var kept = [Bool](repeating: false, count: impacts.count)
+        var keptCount = 0
+        for index in impacts.indices.reversed() where glowsLeft[impacts[index].pitch] > 0 {
+            glowsLeft[impacts[index].pitch] -= 1
+            kept[index] = true
+            keptCount += 1
+        }
+        let budgeted = shapes.count - (layered ? start + falling : 0) + keptCount >= Occlusion.fewestShapes
+        for (index, impact) in impacts.enumerated() where kept[index] || !budgeted {
             let span = keySpan(impact.pitch)
             shapes.append(
                 .glow(
