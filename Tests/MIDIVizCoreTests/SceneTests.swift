@@ -120,7 +120,9 @@ import Testing
 @Suite(.timeLimit(.minutes(30))) struct KeyboardGlowTests {
     /// C4 struck six times in 0.3 s, and (when `crowded`) 40 other keys held down.
     func song(crowded: Bool) -> Song {
-        var notes = (0..<6).map { Note(startSeconds: 1 + 0.05 * Double($0), endSeconds: 1.04 + 0.05 * Double($0), pitch: 60, velocity: 60 + 10 * UInt8($0), channel: 0, track: 0) }
+        var notes = (0..<6).map {
+            Note(startSeconds: 1 + 0.05 * Double($0), endSeconds: 1.04 + 0.05 * Double($0), pitch: 60, velocity: 60 + 10 * UInt8($0), channel: 0, track: 0)
+        }
         if crowded { notes += (0..<40).map { Note(startSeconds: 0.5, endSeconds: 2, pitch: UInt8(21 + $0), velocity: 90, channel: 0, track: 0) } }
         notes.sort { $0.startSeconds < $1.startSeconds }
         return Song(
