@@ -180,7 +180,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(30))) struct CoveredSpansTests {
+@Suite(.timeLimit(.minutes(30))) struct EdgeSpansMergeTests {
     /// Spans added in any order to several keys at once (their runs outgrow their room and move
     /// past each other in the pool) are, for each key, the rows a plain set of its added rows
     /// holds, as disjoint sorted spans that neither overlap nor touch, and `widest(at:within:)` is

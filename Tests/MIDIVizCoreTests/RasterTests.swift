@@ -40,13 +40,17 @@ import Testing
         #expect(abs(paintedArea(canvas) - 9.5 * 6) < 0.5)
     }
 
-    /// A glow whose hole lies wholly beyond the right edge, the glow itself partly inside: its
-    /// rows stop at the edge (they once ran on into the start of the next row).
+    /// A glow whose hole, or a disc whose fully covered middle, lies wholly beyond the right
+    /// edge, the shape itself partly inside: its rows stop at the edge (the glow's ran on into
+    /// the start of the next row; the disc's crashed on a range that ended before it began).
     @Test func aGlowWithItsHoleBeyondTheEdgeStaysInItsRows() {
         var canvas = Canvas(width: 20, height: 20, color: black)
         canvas.fillGlow(center: Point(25, 10), radius: 12, hole: 4, white)
         #expect((0..<20).allSatisfy { canvas[0, $0] == black.pixel && canvas[1, $0] == black.pixel })
         #expect(canvas[19, 10] != black.pixel)
+        var disc = Canvas(width: 20, height: 20, color: black)
+        disc.fillCircle(center: Point(28.4, 10), radius: 8, white)
+        #expect(disc.pixels.allSatisfy { $0 == black.pixel })
     }
 
     @Test func shapesAreClippedAtTheCanvasBorder() {

@@ -118,12 +118,19 @@ import Testing
 
 /// The keyboard makes only the glows `GlowBudget` keeps.
 @Suite(.timeLimit(.minutes(30))) struct KeyboardGlowTests {
-    /// C4 struck six times in 0.3 s, and (when `crowded`) 40 other keys held down.
-    func song(crowded: Bool) -> Song {
+    /// C4 struck six times in 0.3 s, and (when `crowded`) 40 other keys held down, and (when
+    /// `dense`) 2,400 short notes on other keys: a black-MIDI song whose notes fall on a layer.
+    func song(crowded: Bool, dense: Bool = false) -> Song {
         var notes = (0..<6).map {
             Note(startSeconds: 1 + 0.05 * Double($0), endSeconds: 1.04 + 0.05 * Double($0), pitch: 60, velocity: 60 + 10 * UInt8($0), channel: 0, track: 0)
         }
         if crowded { notes += (0..<40).map { Note(startSeconds: 0.5, endSeconds: 2, pitch: UInt8(21 + $0), velocity: 90, channel: 0, track: 0) } }
+        if dense {
+            notes += (0..<2400).map {
+                let start = 0.5 + Double($0 % 240) / 100
+                return Note(startSeconds: start, endSeconds: start + 0.1, pitch: UInt8(61 + $0 % 40), velocity: 80, channel: 0, track: 0)
+            }
+        }
         notes.sort { $0.startSeconds < $1.startSeconds }
         return Song(
             format: 0, division: .ticksPerQuarter(96), endTick: 576, durationSeconds: 3,
@@ -159,5 +166,26 @@ import Testing
         #expect(crowded.shapeCount >= Occlusion.fewestShapes)
         #expect(crowded.made == Array(sparse.made.suffix(GlowBudget.perCentre)))
         #expect(crowded.drawn == crowded.made)
+    }
+
+    /// On a layer (a dense song), the glows are drawn over it (`Scene.makeLayeredShapes`'s
+    /// `over`, which `GlowBudget` limits): there too only the last three are made.
+    @Test func aDenseSongsLayeredFrameMakesOnlyTheLastGlowsOfAKey() throws {
+        var settings = RenderSettings.forTesting
+        settings.style = .keyboard
+        let scene = Scene(song: song(crowded: false, dense: true), settings: settings)
+        try #require(scene.scrollArea?.motion == .down, "the notes fall on a layer")
+        let span = KeyboardLayout(scene: scene).keySpan(60)
+        var layer: [Shape] = [], over: [Shape] = []
+        scene.makeLayeredShapes(at: 1.3, layer: &layer, over: &over)
+        func onC4(_ shapes: [Shape]) -> [Shape] {
+            shapes.filter { if case .glow(let center, _, _, _) = $0 { return center.x == (span.left + span.right) / 2 } else { return false } }
+        }
+        let made = onC4(over)
+        #expect(layer.allSatisfy { if case .glow = $0 { return false } else { return true } })
+        #expect(made == Array(glowsOnC4(crowded: false).made.suffix(GlowBudget.perCentre)))
+        var budget = GlowBudget()
+        budget.limit(&over)
+        #expect(onC4(over) == made)
     }
 }

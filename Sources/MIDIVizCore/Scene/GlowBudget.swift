@@ -2,7 +2,9 @@
 /// centre and radius (a key struck again and again, the roll's notes crossing the playhead on
 /// one row), only the last `perCentre` drawn are kept. The newest glows are drawn last and are
 /// the strongest; those under them add little to pixels already lit. A song that strikes a key
-/// at most `perCentre` times while its glow lasts draws every glow, as before.
+/// at most `perCentre` times while its glow lasts draws every glow, as before. `KeyboardLayout`
+/// makes only the glows this keeps where it knows this will limit the frame: a change to the
+/// rule here (`perCentre`, `Occlusion.fewestShapes`) is a change there.
 package struct GlowBudget: Sendable {
     package static let perCentre = 3
 

@@ -259,7 +259,7 @@ struct KeyboardLayout: StyleLayout {
         // few (it limits frames of at least `Occlusion.fewestShapes` shapes, and those it sees
         // already number that many), the others are not made: a dense song strikes a key
         // dozens of times while a glow lasts.
-        var glowsLeft = [Int](repeating: GlowBudget.perCentre, count: 128)
+        var glowsLeft = [Int](repeating: GlowBudget.perCentre, count: 256)
         var kept = [Bool](repeating: false, count: impacts.count)
         var keptCount = 0
         for index in impacts.indices.reversed() where glowsLeft[impacts[index].pitch] > 0 {
