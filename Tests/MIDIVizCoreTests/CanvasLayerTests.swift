@@ -33,6 +33,17 @@ import Testing
         #expect(Canvas.over(0xFF65_4321, 0xFF12_3456) == 0xFF65_4321)
     }
 
+    /// `frame` is `layer` over `backdrop` in `rows`, pixel by pixel with `over`, and the
+    /// backdrop elsewhere.
+    func expectComposed(_ frame: Canvas, _ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>) {
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let expected = rows.contains(y) ? Canvas.over(layer[x, y], backdrop[x, y]) : backdrop[x, y]
+                #expect(frame[x, y] == expected, "(\(x), \(y))")
+            }
+        }
+    }
+
     @Test func composeLaysTheLayerOverItsRowsAndCopiesTheRest() {
         var random = SeededNumbers(state: 9)
         let width = 37, height = 12
@@ -40,12 +51,7 @@ import Testing
         let layer = Canvas(width: width, height: height, pixels: (0..<(width * height)).map { _ in premultiplied(&random) })
         var frame = Canvas(width: width, height: height)
         frame.compose(layer, over: backdrop, in: 3..<9)
-        for y in 0..<height {
-            for x in 0..<width {
-                let expected = (3..<9).contains(y) ? Canvas.over(layer[x, y], backdrop[x, y]) : backdrop[x, y]
-                #expect(frame[x, y] == expected, "(\(x), \(y))")
-            }
-        }
+        expectComposed(frame, layer, over: backdrop, in: 3..<9)
     }
 
     /// Runs of transparent, opaque and mixed pixels, so that whole blocks of eight take each of
@@ -66,12 +72,7 @@ import Testing
         let layer = Canvas(width: width, height: height, pixels: Array(pixels.prefix(width * height)))
         var frame = Canvas(width: width, height: height)
         frame.compose(layer, over: backdrop, in: 2..<21)
-        for y in 0..<height {
-            for x in 0..<width {
-                let expected = (2..<21).contains(y) ? Canvas.over(layer[x, y], backdrop[x, y]) : backdrop[x, y]
-                #expect(frame[x, y] == expected, "(\(x), \(y))")
-            }
-        }
+        expectComposed(frame, layer, over: backdrop, in: 2..<21)
         // The block test itself, on blocks with one pixel off.
         for lane in 0..<8 {
             var opaque = SIMD8<UInt32>(repeating: 0xFF12_3456), clear = SIMD8<UInt32>(repeating: 0x0000_0000)
