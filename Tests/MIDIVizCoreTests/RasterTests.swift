@@ -40,6 +40,28 @@ import Testing
         #expect(abs(paintedArea(canvas) - 9.5 * 6) < 0.5)
     }
 
+    /// Glows centred on whole and half rows (each row above paired with the row below, their
+    /// weights worked out once) and elsewhere, some with holes, some partly or wholly beyond
+    /// an edge, over random pixels: the same pixels as drawing every row by itself.
+    @Test func aGlowsPairedRowsAreTheRowsDrawnOneByOne() {
+        var numbers = SeededNumbers(state: 41)
+        for round in 0..<2000 {
+            let width = 8 + Int(numbers.below(70)), height = 4 + Int(numbers.below(50))
+            let pixels = (0..<(width * height)).map { _ in UInt32(truncatingIfNeeded: numbers.next()) }
+            var paired = Canvas(width: width, height: height, pixels: pixels)
+            var single = paired
+            let rows: Float = [0, 0.5, 0.25, 0.37][Int(numbers.below(4))] + Float(Int(numbers.below(UInt64(height + 30)))) - 15
+            let center = Point(numbers.unit() * Float(width + 30) - 15, rows)
+            let radius = numbers.unit() * 30, hole = numbers.below(3) == 0 ? numbers.unit() * radius : 0
+            let color = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit())
+            paired.fillGlow(center: center, radius: radius, hole: hole, color)
+            single.fillGlow(center: center, radius: radius, hole: hole, color, pairsRows: false)
+            let differing = zip(paired.pixels, single.pixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "round \(round): centre \(center), radius \(radius), hole \(hole)")
+            if paired.pixels != single.pixels { break }
+        }
+    }
+
     /// A glow whose hole, or a disc whose fully covered middle, lies wholly beyond the right
     /// edge, the shape itself partly inside: its rows stop at the edge (the glow's ran on into
     /// the start of the next row; the disc's crashed on a range that ended before it began).

@@ -102,10 +102,11 @@ extension Canvas {
         raw.storeBytes(of: result, as: SIMD8<UInt32>.self)
     }
 
-    /// The glow's inner loop: weight = (rowTerm − dx² · inverseSquared)² · scale, eight at a time.
+    /// The glow's inner loop: weight = (rowTerm − dx² · inverseSquared)² · scale, eight at a time,
+    /// blended into `row` and, with the same weights, into row `also` if there is one.
     @inlinable
     static func blendGlowRun(
-        _ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, firstDX: Float,
+        _ row: UnsafeMutablePointer<UInt32>, also other: UnsafeMutablePointer<UInt32>? = nil, from start: Int, to end: Int, firstDX: Float,
         rowTerm: Float, inverseSquared: Float, scale: Float, _ ink: Ink
     ) {
         guard end > start else { return }
@@ -119,13 +120,17 @@ extension Canvas {
             let dx = SIMD8<Float>(repeating: firstDX) + (SIMD8<Float>(repeating: Float(x - start)) + lanes)
             let unclamped = rowTerms - dx * dx * inverses
             let falloff = unclamped.replacing(with: 0, where: unclamped .< 0)
-            blend8(row.advanced(by: x), ink, wholes(falloff * falloff * scales))
+            let weights = wholes(falloff * falloff * scales)
+            blend8(row.advanced(by: x), ink, weights)
+            if let other { blend8(other.advanced(by: x), ink, weights) }
             x += 8
         }
         for tail in x..<end {
             let dx = firstDX + Float(tail - start)
             let falloff = max(0, rowTerm - dx * dx * inverseSquared)
-            row[tail] = blend(row[tail], ink, whole(falloff * falloff * scale))
+            let weight = whole(falloff * falloff * scale)
+            row[tail] = blend(row[tail], ink, weight)
+            if let other { other[tail] = blend(other[tail], ink, weight) }
         }
     }
 

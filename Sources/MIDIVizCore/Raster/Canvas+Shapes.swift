@@ -234,7 +234,10 @@ extension Canvas {
 
     /// A soft glow: alpha × (1 − d²/r²)², a smooth bump that reaches zero at `radius`. Pixels
     /// within `hole` of the centre are left alone (something opaque is drawn there anyway).
-    package mutating func fillGlow(center: Point, radius: Float, hole: Float = 0, _ color: RGBA) {
+    /// A centre on a whole or half row (a key's top edge) has each row above it at exactly the
+    /// distance of a row below: their weights are worked out once for both (`pairsRows`; off
+    /// only to test that the pixels are the same).
+    package mutating func fillGlow(center: Point, radius: Float, hole: Float = 0, _ color: RGBA, pairsRows: Bool = true) {
         guard color.a > 0, radius > 0 else { return }
         let ink = Ink(color)
         let inverseSquared = 1 / (radius * radius)
@@ -243,16 +246,40 @@ extension Canvas {
         // far as the weight reaches 1 (and a pixel more).
         guard scale >= 1 else { return }
         let reach = min(radius, radius * (1 - 1 / scale.squareRoot()).squareRoot() + 1)
-        forEachRow(ofDiscAt: center, radius: reach, margin: 0) { row, dySquared, columns in
-            let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
-            let rowTerm = 1 - dySquared * inverseSquared
-            func blendRun(_ start: Int, _ end: Int) {
-                Canvas.blendGlowRun(
-                    row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
-                    rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
+        // The rows `forEachRow(ofDiscAt:radius:margin:)` visits, with no margin.
+        let rowStart = max(0, Int((center.y - reach).rounded(.down)))
+        let rowEnd = min(height, Int((center.y + reach).rounded(.up)))
+        guard rowEnd > rowStart else { return }
+        // Rows y and `mirrors` − y lie at distances from the centre that are exact negatives
+        // of each other when twice the centre's y is a whole number (and small).
+        let twice = 2 * center.y
+        let isWhole = abs(twice) < Float(1 << 22) && twice.rounded() == twice
+        let mirrors: Int? = pairsRows && isWhole ? Int(twice) - 1 : nil
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in rowStart..<rowEnd {
+                let dy = Float(y) + 0.5 - center.y
+                let partner = mirrors.map { $0 - y }
+                // A row below the centre whose partner above was drawn with it is done.
+                if let partner, dy > 0, partner >= rowStart, partner < rowEnd { continue }
+                let dySquared = dy * dy
+                guard dySquared < reach * reach else { continue }
+                let half = (reach * reach - dySquared).squareRoot()
+                let first = max(0, Int((center.x - half - 0).rounded(.down)))
+                let last = min(width, Int((center.x + half + 0).rounded(.up)))
+                guard last > first else { continue }
+                let row = buffer.baseAddress!.advanced(by: y * width)
+                let also = partner.flatMap { dy < 0 && $0 < rowEnd ? buffer.baseAddress!.advanced(by: $0 * width) : nil }
+                let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: first..<last)
+                let rowTerm = 1 - dySquared * inverseSquared
+                func blendRun(_ start: Int, _ end: Int) {
+                    Canvas.blendGlowRun(
+                        row, also: also, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
+                        rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
+                }
+                blendRun(first, skip.lowerBound)
+                blendRun(skip.upperBound, last)
             }
-            blendRun(columns.lowerBound, skip.lowerBound)
-            blendRun(skip.upperBound, columns.upperBound)
         }
     }
 
