@@ -54,11 +54,25 @@ import Testing
             let center = Point(numbers.unit() * Float(width + 30) - 15, rows)
             let radius = numbers.unit() * 30, hole = numbers.below(3) == 0 ? numbers.unit() * radius : 0
             let color = RGBA(numbers.unit(), numbers.unit(), numbers.unit(), numbers.unit())
+            var rowByRow = paired
             paired.fillGlow(center: center, radius: radius, hole: hole, color)
             single.fillGlow(center: center, radius: radius, hole: hole, color, pairsRows: false)
-            let differing = zip(paired.pixels, single.pixels).filter { $0 != $1 }.count
-            #expect(differing == 0, "round \(round): centre \(center), radius \(radius), hole \(hole)")
-            if paired.pixels != single.pixels { break }
+            // The glow as it was drawn before rows were paired: through `forEachRow`.
+            let ink = Canvas.Ink(color), inverseSquared = 1 / (radius * radius), scale = Float(ink.weight)
+            if color.a > 0, radius > 0, scale >= 1 {
+                let reach = min(radius, radius * (1 - 1 / scale.squareRoot()).squareRoot() + 1)
+                rowByRow.forEachRow(ofDiscAt: center, radius: reach, margin: 0) { row, dySquared, columns in
+                    let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
+                    for (start, end) in [(columns.lowerBound, skip.lowerBound), (skip.upperBound, columns.upperBound)] {
+                        Canvas.blendGlowRun(
+                            row, from: start, to: end, firstDX: Float(start) + 0.5 - center.x, rowTerm: 1 - dySquared * inverseSquared,
+                            inverseSquared: inverseSquared, scale: scale, ink)
+                    }
+                }
+            }
+            let differing = zip(paired.pixels, rowByRow.pixels).filter { $0 != $1 }.count
+            #expect(differing == 0 && single.pixels == rowByRow.pixels, "round \(round): centre \(center), radius \(radius), hole \(hole)")
+            if differing > 0 { break }
         }
     }
 

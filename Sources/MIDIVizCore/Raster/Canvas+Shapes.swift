@@ -170,6 +170,7 @@ extension Canvas {
     /// Visits each canvas row a disc of `radius` around `center` touches: the row's pixels, its
     /// squared vertical distance from the centre (to pixel centres) and the clipped columns the
     /// disc spans, widened by `margin` on each side. Rows beside the canvas are skipped.
+    /// `fillGlow` repeats these rows and columns (with no margin) to pair rows: change both.
     @inline(__always)
     mutating func forEachRow(
         ofDiscAt center: Point, radius: Float, margin: Float,
