@@ -170,28 +170,45 @@ extension Canvas {
     /// Visits each canvas row a disc of `radius` around `center` touches: the row's pixels, its
     /// squared vertical distance from the centre (to pixel centres) and the clipped columns the
     /// disc spans, widened by `margin` on each side. Rows beside the canvas are skipped.
-    /// `fillGlow` repeats these rows and columns (with no margin) to pair rows: change both.
     @inline(__always)
     mutating func forEachRow(
         ofDiscAt center: Point, radius: Float, margin: Float,
         _ body: (_ row: UnsafeMutablePointer<UInt32>, _ dySquared: Float, _ columns: Range<Int>) -> Void
     ) {
-        let rowStart = max(0, Int((center.y - radius).rounded(.down)))
-        let rowEnd = min(height, Int((center.y + radius).rounded(.up)))
-        guard rowEnd > rowStart else { return }
+        let rows = rows(ofDiscAt: center, radius: radius)
+        guard !rows.isEmpty else { return }
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in rowStart..<rowEnd {
-                let dy = Float(y) + 0.5 - center.y
-                let dySquared = dy * dy
-                guard dySquared < radius * radius else { continue }
-                let half = (radius * radius - dySquared).squareRoot()
-                let first = max(0, Int((center.x - half - margin).rounded(.down)))
-                let last = min(width, Int((center.x + half + margin).rounded(.up)))
-                guard last > first else { continue }
-                body(buffer.baseAddress!.advanced(by: y * width), dySquared, first..<last)
+            for y in rows {
+                guard let span = Canvas.rowSpan(y, ofDiscAt: center, radius: radius, margin: margin, width: width) else { continue }
+                body(buffer.baseAddress!.advanced(by: y * width), span.dySquared, span.columns)
             }
         }
+    }
+
+    /// The canvas rows a disc of `radius` around `center` may touch.
+    @inline(__always)
+    func rows(ofDiscAt center: Point, radius: Float) -> Range<Int> {
+        let rowStart = max(0, Int((center.y - radius).rounded(.down)))
+        let rowEnd = min(height, Int((center.y + radius).rounded(.up)))
+        return rowStart..<max(rowStart, rowEnd)
+    }
+
+    /// Row `y`'s vertical distance from the disc's centre (to pixel centres), squared too, and
+    /// the columns the disc spans there on a canvas `width` wide, widened by `margin` on each
+    /// side; nil when it spans none.
+    @inline(__always)
+    static func rowSpan(
+        _ y: Int, ofDiscAt center: Point, radius: Float, margin: Float, width: Int
+    ) -> (dy: Float, dySquared: Float, columns: Range<Int>)? {
+        let dy = Float(y) + 0.5 - center.y
+        let dySquared = dy * dy
+        guard dySquared < radius * radius else { return nil }
+        let half = (radius * radius - dySquared).squareRoot()
+        let first = max(0, Int((center.x - half - margin).rounded(.down)))
+        let last = min(width, Int((center.x + half + margin).rounded(.up)))
+        guard last > first else { return nil }
+        return (dy, dySquared, first..<last)
     }
 
     /// Fills an anti-aliased disc.
@@ -247,10 +264,9 @@ extension Canvas {
         // far as the weight reaches 1 (and a pixel more).
         guard scale >= 1 else { return }
         let reach = min(radius, radius * (1 - 1 / scale.squareRoot()).squareRoot() + 1)
-        // The rows `forEachRow(ofDiscAt:radius:margin:)` visits, with no margin.
-        let rowStart = max(0, Int((center.y - reach).rounded(.down)))
-        let rowEnd = min(height, Int((center.y + reach).rounded(.up)))
-        guard rowEnd > rowStart else { return }
+        // The rows and columns `forEachRow(ofDiscAt:radius:margin:)` visits, with no margin.
+        let rows = rows(ofDiscAt: center, radius: reach)
+        guard !rows.isEmpty else { return }
         // Rows y and `mirrors` − y lie at distances from the centre that are exact negatives
         // of each other when twice the centre's y is a whole number (and small).
         let twice = 2 * center.y
@@ -258,28 +274,22 @@ extension Canvas {
         let mirrors: Int? = pairsRows && isWhole ? Int(twice) - 1 : nil
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in rowStart..<rowEnd {
-                let dy = Float(y) + 0.5 - center.y
+            for y in rows {
+                guard let (dy, dySquared, columns) = Canvas.rowSpan(y, ofDiscAt: center, radius: reach, margin: 0, width: width) else { continue }
                 let partner = mirrors.map { $0 - y }
                 // A row below the centre whose partner above was drawn with it is done.
-                if let partner, dy > 0, partner >= rowStart, partner < rowEnd { continue }
-                let dySquared = dy * dy
-                guard dySquared < reach * reach else { continue }
-                let half = (reach * reach - dySquared).squareRoot()
-                let first = max(0, Int((center.x - half - 0).rounded(.down)))
-                let last = min(width, Int((center.x + half + 0).rounded(.up)))
-                guard last > first else { continue }
+                if let partner, dy > 0, rows.contains(partner) { continue }
                 let row = buffer.baseAddress!.advanced(by: y * width)
-                let also = partner.flatMap { dy < 0 && $0 < rowEnd ? buffer.baseAddress!.advanced(by: $0 * width) : nil }
-                let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: first..<last)
+                let also = partner.flatMap { dy < 0 && $0 < rows.upperBound ? buffer.baseAddress!.advanced(by: $0 * width) : nil }
+                let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
                 let rowTerm = 1 - dySquared * inverseSquared
                 func blendRun(_ start: Int, _ end: Int) {
                     Canvas.blendGlowRun(
                         row, also: also, from: start, to: end, firstDX: Float(start) + 0.5 - center.x,
                         rowTerm: rowTerm, inverseSquared: inverseSquared, scale: scale, ink)
                 }
-                blendRun(first, skip.lowerBound)
-                blendRun(skip.upperBound, last)
+                blendRun(columns.lowerBound, skip.lowerBound)
+                blendRun(skip.upperBound, columns.upperBound)
             }
         }
     }
