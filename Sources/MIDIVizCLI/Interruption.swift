@@ -5,12 +5,13 @@ import MIDIVizIO
 /// On SIGINT, SIGTERM or SIGHUP, runs a cleanup and exits with 130, 143 or 129 (128 + the signal),
 /// unless the cleanup finds the work already finished (its outputs committed): then the signal
 /// came too late to interrupt anything, and the command ends as it would have. The work it
-/// interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe): such a failure must
-/// call `yieldIfInterrupted()`, so that the exit status is the signal's and the cleanup finishes.
-// @unchecked Sendable: Dispatch's signal sources are not Sendable; `received` is under `lock`,
-// `sources` is set before any handler runs and cleared by `cancel` on the main thread.
+/// interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe, a call cut short):
+/// such a failure must call `yieldIfInterrupted()`, so that the exit status is the signal's and
+/// the cleanup finishes. The signals come through `SignalPipe`; make it on the main thread.
+// @unchecked Sendable: Dispatch's sources are not Sendable; `received` is under `lock`, `source`
+// is set before its handler runs and cleared by `cancel` on the main thread.
 final class Interruption: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+    private var source: DispatchSourceRead?
     private let lock = NSLock()
     private var received: Int32?
 
@@ -18,24 +19,24 @@ final class Interruption: @unchecked Sendable {
 
     /// - Parameter cleanup: stops the work; returns whether it had already finished.
     init(cleanup: @escaping @Sendable (Int32) -> Bool) {
-        for signalNumber in Self.signals {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [self] in
+        // Without the pipe (no descriptor left) the signals keep their default action.
+        guard let descriptor = SignalPipe.route(Self.signals) else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .global())
+        source.setEventHandler { [self] in
+            guard let signalNumber = SignalPipe.take(from: descriptor) else { return }
+            lock.lock()
+            received = signalNumber
+            lock.unlock()
+            if cleanup(signalNumber) {
                 lock.lock()
-                received = signalNumber
+                received = nil
                 lock.unlock()
-                if cleanup(signalNumber) {
-                    lock.lock()
-                    received = nil
-                    lock.unlock()
-                    return
-                }
-                exit(128 + signalNumber)
+                return
             }
-            source.resume()
-            sources.append(source)
+            exit(128 + signalNumber)
         }
+        source.resume()
+        self.source = source
     }
 
     /// If a signal has arrived, waits for its handler to clean up and exit; returns otherwise.
@@ -48,9 +49,9 @@ final class Interruption: @unchecked Sendable {
     }
 
     func cancel() {
-        for source in sources { source.cancel() }
-        sources.removeAll()
-        for signalNumber in Self.signals { signal(signalNumber, SIG_DFL) }
+        source?.cancel()
+        source = nil
+        SignalPipe.restoreDefaults(Self.signals)
     }
 }
 

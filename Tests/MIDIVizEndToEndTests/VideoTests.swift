@@ -163,8 +163,11 @@ struct VideoTests {
 
     /// SIGINT, SIGTERM and SIGHUP while frames stream to ffmpeg, with a WAV and a frames folder
     /// too: exit 128 + the signal, the old outputs intact, no temporary, no ffmpeg, no log.
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
-    func signalLeavesNoTemporaryFileAndNoFFmpeg(signal: Int32, expected: Int32) throws {
+    /// Whether the parent passed the signals on blocked (a thread of a Dispatch queue) or not
+    /// (a shell, where they were once dropped).
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))], [false, true])
+    func signalLeavesNoTemporaryFileAndNoFFmpeg(signal: (number: Int32, expected: Int32), blockedByParent: Bool) throws {
+        let (signal, expected) = signal
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scratch = folder.appendingPathComponent("tmp")
@@ -188,13 +191,17 @@ struct VideoTests {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessRunner.start(process, signalsBlocked: blockedByParent)
+        // What the program started with (before it sets up its handlers, a load later).
+        let started = ProcessRunner.blockedSignals(of: process.processIdentifier)
         // The first progress line: frames are being made (after the sound).
         let firstLine = out.fileHandleForReading.availableData
         #expect(String(decoding: firstLine, as: UTF8.self).contains("frames_done"))
+        let bit = UInt64(1) << (signal - 1)
+        #expect(started.map { $0 & bit != 0 } == blockedByParent, "started with SigBlk \(String(started ?? 0, radix: 16))")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        #expect(process.terminationStatus == expected)
+        #expect(process.terminationReason == .exit && process.terminationStatus == expected)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before, "no temporary left")
         #expect(try String(contentsOfFile: video, encoding: .utf8) == "old video")
         #expect(try String(contentsOfFile: wav, encoding: .utf8) == "old sound")
