@@ -23,6 +23,14 @@ extension RenderError {
     /// The one place an engine error becomes what the user sees: one line and its exit code.
     var reported: ExitCode { fail(message, code: exitCode) }
 
+    /// `value` seconds to the millisecond, without trailing zeros: 179.999, 179.9, 600.
+    static func seconds(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// The line the user reads: the engine's values, with options named as flags. The one
     /// place an engine error is worded for the command line.
     var message: String {
@@ -30,7 +38,7 @@ extension RenderError {
         case .option(let error):
             return error.message(prefix: "--")
         case .songTooLong(let song, let seconds, let maximum):
-            return "cannot render \(song): it lasts \(Int(seconds)) s, more than --max-duration \(Int(maximum)) s"
+            return "cannot render \(song): it lasts \(Self.seconds(seconds)) s, more than --max-duration \(Self.seconds(maximum)) s"
         case .emptyRange(let start, let end):
             return "nothing to render: --from \(SongClock.text(start)) is not a frame before the end \(SongClock.text(end))"
         case .timeOutsideSong(let seconds, let song, let length):

@@ -81,7 +81,9 @@ struct RenderRun {
                     ? String(
                         format: "; sound %.1f LUFS, %+.1f dB%@ to %.1f LUFS, %.1f dBTP", measured.measuredLUFS, measured.gainDB,
                         measured.limiterThresholdDB != nil ? " and limited" : "", measured.resultLUFS, measured.resultTruePeakDBTP)
-                    : "; sound silent, left as it is"
+                    // Loudness needs 0.4 s of sound (EBU R128's block): a shorter range has none.
+                    : measured.truePeakDBTP.isFinite
+                        ? "; sound too short to measure its loudness (under 0.4 s), left as it is" : "; sound silent, left as it is"
             }
             FileHandle.standardError.write(
                 Data(

@@ -18,6 +18,8 @@ struct ErrorWordingTests {
             ["--preroll must be between 0 and 600 seconds, not 700.0"]
         ),
         (.songTooLong(song: "s.mid", seconds: 10, maximumSeconds: 5), ["s.mid", "--max-duration 5 s"]),
+        // Not cut to whole seconds: "lasts 179 s, more than 179 s" read as a contradiction.
+        (.songTooLong(song: "s.mid", seconds: 179.999, maximumSeconds: 179.9), ["lasts 179.999 s", "--max-duration 179.9 s"]),
         (.segmentContainer(path: "p.webm"), ["p.webm", "--segment", ".mp4"]),
         (.joinContainer(path: "x.webm"), ["x.webm", ".mp4"]),
         (.badPart(path: "p-2.mp4", problem: .notASegment), ["p-2.mp4", "render --segment K/N"]),

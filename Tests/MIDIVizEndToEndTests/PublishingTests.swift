@@ -245,6 +245,22 @@ struct PublishingTests {
         print("loudness \(song): synthesizer \(before), normalized \(measured), gain \(gain) dB")
     }
 
+    /// A range under EBU R128's 0.4-s block has no loudness to measure: its sound is written
+    /// as made, and the line says why, not that it is silent.
+    @Test func aRangeTooShortToMeasureIsNotCalledSilent() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try ProcessRunner.midiviz([
+            "render", TestEnvironment.path(of: "fixtures/demo-groove.mid"), "--no-video", "--audio", dir + "/short.wav",
+            "--from", "0", "--to", "0.3", "--soundfont", AudioTools.soundFont!,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("too short to measure its loudness"), "\(result.stderr)")
+        #expect(!result.stderr.contains("silent"), "\(result.stderr)")
+        let wav = try WAVFile(path: dir + "/short.wav")
+        #expect((wav.samples.first ?? []).contains { abs($0) > 0.01 }, "the drums sound in it")
+    }
+
     @Test func aConfigFileGivesTheSamePixelsAsTheFlagsAndTheCommandLineWins() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
