@@ -23,7 +23,8 @@ var targets: [Target] = [
     // No flags of its own: release builds' -O2 vectorizes its loops as -O3 did, and a package
     // others depend on by version may not use unsafeFlags.
     .target(name: "CYUV"),
-    // vmsplice(2), which Glibc's Swift module leaves out (it needs _GNU_SOURCE).
+    // vmsplice(2), which Glibc's Swift module leaves out (it needs _GNU_SOURCE), and the signal
+    // handler that writes to a pipe (SignalPipe.swift): a handler is C's to write.
     .target(name: "CPipe"),
     // sched_getaffinity(2) and CPU_COUNT, likewise GNU (AvailableCores.swift).
     .target(name: "CSched"),

@@ -30,6 +30,8 @@ int midiviz_route_signal_to_pipe(int number) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = write_signal_number;
+    /* Required: a thread the signal lands on may be in a read that does not retry (Foundation's
+     * availableData stops the process on EINTR). */
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
     if (sigaction(number, &action, NULL) != 0) return -1;

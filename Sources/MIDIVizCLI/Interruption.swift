@@ -7,9 +7,10 @@ import MIDIVizIO
 /// came too late to interrupt anything, and the command ends as it would have. The work it
 /// interrupts may fail on its own meanwhile (ffmpeg gone, a broken pipe, a call cut short):
 /// such a failure must call `yieldIfInterrupted()`, so that the exit status is the signal's and
-/// the cleanup finishes. The signals come through `SignalPipe`; make it on the main thread.
+/// the cleanup finishes. The signals come through `SignalPipe`, one pipe for the process: make
+/// one at a time, on the main thread (`cancel` gives the signals their default action again).
 // @unchecked Sendable: Dispatch's sources are not Sendable; `received` is under `lock`, `source`
-// is set before its handler runs and cleared by `cancel` on the main thread.
+// is set and cleared (by `cancel`) on the main thread, and its handler does not use it.
 final class Interruption: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private let lock = NSLock()

@@ -81,9 +81,7 @@ struct RenderRun {
                     ? String(
                         format: "; sound %.1f LUFS, %+.1f dB%@ to %.1f LUFS, %.1f dBTP", measured.measuredLUFS, measured.gainDB,
                         measured.limiterThresholdDB != nil ? " and limited" : "", measured.resultLUFS, measured.resultTruePeakDBTP)
-                    // Loudness needs 0.4 s of sound (EBU R128's block): a shorter range has none.
-                    : measured.truePeakDBTP.isFinite
-                        ? "; sound too short to measure its loudness (under 0.4 s), left as it is" : "; sound silent, left as it is"
+                    : Self.unmeasured(measured, seconds: seconds)
             }
             FileHandle.standardError.write(
                 Data(
@@ -126,5 +124,15 @@ struct RenderSummaryLine: Encodable {
         try container.encode(loudness.limiterThresholdDB != nil, forKey: .limited)
         try hundredths(loudness.resultLUFS, .resultLUFS)
         try hundredths(loudness.resultTruePeakDBTP, .resultTruePeak)
+    }
+}
+
+extension RenderRun {
+    /// Why a sound has no loudness: EBU R128 measures in 0.4-s blocks and gates out blocks under
+    /// -70 LUFS.
+    static func unmeasured(_ measured: LoudnessMeasurement, seconds: Double) -> String {
+        if seconds < 0.4 { return "; sound too short to measure its loudness (under 0.4 s), left as it is" }
+        if measured.truePeakDBTP.isFinite { return "; sound too quiet to measure its loudness (under -70 LUFS), left as it is" }
+        return "; sound silent, left as it is"
     }
 }

@@ -6,8 +6,8 @@ import Glibc
 /// process. The corresponding C functions are `pipe2`, `sigaction` and `pthread_sigmask`.
 ///
 /// A handler, unlike `SIG_IGN` with a Dispatch signal source (a `signalfd` on Linux), works
-/// whatever the other threads block: an ignored signal that no thread blocks is dropped before
-/// any `signalfd` sees it.
+/// whatever the threads block: the kernel drops an ignored signal that the thread it is sent to
+/// does not block, before any `signalfd` sees it.
 package enum SignalPipe {
     /// The pipe's read end, with each of `signals` written to it as it arrives; nil if the pipe
     /// or a handler could not be set up (the signals then keep their default action). Call it
@@ -15,9 +15,11 @@ package enum SignalPipe {
     package static func route(_ signals: [Int32]) -> Int32? {
         let descriptor = midiviz_signal_pipe()
         guard descriptor >= 0 else { return nil }
-        for number in signals where midiviz_route_signal_to_pipe(number) != 0 {
-            restoreDefaults(signals)
-            return nil
+        for number in signals {
+            guard midiviz_route_signal_to_pipe(number) == 0 else {
+                restoreDefaults(signals)
+                return nil
+            }
         }
         return descriptor
     }

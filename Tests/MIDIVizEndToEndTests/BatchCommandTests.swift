@@ -281,7 +281,8 @@ struct BatchCommandTests {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        // As from a shell: the signals not blocked (a blocked mask once hid that they were dropped).
+        #expect(try ProcessRunner.start(process, signalsBlocked: false) == false)
         let firstLine = out.fileHandleForReading.availableData  // the first song is done
         let line = try JSONSerialization.jsonObject(with: firstLine.split(separator: UInt8(ascii: "\n")).first ?? Data()) as? [String: Any]
         #expect(line?["status"] as? String == "rendered", "\(String(decoding: firstLine, as: UTF8.self))")

@@ -46,24 +46,21 @@ enum ProcessRunner {
 
 extension ProcessRunner {
     /// Starts `process` with SIGINT, SIGTERM and SIGHUP blocked or not in its first thread: a
-    /// child starts with the mask of the thread that spawns it, unblocked from a shell, blocked
-    /// from a thread of a Dispatch queue (as a test's may be).
-    static func start(_ process: Process, signalsBlocked: Bool) throws {
+    /// child starts with the mask of the thread that spawns it (Foundation's `Process` sets none),
+    /// unblocked from a shell, blocked from a thread of a Dispatch queue (as a test's may be).
+    /// Returns whether all three were blocked when it was spawned (nil: only some).
+    @discardableResult
+    static func start(_ process: Process, signalsBlocked: Bool) throws -> Bool? {
         var signals = sigset_t()
         sigemptyset(&signals)
         for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, number) }
         var previous = sigset_t()
         pthread_sigmask(signalsBlocked ? SIG_BLOCK : SIG_UNBLOCK, &signals, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var current = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &current)
+        let blocked = Set([SIGINT, SIGTERM, SIGHUP].map { sigismember(&current, $0) == 1 })
         try process.run()
-    }
-
-    /// The signals a running process's first thread blocks (`SigBlk` of /proc/PID/status), as a
-    /// bit mask: bit n − 1 for signal n.
-    static func blockedSignals(of pid: Int32) -> UInt64? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") })
-        else { return nil }
-        return UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        return blocked.count == 1 ? blocked.first : nil
     }
 }

@@ -50,7 +50,8 @@ struct ScoreToolInterruptionTests {
         ]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        // As from a shell: the signals not blocked (a blocked mask once hid that they were dropped).
+        #expect(try ProcessRunner.start(process, signalsBlocked: false) == false)
         let started = Date()
         var toolPID: Int32?
         while toolPID == nil, Date().timeIntervalSince(started) < 120, process.isRunning {
