@@ -129,7 +129,15 @@ final class StagedOutput: Sendable {
     /// What runs that died left beside `output`: its temporaries and its scratch files'.
     static func removeStaleTemporaries(of output: String) {
         let parts = PathParts(output)
-        for name in [parts.name] + scratchSuffixes.map({ parts.name + "." + $0 }) { removeStaleTemporaries(in: parts.folder, of: name) }
+        removeStaleTemporaries(in: parts.folder, of: parts.name)
+        removeStaleScratches(of: output)
+    }
+
+    /// The temporaries of the scratch files that runs that died kept beside `output`, whichever
+    /// of them this run uses (a run with sound killed, then one without).
+    static func removeStaleScratches(of output: String) {
+        let parts = PathParts(output)
+        for suffix in scratchSuffixes { removeStaleTemporaries(in: parts.folder, of: parts.name + "." + suffix) }
     }
 
     /// `.NAME.midiviz-PID-…` and `.NAME.midiviz-old-PID-…` of processes that no longer exist.

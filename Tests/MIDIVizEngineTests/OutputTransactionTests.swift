@@ -174,7 +174,9 @@ import Testing
         dead.waitUntilExit()
         let deadTemporary = ".song.wav.midiviz-\(dead.processIdentifier)-abcdef"
         let liveTemporary = ".song.wav.midiviz-1-abcdef"  // init never dies
-        for name in [deadTemporary, liveTemporary] { try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        // Scratch files of a dead run that made more than this one (a video's sound and frames).
+        let deadScratches = ["f32", "video", "wav"].map { ".song.wav.\($0).midiviz-\(dead.processIdentifier)-abcdef" }
+        for name in [deadTemporary, liveTemporary] + deadScratches { try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
         _ = try RenderJob(Support.request(try Support.song(), songPath: nil, outputs: [.wav(path: folder + "/song.wav")])).run()
         #expect(Support.contents(folder) == [liveTemporary, "song.wav"])
         var status = stat()
