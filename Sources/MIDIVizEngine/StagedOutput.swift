@@ -48,7 +48,7 @@ final class StagedOutput: Sendable {
             }
         }
         createdFolders = created
-        Self.removeStaleTemporaries(in: folder, of: name)
+        Self.removeStaleTemporaries(in: folder, of: [name])
         let template = PathParts.join(folder, ".\(name).midiviz-\(getpid())-XXXXXX")
         let mode = 0o777 & ~Self.umaskValue
         if isFolder {
@@ -129,31 +129,34 @@ final class StagedOutput: Sendable {
     /// What runs that died left beside `output`: its temporaries and its scratch files'.
     static func removeStaleTemporaries(of output: String) {
         let parts = PathParts(output)
-        removeStaleTemporaries(in: parts.folder, of: parts.name)
-        removeStaleScratches(of: output)
+        removeStaleTemporaries(in: parts.folder, of: [parts.name] + scratchNames(of: parts.name))
     }
 
     /// The temporaries of the scratch files that runs that died kept beside `output`, whichever
     /// of them this run uses (a run with sound killed, then one without).
     static func removeStaleScratches(of output: String) {
         let parts = PathParts(output)
-        for suffix in scratchSuffixes { removeStaleTemporaries(in: parts.folder, of: parts.name + "." + suffix) }
+        removeStaleTemporaries(in: parts.folder, of: scratchNames(of: parts.name))
     }
 
-    /// `.NAME.midiviz-PID-…` and `.NAME.midiviz-old-PID-…` of processes that no longer exist.
-    /// A backup whose output is missing (a run killed while committing) is put back.
-    static func removeStaleTemporaries(in folder: String, of name: String) {
+    private static func scratchNames(of name: String) -> [String] { scratchSuffixes.map { name + "." + $0 } }
+
+    /// `.NAME.midiviz-PID-…` and `.NAME.midiviz-old-PID-…` of processes that no longer exist,
+    /// for each of `names`, from one read of the folder. A backup whose output is missing (a run
+    /// killed while committing) is put back.
+    static func removeStaleTemporaries(in folder: String, of names: [String]) {
         let directory = folder.isEmpty ? "." : folder
-        let prefix = ".\(name).midiviz-"
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where entry.hasPrefix(prefix) {
-            var rest = entry.dropFirst(prefix.count)
+        let prefixes = names.map { ".\($0).midiviz-" }
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            guard let index = prefixes.firstIndex(where: { entry.hasPrefix($0) }) else { continue }
+            var rest = entry.dropFirst(prefixes[index].count)
             let isBackup = rest.hasPrefix("old-")
             if isBackup { rest = rest.dropFirst(4) }
             guard let pid = Int32(rest.prefix { $0.isNumber }), pid > 0, pid != getpid(),
                 kill(pid, 0) != 0 && errno == ESRCH
             else { continue }
             let path = PathParts.join(directory, entry)
-            let finalPath = PathParts.join(directory, name)
+            let finalPath = PathParts.join(directory, names[index])
             if isBackup && !FileManager.default.fileExists(atPath: finalPath) {
                 rename(path, finalPath)
             } else {
