@@ -19,6 +19,33 @@ import Testing
         return canvas
     }
 
+    /// A layer laid over the backdrop takes each row's run of one colour from the run, not from
+    /// the backdrop's pixels: the same pixels as `over` one by one, in runs of transparent,
+    /// opaque and mixed pixels, at the run's edges and in the row whose run is cut short.
+    @Test func composingALayerEqualsOverPixelByPixel() {
+        let backdrop = Backdrop(picture())
+        var random = SeededNumbers(state: 21)
+        var pixels: [UInt32] = []
+        while pixels.count < 120 * 30 {
+            let kind = random.below(3), run = Int(random.below(24)) + 1
+            for _ in 0..<run {
+                let alpha = kind == 0 ? 0 : kind == 1 ? 255 : UInt32(random.below(256))
+                var pixel = alpha << 24
+                for shift in [0, 8, 16] as [UInt32] { pixel |= UInt32(random.below(UInt64(alpha) + 1)) << shift }
+                pixels.append(pixel)
+            }
+        }
+        let layer = Canvas(width: 120, height: 30, pixels: Array(pixels.prefix(120 * 30)))
+        var frame = Canvas(width: 120, height: 30)
+        backdrop.compose(layer, in: 2..<27, into: &frame)
+        for y in 0..<30 {
+            for x in 0..<120 {
+                let below = backdrop.canvas[x, y]
+                #expect(frame[x, y] == ((2..<27).contains(y) ? Canvas.over(layer[x, y], below) : below), "(\(x), \(y))")
+            }
+        }
+    }
+
     @Test func restoringPutsBackExactlyTheBackdropInTheRegion() {
         let backdrop = Backdrop(picture())
         var target = backdrop.canvas

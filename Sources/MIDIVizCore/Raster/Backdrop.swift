@@ -73,6 +73,15 @@ struct Backdrop: Sendable {
         return true
     }
 
+    /// Makes `target` this backdrop with `layer` laid over its rows `rows`
+    /// (`Canvas.compose(_:over:in:)`), each row's run of one colour taken from the run instead
+    /// of read: a third less memory read per frame.
+    func compose(_ layer: Canvas, in rows: Range<Int>, into target: inout Canvas) {
+        runs.withUnsafeBufferPointer { runs in
+            target.compose(layer, over: canvas, in: rows) { y in runs[y].start..<runs[y].end }
+        }
+    }
+
     /// Puts the whole backdrop back.
     func restoreAll(in target: inout Canvas) {
         target.copyPixels(from: canvas)

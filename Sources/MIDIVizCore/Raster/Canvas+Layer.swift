@@ -27,6 +27,12 @@ extension Canvas {
     /// row with the backdrop's: "over" with each channel rounded to the nearest level, where
     /// the layer is transparent the backdrop's pixel and where it is opaque the layer's.
     package mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>) {
+        compose(layer, over: backdrop, in: rows) { _ in 0..<0 }
+    }
+
+    /// `compose(_:over:in:)` where, in each row `y`, the backdrop is one colour across
+    /// `evenColumns(y)`: that colour is used there instead of reading the backdrop's pixels.
+    mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>, evenColumns: (Int) -> Range<Int>) {
         precondition(layer.width == width && layer.height == height && backdrop.width == width && backdrop.height == height, "canvas sizes differ")
         let width = self.width, height = self.height
         let rows = rows.clamped(to: 0..<height)
@@ -37,28 +43,67 @@ extension Canvas {
                     target.update(from: below, count: rows.lowerBound * width)
                     let end = rows.upperBound * width
                     target.advanced(by: end).update(from: below.advanced(by: end), count: (height - rows.upperBound) * width)
-                    var index = rows.lowerBound * width
-                    // Eight pixels at a time where the layer is all transparent or all opaque.
-                    while index + 8 <= end {
-                        let top = UnsafeRawPointer(above.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self)
-                        let alphas = Self.alphasAreAll(top)
-                        if alphas.transparent {
-                            UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(
-                                of: UnsafeRawPointer(below.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self), as: SIMD8<UInt32>.self)
-                        } else if alphas.opaque {
-                            UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(of: top, as: SIMD8<UInt32>.self)
-                        } else {
-                            let bottom = UnsafeRawPointer(below.advanced(by: index)).loadUnaligned(as: SIMD8<UInt32>.self)
-                            UnsafeMutableRawPointer(target.advanced(by: index)).storeBytes(of: Self.over8(top, bottom), as: SIMD8<UInt32>.self)
+                    for y in rows {
+                        let row = y * width
+                        let even = evenColumns(y).clamped(to: 0..<width)
+                        let (to, top, bottom) = (target.advanced(by: row), above.advanced(by: row), below.advanced(by: row))
+                        guard !even.isEmpty else {
+                            Self.composeRow(to, top, bottom, 0..<width)
+                            continue
                         }
-                        index += 8
-                    }
-                    while index < end {
-                        target[index] = Self.over(above[index], below[index])
-                        index += 1
+                        Self.composeRow(to, top, bottom, 0..<even.lowerBound)
+                        Self.composeRow(to, top, over: bottom[even.lowerBound], even)
+                        Self.composeRow(to, top, bottom, even.upperBound..<width)
                     }
                 }
             }
+        }
+    }
+
+    /// `over` of `columns` of a row. Eight pixels at a time, copied where the layer is all
+    /// transparent or all opaque.
+    @inline(__always)
+    private static func composeRow(
+        _ target: UnsafeMutablePointer<UInt32>, _ above: UnsafePointer<UInt32>, _ below: UnsafePointer<UInt32>, _ columns: Range<Int>
+    ) {
+        var x = columns.lowerBound
+        while x + 8 <= columns.upperBound {
+            let top = UnsafeRawPointer(above.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+            let alphas = alphasAreAll(top)
+            let pixels: SIMD8<UInt32>
+            if alphas.transparent {
+                pixels = UnsafeRawPointer(below.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+            } else if alphas.opaque {
+                pixels = top
+            } else {
+                pixels = over8(top, UnsafeRawPointer(below.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self))
+            }
+            UnsafeMutableRawPointer(target.advanced(by: x)).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
+            x += 8
+        }
+        while x < columns.upperBound {
+            target[x] = over(above[x], below[x])
+            x += 1
+        }
+    }
+
+    /// `over` of `columns` of a row whose backdrop there is `color`: no backdrop read.
+    @inline(__always)
+    private static func composeRow(
+        _ target: UnsafeMutablePointer<UInt32>, _ above: UnsafePointer<UInt32>, over color: UInt32, _ columns: Range<Int>
+    ) {
+        let bottom = SIMD8<UInt32>(repeating: color)
+        var x = columns.lowerBound
+        while x + 8 <= columns.upperBound {
+            let top = UnsafeRawPointer(above.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+            let alphas = alphasAreAll(top)
+            let pixels = alphas.transparent ? bottom : alphas.opaque ? top : over8(top, bottom)
+            UnsafeMutableRawPointer(target.advanced(by: x)).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
+            x += 8
+        }
+        while x < columns.upperBound {
+            target[x] = over(above[x], color)
+            x += 1
         }
     }
 

@@ -38,7 +38,7 @@ extension FrameRenderer {
             layer.clear(columns: 0..<layer.width, rows: area.rows.clamped(to: 0..<layer.height))
             layer.draw(workspace.layerShapes, fonts: fonts)
         }
-        workspace.canvas.compose(layer, over: backdrop.canvas, in: area.shownRows)
+        backdrop.compose(layer, in: area.shownRows, into: &workspace.canvas)
         workspace.layer = layer
         workspace.canvas.draw(workspace.overShapes, fonts: fonts)
         workspace.changed.removeAll()
