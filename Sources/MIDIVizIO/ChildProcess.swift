@@ -63,7 +63,8 @@ package final class ChildProcess: @unchecked Sendable {
         exited.enter()
         process.terminationHandler = { [exited] _ in exited.leave() }
         do {
-            try process.run()
+            // Started with nothing blocked, from whichever thread: it stops when told to.
+            try SignalMask.withNoneBlocked { try process.run() }
         } catch {
             exited.leave()
             throw error
