@@ -66,8 +66,8 @@ import Testing
         settings.split = .key(60)
         let colors = NoteColors(song: song(notes, seconds: 1), settings: settings, pitchRange: 21...108)
         let hands = Overlay.legend(song: song(notes, seconds: 1), colorBy: .track, colors: colors)
-        #expect(plain.map(\.label) == [.latin1("Track 1")])
-        #expect(hands.map(\.label) == [.latin1("Left hand"), .latin1("Right hand")] && hands.map(\.color) == [colors.leftHand, colors.rightHand])
+        #expect(plain.map(\.text) == [Array("Track 1".utf8)])
+        #expect(hands.map(\.text) == [Array("Left hand".utf8), Array("Right hand".utf8)] && hands.map(\.color) == [colors.leftHand, colors.rightHand])
         #expect(colors.color(of: notes[0]) == colors.leftHand)
     }
 }

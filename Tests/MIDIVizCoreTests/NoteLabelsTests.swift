@@ -4,7 +4,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(30))) struct NoteLabelsTests {
     func name(_ pitch: UInt8, _ spelling: ChordName.Spelling, solfege: Bool = false, octave: Bool = true) -> String {
-        String(decoding: TextLabel.spelledNote(pitch, NoteNaming(solfege: solfege, spelling: spelling, octave: octave)).bytes, as: UTF8.self)
+        String(decoding: TextLabel.spelledNote(pitch, NoteNaming(solfege: solfege, spelling: spelling, octave: octave)).bytes(in: ShapeStore()), as: UTF8.self)
     }
 
     @Test func namesAreSpelledAsChordsAre() {

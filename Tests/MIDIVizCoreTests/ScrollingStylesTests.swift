@@ -161,12 +161,17 @@ import Testing
         let scene = Scene(song: triad(), settings: settings)
         var shapes: [Shape] = []
         scene.makeShapes(at: 1.6, into: &shapes)
-        let labels = shapes.compactMap { if case .text(let label, _, _, _, _) = $0 { return label } else { return nil } }
-        #expect(labels.contains(.latin1("My Song")))
-        #expect(labels.contains(.latin1("piano")), "the legend names the track")
-        #expect(labels.contains(.chord(Array("C".utf8))))
+        let labels = texts(shapes, in: scene.store)
+        #expect(labels.contains("My Song"))
+        #expect(labels.contains("piano"), "the legend names the track")
+        #expect(labels.contains("C"))
         scene.makeShapes(at: 1.2, into: &shapes)
-        #expect(!shapes.contains { if case .text(.chord, _, _, _, _) = $0 { return true } else { return false } }, "one pitch: no chord")
+        #expect(!texts(shapes, in: scene.store).contains("C"), "one pitch: no chord")
+    }
+
+    /// The texts of `shapes`, their stored bytes read from `store`.
+    func texts(_ shapes: [Shape], in store: ShapeStore) -> [String] {
+        shapes.compactMap { if case .text(let label, _, _, _, _) = $0 { return String(decoding: label.bytes(in: store), as: UTF8.self) } else { return nil } }
     }
 
     @Test func aLongLegendEndsWithHowManyMore() {
@@ -176,10 +181,9 @@ import Testing
         song.tracks = (0..<30).map { TrackSummary(name: "Part \($0 + 1)", noteCount: 1, channels: [0], programs: []) }
         song.notes = (0..<30).map { Note(startSeconds: 1, endSeconds: 2, pitch: UInt8(40 + $0), velocity: 90, channel: 0, track: $0) }
         var shapes: [Shape] = []
-        Scene(song: song, settings: settings).makeShapes(at: 1.5, into: &shapes)
-        let labels = shapes.compactMap {
-            if case .text(.bytes(let bytes), _, _, _, _) = $0 { return String(decoding: bytes, as: UTF8.self) } else { return nil }
-        }
+        let scene = Scene(song: song, settings: settings)
+        scene.makeShapes(at: 1.5, into: &shapes)
+        let labels = texts(shapes, in: scene.store)
         let parts = labels.filter { $0.hasPrefix("Part ") }
         #expect(parts.count >= 5 && parts.count < 30, "as many as fit in 60 % of the height: \(parts.count)")
         #expect(parts == (1...parts.count).map { "Part \($0)" })
@@ -278,8 +282,11 @@ import Testing
             let scene = Scene(song: triad(), settings: settings)
             var shapes: [Shape] = []
             scene.makeShapes(at: 1.6, into: &shapes)
-            let title = shapes.firstIndex { if case .text(let label, _, _, _, _) = $0 { return label == .latin1("Title") } else { return false } }
-            let chord = shapes.firstIndex { if case .text(.chord, _, _, _, _) = $0 { return true } else { return false } }
+            let labels = shapes.map {
+                if case .text(let label, _, _, _, _) = $0 { return String(decoding: label.bytes(in: scene.store), as: UTF8.self) } else { return "" }
+            }
+            let title = labels.firstIndex(of: "Title")
+            let chord = labels.firstIndex(of: "C")
             // Without a legend the overlay is the title and the chord, each over its shadow: the
             // last four shapes.
             #expect(title == shapes.count - 4 && chord == shapes.count - 2, "\(style)")

@@ -37,12 +37,12 @@ extension Canvas {
             drawLine(from: from, to: to, lineWidth: lineWidth, color)
         case .text(let label, let size, let center, let color, let alignment):
             let glyphs = fonts[size]
-            let bytes = label.bytes
+            let bytes = label.bytes(in: fonts.store)
             let origin = Point(alignment.left(ofWidth: glyphs.width(of: bytes), at: center.x), center.y + glyphs.capHeight / 2)
             drawText(bytes, glyphs: glyphs, origin: origin, color)
         case .lyricLine(let line, let size, let center):
             let glyphs = fonts[size]
-            let characters = line.characters
+            let characters = fonts.store.characters(of: line.line)
             var x = center.x - glyphs.width(of: characters) / 2
             let y = center.y + glyphs.capHeight / 2
             let sungEnd = min(max(0, line.sungEnd), characters.count), lightingEnd = min(max(sungEnd, line.lightingEnd), characters.count)
@@ -52,7 +52,8 @@ extension Canvas {
                 x += glyphs.width(of: characters[part])
             }
         case .sheet(let view):
-            draw(view)
+            // The store's music, when it is the one the view shows.
+            if let music = fonts.store.sheet, music.fingerprint == view.fingerprint { draw(view, music: music) }
         }
     }
 }

@@ -11,6 +11,8 @@ package struct FrameRenderer: Sendable {
 
     package init(scene: Scene, fonts: TextFonts) {
         self.scene = scene
+        var fonts = fonts
+        fonts.store = scene.store
         self.fonts = fonts
         let settings = scene.settings
         var backdrop: Canvas

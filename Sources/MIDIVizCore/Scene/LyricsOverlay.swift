@@ -4,6 +4,8 @@
 /// `bars` under the header, in `roll` and `circles` at the bottom.
 struct LyricsOverlay: Sendable {
     let lyrics: Lyrics
+    /// The first line's number in the scene's `ShapeStore`, the others following.
+    private let firstLine: StoredLine
     private let centerX: Float
     private let width: Float
     private let currentY: Float
@@ -27,8 +29,10 @@ struct LyricsOverlay: Sendable {
     /// The panel's height for two lines whose text is `current` and `next` pixels tall.
     static func panelHeight(current: Float, next: Float) -> Float { 3.4 * current + 0.5 * next }
 
-    init(lyrics: Lyrics, settings: RenderSettings, bands: OverlayBands) {
+    /// The karaoke lines of `lyrics`, added to `store`.
+    init(lyrics: Lyrics, settings: RenderSettings, bands: OverlayBands, store: inout ShapeStore) {
         self.lyrics = lyrics
+        firstLine = store.add(lines: lyrics.lines.map(\.characters))
         textSide = settings.textSide
         let lineHeight = Float(Self.currentSize.pixelSize(canvasSide: textSide)) * 1.45
         width = Float(settings.width)
@@ -74,17 +78,18 @@ struct LyricsOverlay: Sendable {
         let litEnd = display.sung > 1 ? current.syllableEnds[display.sung - 2] : 0
         // The syllable being sung lights up over `Lyrics.lightingSeconds`.
         let lighting = unsung.mixed(with: sung, display.lastSyllableProgress)
+        let stored = firstLine.advanced(by: display.current)
         let line = LyricLine(
-            current.characters, sungEnd: display.lastSyllableProgress >= 1 ? sungEnd : litEnd, lightingEnd: sungEnd,
+            stored, sungEnd: display.lastSyllableProgress >= 1 ? sungEnd : litEnd, lightingEnd: sungEnd,
             sung: sung, lighting: lighting, unsung: unsung)
         let shadowOffset = max(1, (currentPixels * 0.05).rounded())
         shapes.append(
             .lyricLine(
-                LyricLine(current.characters, RGBA(0, 0, 0, 0.6)), currentSize,
+                LyricLine(stored, RGBA(0, 0, 0, 0.6)), currentSize,
                 center: Point(centerX + shadowOffset, currentY + shadowOffset)))
         shapes.append(.lyricLine(line, currentSize, center: Point(centerX, currentY)))
-        if let next {
-            shapes.append(.lyricLine(LyricLine(next.characters, waiting), nextSize, center: Point(centerX, nextY)))
+        if let next = display.next {
+            shapes.append(.lyricLine(LyricLine(firstLine.advanced(by: next), waiting), nextSize, center: Point(centerX, nextY)))
         }
     }
 

@@ -3,15 +3,24 @@
 /// All of it stays in the header band (`OverlayBands`), which no note enters.
 struct Overlay: Sendable {
     struct LegendEntry: Sendable, Equatable {
-        var label: TextLabel
+        /// Its text, as Latin-1 bytes (`ShapeStore.latin1Bytes`).
+        var text: [UInt8]
         var color: RGBA
+
+        init(text: String, color: RGBA) {
+            self.text = ShapeStore.latin1Bytes(text)
+            self.color = color
+        }
     }
 
     let title: TextLabel?
     let legend: [LegendEntry]
-    /// The legend's entries that fit in the row, and a last entry for the rest (`+3 more`), if any.
-    private let shownLegend: ArraySlice<LegendEntry>
+    /// The legend's entries that fit in the row, with their labels, and a last entry for the
+    /// rest (`+3 more`), if any.
+    private let shownLegend: [(entry: LegendEntry, label: TextLabel)]
     private let moreLabel: TextLabel?
+    /// The label of each chord symbol the chord timeline names.
+    private let chordLabels: [[UInt8]: TextLabel]
     private let width: Float
     private let textSide: Int
     private let left: Float
@@ -29,7 +38,8 @@ struct Overlay: Sendable {
         return text.isEmpty ? nil : text
     }
 
-    init(settings: RenderSettings, legend: [LegendEntry], bands: OverlayBands) {
+    /// An overlay whose texts are added to `store`, the chords' among them.
+    init(settings: RenderSettings, legend: [LegendEntry], bands: OverlayBands, chords: ChordTimeline?, store: inout ShapeStore) {
         width = Float(settings.width)
         textSide = settings.textSide
         accent = settings.scheme.accent
@@ -42,7 +52,7 @@ struct Overlay: Sendable {
             let room = width - left - margin - chordWidth
             let fitting = Int(room / (Self.averageCharacterEms * Float(TextSize.title.pixelSize(canvasSide: textSide))))
             let longest = max(8, min(Self.longestTitle, fitting))
-            title = .latin1(text.count > longest ? String(text.prefix(longest - 3)) + "..." : text)
+            title = store.latin1(text.count > longest ? String(text.prefix(longest - 3)) + "..." : text)
         } else {
             title = nil
         }
@@ -51,7 +61,7 @@ struct Overlay: Sendable {
         let room = width - 2 * margin
         var used: Float = 0, fitting = 0
         for entry in legend {
-            let entryWidth = Self.legendEntryWidth(characters: entry.label.bytes.count, textSide: textSide)
+            let entryWidth = Self.legendEntryWidth(characters: entry.text.count, textSide: textSide)
             guard used + entryWidth <= room else { break }
             used += entryWidth
             fitting += 1
@@ -60,11 +70,16 @@ struct Overlay: Sendable {
         if fitting < legend.count {
             while fitting > 0 && used + more > room {
                 fitting -= 1
-                used -= Self.legendEntryWidth(characters: legend[fitting].label.bytes.count, textSide: textSide)
+                used -= Self.legendEntryWidth(characters: legend[fitting].text.count, textSide: textSide)
             }
         }
-        shownLegend = legend.prefix(fitting)
-        moreLabel = fitting < legend.count ? .latin1("+\(legend.count - fitting) more") : nil
+        shownLegend = legend.prefix(fitting).map { ($0, store.add($0.text)) }
+        moreLabel = fitting < legend.count ? store.latin1("+\(legend.count - fitting) more") : nil
+        var chordLabels: [[UInt8]: TextLabel] = [:]
+        for segment in chords?.segments ?? [] where chordLabels[segment.symbol] == nil {
+            chordLabels[segment.symbol] = store.add(segment.symbol)
+        }
+        self.chordLabels = chordLabels
     }
 
     /// The room a legend entry takes in its row: its swatch, its text (estimated: text is
@@ -81,7 +96,7 @@ struct Overlay: Sendable {
         let melodic = song.notes.filter { $0.channel != Scene.drumChannel }
         // `--split` colours notes by hand, not by track or channel: the legend names the hands.
         if colorBy != .pitch && colors.splitsHands {
-            return [LegendEntry(label: .latin1("Left hand"), color: colors.leftHand), LegendEntry(label: .latin1("Right hand"), color: colors.rightHand)]
+            return [LegendEntry(text: "Left hand", color: colors.leftHand), LegendEntry(text: "Right hand", color: colors.rightHand)]
         }
         switch colorBy {
         case .pitch:
@@ -90,7 +105,7 @@ struct Overlay: Sendable {
             return Set(melodic.map(\.track)).sorted().map { track in
                 let name = track < song.tracks.count ? song.tracks[track].name.map(trimmed) : nil
                 return LegendEntry(
-                    label: .latin1(name.flatMap { $0.isEmpty ? nil : $0 } ?? "Track \(track + 1)"),
+                    text: name.flatMap { $0.isEmpty ? nil : $0 } ?? "Track \(track + 1)",
                     color: colors.color(ofTrack: track))
             }
         case .channel:
@@ -102,7 +117,7 @@ struct Overlay: Sendable {
                     .compactMap { $0.key < song.tracks.count ? song.tracks[$0.key].name.map(trimmed) : nil }
                     .first { !$0.isEmpty }
                 return LegendEntry(
-                    label: .latin1("Ch \(channel + 1)" + (named.map { " \u{B7} " + $0 } ?? "")),
+                    text: "Ch \(channel + 1)" + (named.map { " \u{B7} " + $0 } ?? ""),
                     color: colors.color(ofChannel: channel))
             }
         }
@@ -119,10 +134,10 @@ struct Overlay: Sendable {
             appendShadowed(title, .title, at: Point(left, bands.titleRowY), alpha: 0.92, alignment: .left, to: &shapes)
         }
         appendLegend(to: &shapes)
-        if let chord {
+        if let chord, let label = chordLabels[chord.symbol] {
             let alpha = Float(min(1, (seconds - chord.start) / Self.chordFadeInSeconds))
             appendShadowed(
-                .chord(chord.symbol), .display, at: Point(width - bands.margin, bands.titleRowY), alpha: 0.95 * alpha,
+                label, .display, at: Point(width - bands.margin, bands.titleRowY), alpha: 0.95 * alpha,
                 alignment: .right, to: &shapes)
         }
     }
@@ -144,13 +159,13 @@ struct Overlay: Sendable {
         let swatch = textSize * 0.9
         let y = bands.legendRowY
         var x = left
-        for entry in shownLegend {
+        for (entry, label) in shownLegend {
             shapes.append(
                 .roundedRect(
                     Rect(x: x, y: y - swatch / 2, width: swatch, height: swatch), radius: swatch * 0.25,
                     top: entry.color, bottom: entry.color.scaled(0.7)))
-            shapes.append(.text(entry.label, .small, center: Point(x + swatch + textSize * 0.6, y), accent.withAlpha(0.88), alignment: .left))
-            x += Self.legendEntryWidth(characters: entry.label.bytes.count, textSide: textSide)
+            shapes.append(.text(label, .small, center: Point(x + swatch + textSize * 0.6, y), accent.withAlpha(0.88), alignment: .left))
+            x += Self.legendEntryWidth(characters: entry.text.count, textSide: textSide)
         }
         if let moreLabel {
             shapes.append(.text(moreLabel, .small, center: Point(x, y), accent.withAlpha(0.6), alignment: .left))

@@ -30,6 +30,8 @@ package struct Scene: Sendable {
     let labeler: NoteLabeler
     /// The karaoke display, with `--lyrics` when the song has lyrics.
     let lyricsOverlay: LyricsOverlay?
+    /// The texts, lyrics and engraved music the scene's shapes refer to by number.
+    package let store: ShapeStore
     /// Note names under the sheet band's noteheads, with `--labels`.
     let sheetLabels: SheetLabels?
 
@@ -75,10 +77,13 @@ package struct Scene: Sendable {
         }
         chordTimeline = settings.chords ? ChordTimeline(song: song, drumChannel: Self.drumChannel) : nil
         self.bands = bands
-        overlay = Overlay(settings: settings, legend: legend, bands: bands)
+        var store = ShapeStore()
+        store.sheet = settings.sheet
+        overlay = Overlay(settings: settings, legend: legend, bands: bands, chords: chordTimeline, store: &store)
         labeler = NoteLabeler(song: song, settings: settings)
         sheetLabels = SheetLabels(song: song, settings: settings, labeler: labeler)
-        lyricsOverlay = lyrics.map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands) }
+        lyricsOverlay = lyrics.map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands, store: &store) }
+        self.store = store
     }
 
     /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),

@@ -1,4 +1,5 @@
-/// One thing to draw: the model's output for a frame, in drawing order.
+/// One thing to draw: the model's output for a frame, in drawing order. Plain bytes: texts,
+/// lyrics and engraved music are referred to by number (`ShapeStore`).
 package enum Shape: Sendable, Hashable {
     case background(top: RGBA, bottom: RGBA)
     case rect(Rect, RGBA)
@@ -20,10 +21,11 @@ package enum Shape: Sendable, Hashable {
     case sheet(SheetView)
 }
 
-/// A line of lyrics as code points: the first `sungEnd` characters in `sung`, then up to
-/// `lightingEnd` in `lighting` (the syllable lighting up now), the rest in `unsung`.
+/// A line of lyrics (its code points stored in a `ShapeStore`): the first `sungEnd` characters
+/// in `sung`, then up to `lightingEnd` in `lighting` (the syllable lighting up now), the rest in
+/// `unsung`.
 package struct LyricLine: Sendable, Hashable {
-    package var characters: [UInt32]
+    package var line: StoredLine
     package var sungEnd: Int
     package var lightingEnd: Int
     package var sung: RGBA
@@ -31,12 +33,12 @@ package struct LyricLine: Sendable, Hashable {
     package var unsung: RGBA
 
     /// The whole line in one colour.
-    package init(_ characters: [UInt32], _ color: RGBA) {
-        self.init(characters, sungEnd: 0, lightingEnd: 0, sung: color, lighting: color, unsung: color)
+    package init(_ line: StoredLine, _ color: RGBA) {
+        self.init(line, sungEnd: 0, lightingEnd: 0, sung: color, lighting: color, unsung: color)
     }
 
-    package init(_ characters: [UInt32], sungEnd: Int, lightingEnd: Int, sung: RGBA, lighting: RGBA, unsung: RGBA) {
-        self.characters = characters
+    package init(_ line: StoredLine, sungEnd: Int, lightingEnd: Int, sung: RGBA, lighting: RGBA, unsung: RGBA) {
+        self.line = line
         self.sungEnd = sungEnd
         self.lightingEnd = lightingEnd
         self.sung = sung
@@ -66,11 +68,11 @@ extension Shape {
                 width: abs(to.x - from.x) + 2 * pad, height: abs(to.y - from.y) + 2 * pad)
         case .text(let label, let size, let center, _, let alignment):
             let glyphs = fonts[size]
-            let width = glyphs.width(of: label.bytes)
+            let width = glyphs.width(of: label.bytes(in: fonts.store))
             return glyphs.bounds(ofTextFrom: alignment.left(ofWidth: width, at: center.x), width: width, centerY: center.y)
         case .lyricLine(let line, let size, let center):
             let glyphs = fonts[size]
-            let width = glyphs.width(of: line.characters)
+            let width = glyphs.width(of: fonts.store.characters(of: line.line))
             return glyphs.bounds(ofTextFrom: center.x - width / 2, width: width, centerY: center.y)
         case .sheet(let view):
             return Rect(x: view.band.minX - 1, y: view.band.minY - 1, width: view.band.width + 2, height: view.band.height + 2)
@@ -100,29 +102,27 @@ package enum TextLabel: Sendable, Hashable {
     case spelledNote(UInt8, NoteNaming)
     /// A whole number, e.g. a bar number.
     case number(Int)
-    /// A chord symbol, e.g. `Am7/G`, as bytes made once (`ChordTimeline.Segment.symbol`).
-    case chord([UInt8])
-    /// Any text, as Latin-1 bytes (see `TextLabel.latin1`).
-    case bytes([UInt8])
+    /// `Drums`, the roll's drum strip.
+    case drums
+    /// Any other text, as Latin-1 bytes in a `ShapeStore` (a title, a legend entry, a chord
+    /// symbol such as `Am7/G`).
+    case stored(StoredText)
 
-    var bytes: [UInt8] {
+    /// Its bytes, a stored text's from `store`.
+    func bytes(in store: ShapeStore) -> [UInt8] {
         switch self {
         case .noteName(let pitch): return NoteName.all[Int(pitch & 0x7F)]
         case .pitchClass(let pitchClass): return NoteName.classes[Int(pitchClass) % 12]
         case .spelledNote(let pitch, let naming): return NoteName.tables[naming.tableIndex][Int(pitch & 0x7F)]
         case .number(let number): return number >= 0 && number < Self.numbers.count ? Self.numbers[number] : Array(String(number).utf8)
-        case .chord(let symbol): return symbol
-        case .bytes(let bytes): return bytes
+        case .drums: return Self.drumsBytes
+        case .stored(let text): return store.bytes(of: text)
         }
     }
 
     /// The numbers a frame is likely to show, written once rather than per frame.
     private static let numbers: [[UInt8]] = (0..<1000).map { Array(String($0).utf8) }
-
-    /// `text` in Latin-1, the glyphs the font tables hold; other characters become `?`.
-    package static func latin1(_ text: String) -> TextLabel {
-        .bytes(text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") })
-    }
+    private static let drumsBytes = Array("Drums".utf8)
 }
 
 /// Where text sits relative to its anchor's x.
@@ -151,9 +151,11 @@ package enum TextSize: Int, Sendable, CaseIterable {
     }
 }
 
-/// The glyph sets for each `TextSize`, made once before rendering.
+/// The glyph sets for each `TextSize`, made once before rendering, and the store of what the
+/// shapes drawn with them refer to by number (`FrameRenderer` gives its scene's).
 package struct TextFonts: Sendable {
     package let sets: [GlyphSet]
+    package var store = ShapeStore()
 
     package init(sets: [GlyphSet]) {
         precondition(sets.count == TextSize.allCases.count, "one glyph set per text size")

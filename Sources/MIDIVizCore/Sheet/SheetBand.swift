@@ -58,7 +58,7 @@ package enum SheetBand {
         // against 1.32x by sixteenths of a pixel).
         let left = Int((x - Double(playhead)).rounded())
         return SheetView(
-            music: music, band: rect(settings: settings), left: left, playheadX: playhead,
+            fingerprint: music.fingerprint, stripHeight: music.height, band: rect(settings: settings), left: left, playheadX: playhead,
             paper: colors.paper, ink: colors.ink, lit: colors.lit)
     }
 }

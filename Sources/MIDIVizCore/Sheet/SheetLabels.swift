@@ -43,7 +43,8 @@ struct SheetLabels: Sendable {
             guard heads.count == notes.count else { continue }
             for (head, note) in zip(heads, notes) {
                 guard let text = labeler.name(note.pitch, at: note.startSeconds) else { continue }
-                let width = Float(text.bytes.count) * Overlay.averageCharacterEms * labeler.pixels
+                // A note name: its bytes are its own, not stored.
+                let width = Float(text.bytes(in: ShapeStore()).count) * Overlay.averageCharacterEms * labeler.pixels
                 let y = Float(head.y) + headHalfHeight + space * 0.3 + labeler.capHeight / 2
                 candidates.append(Label(x: Float(head.x), y: y, text: text, halfWidth: width / 2))
             }
@@ -71,7 +72,7 @@ struct SheetLabels: Sendable {
 
     /// The names under the band of `view`, as text shapes in the frame.
     func append(for view: SheetView, to shapes: inout [Shape]) {
-        let top = Float(Int(view.band.minY) + (Int(view.band.height) - view.music.height) / 2)
+        let top = Float(Int(view.band.minY) + (Int(view.band.height) - view.stripHeight) / 2)
         let left = Float(view.left)
         let first = labels.partitioningIndex { $0.x + $0.halfWidth >= left }
         for label in labels[first...] {

@@ -1,8 +1,11 @@
 /// The engraved music seen through a band of the frame at one moment: the strip shifted so that
-/// the music sounding now is under the playhead. A shape (`Shape.sheet`); strips compare by
-/// their fingerprint, so a frame's shapes hash without touching pixels.
+/// the music sounding now is under the playhead. A shape (`Shape.sheet`): the music itself is in
+/// the scene's `ShapeStore`, and the view holds its fingerprint and height.
 package struct SheetView: Sendable, Hashable {
-    package var music: SheetMusic
+    /// `SheetMusic.fingerprint` of the music shown.
+    package var fingerprint: UInt64
+    /// The strip's height in pixels.
+    package var stripHeight: Int
     /// Where the band is in the frame.
     package var band: Rect
     /// The strip's column at the band's left edge: the strip scrolls by whole pixels.
@@ -13,27 +16,14 @@ package struct SheetView: Sendable, Hashable {
     package var ink: RGBA
     /// The ink within a notehead's half width of the playhead: the notes sounding now.
     package var lit: RGBA
-
-    package static func == (lhs: SheetView, rhs: SheetView) -> Bool {
-        lhs.music.fingerprint == rhs.music.fingerprint && lhs.band == rhs.band && lhs.left == rhs.left
-            && lhs.playheadX == rhs.playheadX
-            && lhs.paper == rhs.paper && lhs.ink == rhs.ink && lhs.lit == rhs.lit
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(music.fingerprint)
-        hasher.combine(left)
-        hasher.combine(band.minX)
-        hasher.combine(band.minY)
-    }
 }
 
 extension Canvas {
     /// Fills the band with paper (when it has any alpha), then blends the strip's ink over it, the
-    /// columns around the playhead in the lit colour, then a faint playhead line.
-    package mutating func draw(_ view: SheetView) {
+    /// columns around the playhead in the lit colour, then a faint playhead line. `music` is the
+    /// music `view` shows.
+    package mutating func draw(_ view: SheetView, music: SheetMusic) {
         if view.paper.a > 0 { fillRect(view.band, view.paper) }
-        let music = view.music
         let x0 = max(0, Int(view.band.minX)), x1 = min(width, Int(view.band.maxX))
         // The strip in the band's middle, its rows within the frame.
         let top = Int(view.band.minY) + (Int(view.band.height) - music.height) / 2

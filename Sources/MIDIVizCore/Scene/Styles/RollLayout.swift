@@ -177,7 +177,7 @@ struct RollLayout: StyleLayout {
             shapes.append(.line(from: Point(0, notesBottom), to: Point(width, notesBottom), lineWidth: 1, accent.withAlpha(0.14)))
             shapes.append(
                 .text(
-                    .latin1("Drums"), .small, center: Point(keyboardWidth / 2, notesBottom + drumStripHeight / 2),
+                    .drums, .small, center: Point(keyboardWidth / 2, notesBottom + drumStripHeight / 2),
                     accent.withAlpha(0.6)))
         }
         appendKeyboard(to: &shapes)
