@@ -81,9 +81,11 @@ struct ScrolledShapes: Sendable {
                 dirty.markEverything()
                 return
             }
-            // Its pixels: where it drew, and inside the area where they have moved to.
-            dirty.mark(region)
-            if isInside(region) != false {
+            // Its pixels: inside the area where they have moved to (what took their place is
+            // the moved frame's), elsewhere where it drew, and across the area's edge both.
+            let inside = isInside(region)
+            if inside != true { dirty.mark(region) }
+            if inside != false {
                 dirty.mark(Rect(x: region.minX + Float(offset.dx), y: region.minY + Float(offset.dy), width: region.width, height: region.height))
             }
         }
