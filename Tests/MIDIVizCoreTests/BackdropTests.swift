@@ -23,7 +23,11 @@ import Testing
     /// the backdrop's pixels: the same pixels as `over` one by one, in runs of transparent,
     /// opaque and mixed pixels, at the run's edges and in the row whose run is cut short.
     @Test func composingALayerEqualsOverPixelByPixel() {
-        let backdrop = Backdrop(picture())
+        var canvas = picture()
+        // Row 7's run ends before the last column, and row 9 has none (no stretch of 32).
+        for x in 100..<120 { canvas.pixels[7 * 120 + x] = 0xFF00_00FF | UInt32(x) << 8 }
+        for x in 0..<120 { canvas.pixels[9 * 120 + x] = 0xFF00_0000 | UInt32(x * 977) }
+        let backdrop = Backdrop(canvas)
         var random = SeededNumbers(state: 21)
         var pixels: [UInt32] = []
         while pixels.count < 120 * 30 {

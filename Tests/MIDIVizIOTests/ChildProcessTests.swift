@@ -27,8 +27,8 @@ struct ChildProcessTests {
         #expect(child.isRunning)
         child.stop()
         #expect(!child.isRunning)
-        // SIGTERM, though the test's thread blocks it (`aChildStartsWithNoSignalBlocked`),
-        // not SIGKILL a second later.
+        // SIGTERM, not SIGKILL a second later: the child starts with nothing blocked, whatever
+        // the test's thread (a Dispatch worker) blocks (`aChildStartsWithNoSignalBlocked`).
         let termination = child.waitForExit(timeoutSeconds: 1)
         #expect(termination == .signalled(SIGTERM), "\(String(describing: termination))")
         #expect(Date().timeIntervalSince(started) < 5)

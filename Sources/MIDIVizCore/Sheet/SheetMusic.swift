@@ -100,7 +100,7 @@ public struct SheetMusic: Sendable, Equatable {
     }
 
     /// The coverage at column `x`, row `y` (0 outside the strip). One tile look-up a pixel: for
-    /// tests; frames take their tiles once (`Canvas.draw(_:)`).
+    /// tests; frames take their tiles once (`Canvas.draw(_:music:)`).
     package func coverage(x: Int, y: Int) -> UInt8 {
         guard x >= 0, x < width, y >= 0, y < height else { return 0 }
         let tile = x / tiles.tileColumns
