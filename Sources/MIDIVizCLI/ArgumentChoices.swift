@@ -31,13 +31,14 @@ enum BareOptions {
     }
 }
 
-/// `frame --at`: seconds (`12.5`) or `mm:ss.fff`.
+/// `frame --at`: seconds (`12.5`), `mm:ss.fff` or `bar:N`.
 struct AtTime: ExpressibleByArgument {
-    var seconds: Double
+    /// Seconds, `mm:ss.fff` or `bar:N`, as `--from` takes them.
+    var time: TimeSpec
 
     init?(argument: String) {
-        guard let seconds = SongTime.seconds(argument) else { return nil }
-        self.seconds = seconds
+        guard let time = TimeSpec(optionText: argument) else { return nil }
+        self.time = time
     }
 }
 

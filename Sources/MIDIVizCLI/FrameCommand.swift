@@ -13,7 +13,7 @@ struct FrameCommand: ParsableCommand {
     @Argument(help: "The Standard MIDI File.")
     var song: String
 
-    @Option(help: "The time to show: seconds (12.5) or mm:ss.fff.")
+    @Option(help: "The time to show: seconds (12.5), mm:ss.fff or bar:N (the bar's first beat).")
     var at: AtTime
 
     @Option(name: .shortAndLong, help: "The PNG to write.")
@@ -40,11 +40,14 @@ struct FrameCommand: ParsableCommand {
             return
         }
         let loaded = try loadSongOrExit(song)
+        guard let seconds = at.time.seconds(in: loaded) else {
+            throw RenderError.noBarsToCount(option: "--at", time: at.time.optionText, song: song).reported
+        }
         do {
             // Engraving sheet music runs the score tools.
             try Interruption.stoppingScoreTools { () throws(RenderError) in
                 try PosterRender.render(
-                    song: loaded, songPath: song, options: options, atSeconds: at.seconds, to: output, pngLevel: pngLevel,
+                    song: loaded, songPath: song, options: options, atSeconds: seconds, to: output, pngLevel: pngLevel,
                     configFiles: config.config)
             }
         } catch {

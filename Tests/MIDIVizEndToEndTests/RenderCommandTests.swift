@@ -64,6 +64,33 @@ import Testing
         #expect(Set(hashes[0]).count > 10, "frames differ from each other")
     }
 
+    /// `frame --at bar:N` shows the bar's first beat, as `--from bar:N` counts bars; a song
+    /// with SMPTE time division has no bars to count (64, saying so), and no poster is written.
+    @Test func posterAtABarIsTheFrameAtThatBarsStart() throws {
+        let out = temporaryDirectory("poster-bar")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let fixtures = TestEnvironment.packageRoot.appendingPathComponent("fixtures")
+        let tempoMap = fixtures.appendingPathComponent("tempo-map.mid").path
+        let common = ["--size", "320x180", "--style", "roll"]
+        // Bar 2 of tempo-map.mid starts at 2 s, bar 3 (in 3/4 at 90 bpm) at 4 s.
+        var hashes: [String: UInt64] = [:]
+        for at in ["bar:2", "2", "bar:3", "0:04"] {
+            let poster = out.appendingPathComponent("\(at).png").path
+            let result = try ProcessRunner.midiviz(["frame", tempoMap, "--at", at, "-o", poster] + common)
+            #expect(result.status == 0, "\(result.stderr)")
+            hashes[at] = try PNGReader.read(poster).pixelHash
+        }
+        #expect(hashes["bar:2"] == hashes["2"] && hashes["bar:3"] == hashes["0:04"])
+        #expect(hashes["bar:2"] != hashes["bar:3"])
+        let smpte = out.appendingPathComponent("smpte.png").path
+        let refused = try ProcessRunner.midiviz(["frame", fixtures.appendingPathComponent("smpte-25fps.mid").path, "--at", "bar:2", "-o", smpte])
+        #expect(refused.status == 64 && refused.stderr.contains("--at bar:2") && refused.stderr.contains("no bars to count"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: smpte))
+        let zero = try ProcessRunner.midiviz(["frame", tempoMap, "--at", "bar:0", "-o", smpte])
+        #expect(zero.status == 64, "bars count from 1: \(zero.stderr)")
+    }
+
     @Test func posterFrameEqualsTheSequenceFrameAtThatTime() throws {
         let out = temporaryDirectory("poster")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
