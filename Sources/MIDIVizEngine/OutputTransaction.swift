@@ -17,8 +17,7 @@ final class OutputTransaction: Sendable {
 
     /// Stages one output; returns the temporary path to write.
     func stage(_ output: RenderOutput) throws(RenderError) -> String {
-        StagedOutput.removeStaleScratches(of: output.path)
-        return try keep(StagedOutput(finalPath: output.path, isFolder: output.isFolder), asScratch: false)
+        try keep(StagedOutput(finalPath: output.path, isFolder: output.isFolder, sweepsScratches: true), asScratch: false)
     }
 
     /// A temporary file beside `path` (`.NAME.SUFFIX.midiviz-PID-XXXXXX`), removed at the end

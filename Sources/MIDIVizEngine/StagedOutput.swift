@@ -28,8 +28,10 @@ final class StagedOutput: Sendable {
     }
 
     /// Creates the temporary (and a frames folder's missing parents), after removing the
-    /// temporaries that dead runs left for this output.
-    init(finalPath: String, isFolder: Bool) throws(RenderError) {
+    /// temporaries that dead runs left for this output, and with `sweepsScratches` those of its
+    /// scratch files too, whichever of them this run uses (a run with sound killed, then one
+    /// without).
+    init(finalPath: String, isFolder: Bool, sweepsScratches: Bool = false) throws(RenderError) {
         self.finalPath = finalPath
         self.isFolder = isFolder
         let parts = PathParts(finalPath)
@@ -48,7 +50,7 @@ final class StagedOutput: Sendable {
             }
         }
         createdFolders = created
-        Self.removeStaleTemporaries(in: folder, of: [name])
+        Self.removeStaleTemporaries(in: folder, of: [name] + (sweepsScratches ? Self.scratchNames(of: name) : []))
         let template = PathParts.join(folder, ".\(name).midiviz-\(getpid())-XXXXXX")
         let mode = 0o777 & ~Self.umaskValue
         if isFolder {
@@ -130,13 +132,6 @@ final class StagedOutput: Sendable {
     static func removeStaleTemporaries(of output: String) {
         let parts = PathParts(output)
         removeStaleTemporaries(in: parts.folder, of: [parts.name] + scratchNames(of: parts.name))
-    }
-
-    /// The temporaries of the scratch files that runs that died kept beside `output`, whichever
-    /// of them this run uses (a run with sound killed, then one without).
-    static func removeStaleScratches(of output: String) {
-        let parts = PathParts(output)
-        removeStaleTemporaries(in: parts.folder, of: scratchNames(of: parts.name))
     }
 
     private static func scratchNames(of name: String) -> [String] { scratchSuffixes.map { name + "." + $0 } }
