@@ -66,7 +66,7 @@ import Testing
         settings.split = .key(60)
         let colors = NoteColors(song: song(notes, seconds: 1), settings: settings, pitchRange: 21...108)
         let hands = Overlay.legend(song: song(notes, seconds: 1), colorBy: .track, colors: colors)
-        #expect(plain.map(\.text) == [Array("Track 1".utf8)])
+        #expect(plain.map(\.text) == [Array("Track 0".utf8)], "numbered from 0, as `midiviz info` and --track-color number tracks")
         #expect(hands.map(\.text) == [Array("Left hand".utf8), Array("Right hand".utf8)] && hands.map(\.color) == [colors.leftHand, colors.rightHand])
         #expect(colors.color(of: notes[0]) == colors.leftHand)
     }

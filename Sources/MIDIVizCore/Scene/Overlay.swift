@@ -105,7 +105,7 @@ struct Overlay: Sendable {
             return Set(melodic.map(\.track)).sorted().map { track in
                 let name = track < song.tracks.count ? song.tracks[track].name.map(trimmed) : nil
                 return LegendEntry(
-                    text: name.flatMap { $0.isEmpty ? nil : $0 } ?? "Track \(track + 1)",
+                    text: name.flatMap { $0.isEmpty ? nil : $0 } ?? "Track \(track)",
                     color: colors.color(ofTrack: track))
             }
         case .channel:
