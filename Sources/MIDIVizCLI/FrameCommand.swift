@@ -31,7 +31,7 @@ struct FrameCommand: ParsableCommand {
     }
 
     /// The render options: config files, then the command line's.
-    func renderOptions() throws -> RenderOptions { try config.options([look, limits]) }
+    func renderOptions() throws -> RenderOptions { try config.options([look, limits], forVideo: false) }
 
     func run() throws {
         let options = try renderOptions()

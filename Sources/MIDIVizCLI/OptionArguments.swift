@@ -37,7 +37,8 @@ struct ConfigArguments: ParsableArguments {
 
     /// The render options: the defaults, then each config file, then the command line's
     /// options; all checked. Prints the error and exits 64 (66 for an unreadable file).
-    func options(_ groups: [any GivenOptions]) throws -> RenderOptions {
+    /// - Parameter forVideo: whether the frames go to a video, whose sides must be even.
+    func options(_ groups: [any GivenOptions], forVideo: Bool = true) throws -> RenderOptions {
         var options = RenderOptions()
         do {
             for file in config { try ConfigFile.apply(file, to: &options) }
@@ -51,7 +52,7 @@ struct ConfigArguments: ParsableArguments {
                     try declaration.set(texts, in: &options)
                 }
             }
-            try options.validate()
+            try options.validate(forVideo: forVideo)
         } catch {
             throw fail(error.message(prefix: "--"), code: 64)
         }
@@ -68,5 +69,5 @@ struct AllRenderOptions: ParsableArguments {
     @OptionGroup var limits: LimitsArguments
 
     /// The render options: config files, then the command line's.
-    func resolved() throws -> RenderOptions { try config.options([look, sound, render, limits]) }
+    func resolved(forVideo: Bool = true) throws -> RenderOptions { try config.options([look, sound, render, limits], forVideo: forVideo) }
 }

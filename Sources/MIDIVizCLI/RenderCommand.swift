@@ -20,7 +20,8 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var renderArguments: AllRenderOptions
 
     /// The render options: config files, then the command line's.
-    func renderOptions() throws -> RenderOptions { try renderArguments.resolved() }
+    /// PNG frames and a WAV alone may have any size; a video's sides must be even.
+    func renderOptions() throws -> RenderOptions { try renderArguments.resolved(forVideo: !outputs.noVideo || outputs.rawVideoOut != nil) }
 
     func run() throws {
         let options = try renderOptions()

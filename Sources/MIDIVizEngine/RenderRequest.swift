@@ -97,6 +97,13 @@ public enum RenderOutput: Sendable, Hashable {
     }
 
     var isFolder: Bool { if case .pngFrames = self { return true } else { return false } }
+    /// Whether its frames are 4:2:0 (a video, raw yuv420p), whose sides must be even.
+    var takesYUV420: Bool {
+        switch self {
+        case .video, .rawYUV: return true
+        case .wav, .pngFrames: return false
+        }
+    }
     var needsFrames: Bool { if case .wav = self { return false } else { return true } }
     /// The container of a video output.
     var container: VideoContainer? { if case .video(_, let container, _, _) = self { return container } else { return nil } }

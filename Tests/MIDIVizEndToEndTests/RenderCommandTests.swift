@@ -91,6 +91,33 @@ import Testing
         #expect(zero.status == 64, "bars count from 1: \(zero.stderr)")
     }
 
+    /// PNG frames and posters may have an odd width and height (only a video's 4:2:0 chroma
+    /// needs even ones): a sequence frame equals the poster at its time in the styles that move
+    /// the frame before, and a video at that size is refused before anything is written.
+    @Test func oddSizesAreForPNGsNotVideos() throws {
+        let out = temporaryDirectory("odd-size")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let dense = TestEnvironment.packageRoot.appendingPathComponent("fixtures/dense-random.mid").path
+        for style in ["roll", "keyboard"] {
+            // The frame rate sets how far a frame moves: the poster's is the sequence's.
+            let common = ["--size", "321x181", "--style", style, "--fps", "10"]
+            let folder = out.appendingPathComponent(style).path
+            let sequence = try ProcessRunner.midiviz(["render", dense, "--frames-dir", folder, "--no-video", "--preroll", "0", "--to", "2"] + common)
+            #expect(sequence.status == 0, "\(sequence.stderr)")
+            let frame = try PNGReader.read(folder + "/frame_000016.png")
+            #expect(frame.width == 321 && frame.height == 181)
+            let poster = out.appendingPathComponent("\(style).png").path
+            let single = try ProcessRunner.midiviz(["frame", dense, "--at", "1.5", "-o", poster] + common)
+            #expect(single.status == 0, "\(single.stderr)")
+            #expect(try PNGReader.read(poster).pixelHash == frame.pixelHash, "\(style): frame 16 at 10 fps is the poster at 1.5 s")
+        }
+        let video = out.appendingPathComponent("odd.mp4").path
+        let refused = try ProcessRunner.midiviz(["render", dense, "--size", "321x181", "-o", video, "--no-audio"])
+        #expect(refused.status == 64 && refused.stderr.contains("--size") && refused.stderr.contains("321x181"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: video))
+    }
+
     @Test func posterFrameEqualsTheSequenceFrameAtThatTime() throws {
         let out = temporaryDirectory("poster")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

@@ -24,3 +24,14 @@ public struct FrameSize: OptionValue {
 
     public var optionText: String { "\(width)x\(height)" }
 }
+
+extension FrameSize {
+    /// Refuses an odd width or height: a video's 4:2:0 chroma (and raw yuv420p) takes pixels in
+    /// pairs. PNG frames and posters may be any size.
+    public func checkEven() throws(OptionError) {
+        guard width % 2 == 0, height % 2 == 0 else {
+            throw .outOfRange(
+                option: "size", value: optionText, allowed: "even in width and height for a video (its encoders require it; PNG frames and posters may be odd)")
+        }
+    }
+}

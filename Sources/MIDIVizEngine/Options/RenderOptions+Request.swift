@@ -6,7 +6,9 @@ extension RenderOptions {
     public static let maximumSide = 7680
 
     /// Checks each option's value and what options say together; throws the first problem.
-    public func validate() throws(OptionError) {
+    /// - Parameter forVideo: whether the frames go to a video (or raw yuv420p), whose 4:2:0
+    ///   chroma needs an even width and height; PNG frames and posters may be any size.
+    public func validate(forVideo: Bool = true) throws(OptionError) {
         for declaration in Self.declarations {
             if let problem = declaration.problem(in: self) { throw problem }
         }
@@ -14,9 +16,7 @@ extension RenderOptions {
         guard size.width <= Self.maximumSide, size.height <= Self.maximumSide else {
             throw .outOfRange(option: "size", value: size.optionText, allowed: "at most \(Self.maximumSide) pixels a side")
         }
-        guard size.width % 2 == 0, size.height % 2 == 0 else {
-            throw .outOfRange(option: "size", value: size.optionText, allowed: "even in width and height (video encoders require it)")
-        }
+        if forVideo { try size.checkEven() }
         if backgroundImage != nil && background == .transparent { throw .contradiction("background-image", "background transparent") }
         if backgroundVideo != nil && background == .transparent { throw .contradiction("background-video", "background transparent") }
         if backgroundVideo != nil && backgroundImage != nil { throw .contradiction("background-video", "background-image") }
@@ -37,7 +37,7 @@ extension RenderOptions {
     /// the background image read and the sheet music engraved when shown.
     /// - Parameter songName: the song's file, for messages about its sheet music.
     public func settings(for song: Song, songName: String = "the song") throws(RenderError) -> RenderSettings {
-        do { try validate() } catch { throw .option(error) }
+        do { try validate(forVideo: false) } catch { throw .option(error) }
         var color: RGBA?
         if case .color(let chosen) = background { color = chosen }
         var settings = RenderSettings(
@@ -105,7 +105,7 @@ extension RenderSettings {
         options.speed = speed
         options.window = window
         options.backgroundDim = 0
-        do { try options.validate() } catch { throw .option(error) }
+        do { try options.validate(forVideo: false) } catch { throw .option(error) }
     }
 }
 

@@ -26,6 +26,9 @@ public final class RenderJob: Sendable {
         self.request = request
         guard !request.outputs.isEmpty else { throw .usage("nothing to write: no output") }
         try request.settings.check()
+        if request.outputs.contains(where: \.takesYUV420) {
+            do { try FrameSize(width: request.settings.width, height: request.settings.height).checkEven() } catch { throw .option(error) }
+        }
         guard request.jobs >= 1 else { throw .option(.outOfRange(option: "jobs", value: String(request.jobs), allowed: "at least 1")) }
         try Self.checkLength(of: request.song, named: request.songName, maximum: request.maximumSongSeconds)
         if request.sound == nil, request.outputs.contains(where: { if case .wav = $0 { return true } else { return false } }) {
