@@ -12,8 +12,8 @@ struct DemoCommand: ParsableCommand {
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var renderArguments: AllRenderOptions
 
-    /// The render options: config files, then the command line's.
-    func renderOptions() throws -> RenderOptions { try renderArguments.resolved() }
+    /// The render options: config files, then the command line's (any size without a video).
+    func renderOptions() throws -> RenderOptions { try renderArguments.resolved(forVideo: outputs.writesVideo) }
 
     func run() throws {
         let options = try renderOptions()

@@ -35,6 +35,9 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("raw-video-out"), help: .hidden)
     var rawVideoOut: String?
 
+    /// Whether the frames go to a video (or raw yuv420p), whose sides must be even.
+    var writesVideo: Bool { !noVideo || rawVideoOut != nil }
+
     func validate() throws {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9, not \(pngLevel)") }
         if noVideo && output != nil { throw ValidationError("--output and --no-video contradict each other") }

@@ -21,7 +21,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The render options: config files, then the command line's.
     /// PNG frames and a WAV alone may have any size; a video's sides must be even.
-    func renderOptions() throws -> RenderOptions { try renderArguments.resolved(forVideo: !outputs.noVideo || outputs.rawVideoOut != nil) }
+    func renderOptions() throws -> RenderOptions { try renderArguments.resolved(forVideo: outputs.writesVideo) }
 
     func run() throws {
         let options = try renderOptions()

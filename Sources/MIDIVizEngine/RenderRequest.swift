@@ -97,8 +97,9 @@ public enum RenderOutput: Sendable, Hashable {
     }
 
     var isFolder: Bool { if case .pngFrames = self { return true } else { return false } }
-    /// Whether its frames are 4:2:0 (a video, raw yuv420p), whose sides must be even.
-    var takesYUV420: Bool {
+    /// Whether its frames need an even width and height: raw yuv420p and a video (4:2:0
+    /// chroma takes pixels in pairs; GIF and transparent MOV are held to the same rule).
+    var needsEvenSides: Bool {
         switch self {
         case .video, .rawYUV: return true
         case .wav, .pngFrames: return false

@@ -112,6 +112,11 @@ import Testing
             #expect(single.status == 0, "\(single.stderr)")
             #expect(try PNGReader.read(poster).pixelHash == frame.pixelHash, "\(style): frame 16 at 10 fps is the poster at 1.5 s")
         }
+        let demoFrames = out.appendingPathComponent("demo").path
+        let demo = try ProcessRunner.midiviz(["demo", "--no-video", "--frames-dir", demoFrames, "--size", "321x181", "--to", "0.5"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let demoFrame = try PNGReader.read(demoFrames + "/frame_000001.png")
+        #expect(demoFrame.width == 321 && demoFrame.height == 181)
         let video = out.appendingPathComponent("odd.mp4").path
         let refused = try ProcessRunner.midiviz(["render", dense, "--size", "321x181", "-o", video, "--no-audio"])
         #expect(refused.status == 64 && refused.stderr.contains("--size") && refused.stderr.contains("321x181"), "\(refused.stderr)")

@@ -122,6 +122,7 @@ extension RenderRequest {
         song: Song, songPath: String?, songName: String, options: RenderOptions, outputs: [RenderOutput],
         segment: RenderSegment? = nil, defaultJobs: Int
     ) throws(RenderError) {
+        do { try options.validate(forVideo: outputs.contains(where: \.needsEvenSides)) } catch { throw .option(error) }
         let settings = try options.settings(for: song, songName: songName)
         let wantsSound =
             outputs.contains { if case .wav = $0 { return true } else { return false } }

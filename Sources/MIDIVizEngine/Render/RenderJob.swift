@@ -26,7 +26,7 @@ public final class RenderJob: Sendable {
         self.request = request
         guard !request.outputs.isEmpty else { throw .usage("nothing to write: no output") }
         try request.settings.check()
-        if request.outputs.contains(where: \.takesYUV420) {
+        if request.outputs.contains(where: \.needsEvenSides) {
             do { try FrameSize(width: request.settings.width, height: request.settings.height).checkEven() } catch { throw .option(error) }
         }
         guard request.jobs >= 1 else { throw .option(.outOfRange(option: "jobs", value: String(request.jobs), allowed: "at least 1")) }
