@@ -75,7 +75,7 @@ enum FrameLoopBenchmark {
                 repeated.notes.count, repeated.durationSeconds, sampleCount))
         for style in [RenderSettings.Style.roll, .keyboard] where only?.contains(style.rawValue) ?? true || only == ["none"] {
             let settings = RenderSettings(width: size[0], height: size[1], style: style, chords: true)
-            let shift = Int((9 * song.durationSeconds * Double(settings.framesPerSecond)).rounded())
+            let shift = Int((9 * song.durationSeconds * settings.frameRate.perSecond).rounded())
             let fonts = font.textFonts(canvasSide: settings.textSide)
             let short = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: fonts)
             let long = FrameRenderer(scene: Scene(song: repeated, settings: settings), fonts: fonts)
@@ -83,7 +83,7 @@ enum FrameLoopBenchmark {
             var shapes: (once: Double, tenTimes: Double) = (0, 0)
             for _ in 0..<3 {  // the least median of each of three passes is kept
                 // From 10 s in: before that the last copy still shows the end of the one before.
-                let pass = measurePaired(short, long, frameShift: shift, samples: sampleCount, skip: 10 * settings.framesPerSecond, run: 60)
+                let pass = measurePaired(short, long, frameShift: shift, samples: sampleCount, skip: 10 * settings.frameRate.numerator, run: 60)
                 once.append(pass.first)
                 tenTimes.append(pass.second)
                 shapes = pass.shapes

@@ -136,7 +136,8 @@ enum ConfigFile {
                 group = declaration.group
                 lines.append("# \(declaration.group.rawValue)")
             }
-            func literal(_ text: String) -> String { declaration.isNumber ? text : quoted(text) }
+            // A number's value may be a fraction (`fps`: 30000/1001), which TOML writes as a string.
+            func literal(_ text: String) -> String { declaration.isNumber && Double(text) != nil ? text : quoted(text) }
             switch declaration.kind {
             case .flag: lines.append("\(declaration.name) = \(texts[0])")
             case .value: lines.append("\(declaration.name) = \(literal(texts[0]))")

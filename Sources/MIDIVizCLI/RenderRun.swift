@@ -86,9 +86,9 @@ struct RenderRun {
             FileHandle.standardError.write(
                 Data(
                     String(
-                        format: "midiviz: %@: %@, %d frames at %d fps, in %.1f s (%.2fx real time)%@\n",
+                        format: "midiviz: %@: %@, %d frames at %@ fps, in %.1f s (%.2fx real time)%@\n",
                         summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames,
-                        options.fps, wall, seconds / max(wall, 1e-9), loudness
+                        options.fps.description, wall, seconds / max(wall, 1e-9), loudness
                     ).utf8))
         }
     }

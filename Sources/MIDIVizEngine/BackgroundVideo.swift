@@ -46,7 +46,7 @@ public struct BackgroundVideo: Sendable, Equatable {
 
     /// The clip's frames at `settings`' frame rate (at least one).
     func frameCount(settings: RenderSettings) -> Int {
-        max(1, Int((durationSeconds * Double(settings.framesPerSecond)).rounded(.down)))
+        max(1, Int(settings.frameRate.frames(in: durationSeconds).rounded(.down)))
     }
 
     /// The clip frame behind the song's frame `songFrame`: counted from the first frame of a
@@ -62,11 +62,11 @@ public struct BackgroundVideo: Sendable, Equatable {
 
     /// ffmpeg's arguments: from clip frame `clipFrame` on, looped, at the render's size and rate.
     func ffmpegArguments(from clipFrame: Int, settings: RenderSettings, frames: Int?) -> [String] {
-        let (width, height, fps) = (settings.width, settings.height, settings.framesPerSecond)
+        let (width, height, rate) = (settings.width, settings.height, settings.frameRate)
         return [
-            "-nostdin", "-loglevel", "error", "-stream_loop", end == .loop ? "-1" : "0", "-ss", String(format: "%.6f", Double(clipFrame) / Double(fps)),
+            "-nostdin", "-loglevel", "error", "-stream_loop", end == .loop ? "-1" : "0", "-ss", String(format: "%.6f", rate.seconds(ofFrame: clipFrame)),
             "-i", FFmpegProcess.file(path), "-an", "-sn",
-            "-vf", "fps=\(fps),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
+            "-vf", "fps=\(rate.text),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
         ] + (frames.map { ["-frames:v", String($0)] } ?? []) + ["-f", "rawvideo", "pipe:1"]
     }
 

@@ -99,7 +99,7 @@ package final class JoinJob: Sendable {
         let parts = try orderedParts(ffprobe: ffprobe)
         let partFrames = parts.map(\.identity.frames)
         let frames = partFrames.reduce(0, +)
-        let fps = request.settings.framesPerSecond
+        let rate = request.settings.frameRate
 
         // The whole song's sound, padded to the frames of the song rendered whole.
         let wav = try transaction.scratch(beside: request.output, suffix: "wav")
@@ -118,10 +118,10 @@ package final class JoinJob: Sendable {
             })
         else { throw .interrupted(signal: nil) }
         let sound = try job.run()
-        let expected = Int((sound.durationSeconds * Double(fps)).rounded())
+        let expected = Int(rate.frames(in: sound.durationSeconds).rounded())
         guard expected == frames else {
             throw .badInput(
-                "the parts hold \(frames) frames, \(request.songName) makes \(expected) at \(fps) fps: render every segment, and join, with the same song and options"
+                "the parts hold \(frames) frames, \(request.songName) makes \(expected) at \(rate.description) fps: render every segment, and join, with the same song and options"
             )
         }
 
@@ -130,7 +130,7 @@ package final class JoinJob: Sendable {
         let list = try transaction.scratch(beside: request.output, suffix: "txt")
         let lines = zip(parts.map(\.path), partFrames).map { part, count in
             "file '" + URL(fileURLWithPath: part).standardizedFileURL.path.replacingOccurrences(of: "'", with: "'\\''") + "'\n"
-                + String(format: "duration %.6f\n", Double(count) / Double(fps))
+                + String(format: "duration %.6f\n", rate.seconds(ofFrame: count))
         }
         guard FileManager.default.createFile(atPath: list, contents: Data(lines.joined().utf8)) else {
             throw .cannotCreate("cannot write \(list)")
@@ -148,7 +148,7 @@ package final class JoinJob: Sendable {
                 state.withLock { $0.encoder = process }
             })
         try transaction.commit()
-        return RenderSummary(outputs: [request.output], frames: frames, durationSeconds: Double(frames) / Double(fps))
+        return RenderSummary(outputs: [request.output], frames: frames, durationSeconds: rate.seconds(ofFrame: frames))
     }
 
     /// A part and what it says it is.

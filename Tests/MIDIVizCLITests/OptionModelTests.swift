@@ -1,4 +1,5 @@
 import Foundation
+import MIDIVizCore
 import MIDIVizEngine
 import PropertyBased
 import Testing
@@ -25,7 +26,8 @@ struct OptionModelTests {
     }
 
     static func tomlLine(_ declaration: OptionDeclaration, _ text: String) -> String {
-        let literal = declaration.isNumber ? text : ConfigFile.quoted(text)
+        // A number option's fraction (fps 30000/1001) is a string in TOML and JSON.
+        let literal = declaration.isNumber && Double(text) != nil ? text : ConfigFile.quoted(text)
         switch declaration.kind {
         case .flag: return "\(declaration.name) = \(text)"
         case .value: return "\(declaration.name) = \(literal)"
@@ -34,7 +36,7 @@ struct OptionModelTests {
     }
 
     static func jsonValue(_ declaration: OptionDeclaration, _ text: String) -> String {
-        let literal = declaration.isNumber || declaration.kind == .flag ? text : "\"\(text)\""
+        let literal = declaration.isNumber && Double(text) != nil || declaration.kind == .flag ? text : "\"\(text)\""
         return declaration.kind == .list ? "[\(literal)]" : literal
     }
 
@@ -161,7 +163,7 @@ struct OptionModelTests {
                 "--hide-track", "3",
             ]) as? RenderCommand)
         let options = try command.renderOptions()
-        #expect(options.style == .keyboard && options.fps == 24 && options.hiddenTracks == [3])
+        #expect(options.style == .keyboard && options.fps == FrameRate(24) && options.hiddenTracks == [3])
     }
 
     /// The command line's option groups are exactly the declarations:

@@ -247,7 +247,7 @@ import Testing
     ])
     func rollNotesMoveWholePixelsAFrame(width: Int, height: Int, fps: Int, window: Double) throws {
         var settings = RenderSettings.forTesting
-        (settings.width, settings.height, settings.framesPerSecond, settings.style, settings.window) = (width, height, fps, .roll, window)
+        (settings.width, settings.height, settings.frameRate, settings.style, settings.window) = (width, height, FrameRate(fps), .roll, window)
         let perFrame = RollLayout.pixelsPerFrame(settings: settings)
         let onScreen = RollLayout.onScreenSeconds(settings: settings)
         let area = try #require(Scene(song: denseSong(), settings: settings).scrollArea)
@@ -278,7 +278,7 @@ import Testing
         var workspace = renderer.makeWorkspace()
         renderer.render(at: 1, in: &workspace)
 
-        (settings.width, settings.height, settings.framesPerSecond, settings.window) = (1280, 720, 30, 7)
+        (settings.width, settings.height, settings.frameRate, settings.window) = (1280, 720, FrameRate(30), 7)
         for direction in [RenderSettings.Direction.up, .down] {
             settings.direction = direction
             #expect(RollLayout.onScreenSeconds(settings: settings) == 7)
@@ -298,7 +298,7 @@ import Testing
     @Test(arguments: [(1920, 1080, 60), (1280, 720, 30), (3840, 2160, 60), (480, 270, 30), (1080, 1920, 24)])
     func denseKeyboardNotesFallWholePixelsAFrame(width: Int, height: Int, fps: Int) throws {
         var settings = RenderSettings.forTesting
-        (settings.width, settings.height, settings.framesPerSecond, settings.style) = (width, height, fps, .keyboard)
+        (settings.width, settings.height, settings.frameRate, settings.style) = (width, height, FrameRate(fps), .keyboard)
         let dense = KeyboardLayout(scene: Scene(song: denseSong(), settings: settings))
         let asked = (dense.keysTop - dense.notesTop) / Float(settings.windowSeconds)
         #expect(dense.movesOnLayer)

@@ -26,7 +26,7 @@ struct StyleRegistryTests {
         var settings = RenderSettings.forTesting
         settings.style = style
         let onScreen = style.layout.secondsOnScreenBeforeStart(settings: settings)
-        #expect(settings.leadInSeconds >= onScreen && settings.leadInSeconds <= onScreen + 2 / Double(settings.framesPerSecond))
+        #expect(settings.leadInSeconds >= onScreen && settings.leadInSeconds <= onScreen + 2 / settings.frameRate.perSecond)
         let notes = [60, 64, 67].map { Note(startSeconds: 1, endSeconds: 1.5, pitch: UInt8($0), velocity: 110, channel: 0, track: 0) }
         let song = Song(
             format: 0, division: .ticksPerQuarter(96), endTick: 960, durationSeconds: 5,

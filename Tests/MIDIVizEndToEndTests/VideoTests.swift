@@ -62,18 +62,27 @@ struct VideoTests {
         #expect(leftovers == ["demo.mp4"], "no partial files: \(leftovers)")
     }
 
-    @Test func soundAndPictureAreInSync() throws {
+    /// At a whole rate and at NTSC's 30000/1001 (29.97), where frame k shows k × 1001/30000 s.
+    @Test(arguments: ["30", "30000/1001"])
+    func soundAndPictureAreInSync(rate: String) throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("sync.mp4").path
-        let fps = 30.0
+        let fps = try #require(FrameRate(text: rate)).perSecond
         let result = try ProcessRunner.midiviz([
             "render", Self.fixtures.appendingPathComponent("sync-notes.mid").path, "-o", video,
-            "--size", "320x180", "--fps", "30", "--no-reverb", "--no-chorus", "--quiet",
+            "--size", "320x180", "--fps", rate, "--no-reverb", "--no-chorus", "--quiet",
             "--title", "",  // no title text in the columns watched below
             "--soundfont", AudioTools.soundFont!,
         ])
         #expect(result.status == 0, "\(result.stderr)")
+        let rateRead = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffprobe!), ["-v", "error", "-select_streams", "v", "-show_entries", "stream=r_frame_rate", "-of", "csv=p=0", video])
+        #expect(rateRead.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == (rate.contains("/") ? rate : rate + "/1"))
+        let streams = try VideoTools.probe(video)
+        let picture = try #require(streams["video"]), sound = try #require(streams["audio"])
+        #expect(abs(picture.duration - Double(picture.frames) / fps) < 0.001, "\(picture.frames) frames in \(picture.duration) s")
+        #expect(abs(picture.duration - sound.duration) <= 1 / fps, "video \(picture.duration) s, audio \(sound.duration) s")
         // Audio onsets: where the 1 ms level first passes 0.02 after at least 300 ms below it.
         let audio = try ProcessRunner.run(
             URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", video, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"])

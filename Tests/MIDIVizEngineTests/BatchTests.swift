@@ -266,7 +266,7 @@ struct BatchJobTests {
         try FileManager.default.copyItem(atPath: EngineTestSupport.smallSoundFont, toPath: soundFont)
         var options = RenderOptions()
         options.size = FrameSize(width: 160, height: 90)
-        options.fps = 10
+        options.fps = FrameRate(10)
         options.to = TimeSpec(optionText: "1")
         options.preroll = 0
         options.soundFont = soundFont
@@ -301,7 +301,7 @@ struct BatchJobTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         var options = RenderOptions()
         options.size = FrameSize(width: 160, height: 90)
-        options.fps = 10
+        options.fps = FrameRate(10)
         options.noAudio = true
         let plan = try BatchPlan.make(inputs: [root + "/in"], outputDirectory: root + "/out", options: options)
         let job = BatchJob(plan: plan, processorCount: 1)

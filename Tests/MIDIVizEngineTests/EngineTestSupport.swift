@@ -29,7 +29,7 @@ enum EngineTestSupport {
         var settings = RenderSettings()
         settings.width = 160
         settings.height = 90
-        settings.framesPerSecond = 10
+        settings.frameRate = FrameRate(10)
         var request = RenderRequest(
             song: song, songPath: songPath, songName: songPath ?? "song", settings: settings,
             fontPath: FontRasterizer.defaultFontPath,

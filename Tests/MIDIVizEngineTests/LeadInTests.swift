@@ -58,7 +58,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var request = EngineTestSupport.request(song, songPath: Self.songPath, outputs: [.rawYUV(path: folder + "/v.yuv"), .wav(path: folder + "/a.wav")])
         request.settings.style = .keyboard
-        request.settings.framesPerSecond = 30
+        request.settings.frameRate = FrameRate(30)
         request.endSeconds = 0.5
         request.prerollSeconds = nil
         request.sound?.loudness = nil

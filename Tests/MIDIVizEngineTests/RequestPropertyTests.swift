@@ -24,7 +24,7 @@ struct RequestPropertyTests {
             var settings = RenderSettings()
             settings.width = spoil == 1 ? bad : spoil == 2 ? 2 * halfWidth + 1 : 2 * halfWidth
             settings.height = 2 * halfHeight
-            settings.framesPerSecond = spoil == 3 ? bad : fps
+            settings.frameRate = FrameRate(spoil == 3 ? bad : fps)
             settings.speed = spoil == 4 ? Double(bad) : speed
             // PNG frames (any size), or raw yuv420p (4:2:0 needs even sizes).
             let outputs: [RenderOutput] =

@@ -96,7 +96,7 @@ struct SheetSyncTests {
             // next note, or the one before when the next is after a jump.
             let neighbour = index + 1 < notes.count && written[index + 1] == headIndex + 1 ? index + 1 : index - 1
             let pixelsPerSecond = abs(heads[written[neighbour]].centerX - head.centerX) / abs(notes[neighbour].startSeconds - note.startSeconds)
-            offsets.append(offsetPixels / pixelsPerSecond * Double(settings.framesPerSecond))
+            offsets.append(offsetPixels / pixelsPerSecond * settings.frameRate.perSecond)
             if ProcessInfo.processInfo.environment["SHEET_DEBUG"] != nil {
                 let table = engraving.music.x(atQuarter: song.quarters(atSeconds: note.startSeconds))
                 print("note \(index) run \(low)...\(high) offset \(offsetPixels) px; svg head x \(head.centerX) w \(head.width), table x \(table)")

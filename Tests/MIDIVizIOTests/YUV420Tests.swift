@@ -36,7 +36,7 @@ import Testing
         let renderer = FrameRenderer(scene: scene, fonts: try FontRasterizer().textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
         var planes = YUV420Planes(), whole: [UInt8] = []
-        let start = 30 * settings.framesPerSecond
+        let start = 30 * settings.frameRate.numerator
         let frames =
             Array(start..<(start + 120)) + Array(stride(from: start + 120, to: start + 360, by: 2))
             + [start + 900, start + 10, 0, start + 2000, start + 2001, scene.frameCount - 1, start + 11]

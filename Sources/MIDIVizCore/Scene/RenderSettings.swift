@@ -73,7 +73,7 @@ public struct RenderSettings: Sendable, Equatable {
 
     package var width: Int
     package var height: Int
-    package var framesPerSecond: Int
+    package var frameRate: FrameRate
     package var style: Style
     package var scheme: ColorScheme
     package var colorBy: ColorBy
@@ -125,7 +125,7 @@ public struct RenderSettings: Sendable, Equatable {
     ) {
         self.width = width
         self.height = height
-        self.framesPerSecond = framesPerSecond
+        self.frameRate = FrameRate(framesPerSecond)
         self.style = style
         self.scheme = scheme
         self.colorBy = colorBy
@@ -172,8 +172,8 @@ public struct RenderSettings: Sendable, Equatable {
     /// `circles` and `bars` a short beat; whole frames, one more than that.
     package var leadInSeconds: Double {
         let onScreen = style.layout.secondsOnScreenBeforeStart(settings: self)
-        let frames = (onScreen * Double(framesPerSecond) - 1e-6).rounded(.up) + 1
-        return frames / Double(framesPerSecond)
+        let frames = (frameRate.frames(in: onScreen) - 1e-6).rounded(.up) + 1
+        return frames * Double(frameRate.denominator) / Double(frameRate.numerator)
     }
 
     /// The number of frames for a song: ceil((duration + tail) × fps).
@@ -183,12 +183,12 @@ public struct RenderSettings: Sendable, Equatable {
     /// thousandth of a frame of a frame boundary (tempo values are rounded to microseconds)
     /// adds no frame.
     package func frameCount(seconds: Double) -> Int {
-        max(1, Int((seconds * Double(framesPerSecond) - 1e-3).rounded(.up)))
+        max(1, Int((frameRate.frames(in: seconds) - 1e-3).rounded(.up)))
     }
 
     /// The nearest frame to `seconds` on the song's frame grid (negative before the song).
-    package func frameIndex(atSeconds seconds: Double) -> Int { Int((seconds * Double(framesPerSecond)).rounded()) }
+    package func frameIndex(atSeconds seconds: Double) -> Int { Int(frameRate.frames(in: seconds).rounded()) }
 
     /// The time frame `index` (0-based) shows: computed, never accumulated.
-    package func seconds(ofFrame index: Int) -> Double { Double(index) / Double(framesPerSecond) }
+    package func seconds(ofFrame index: Int) -> Double { frameRate.seconds(ofFrame: index) }
 }

@@ -33,7 +33,7 @@ package final class GIFSink: FrameSink {
         self.stallTimeoutSeconds = stallTimeoutSeconds
         let arguments = [
             "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(settings.width)x\(settings.height)",
-            "-framerate", String(settings.framesPerSecond), "-protocol_whitelist", "pipe", "-i", "pipe:0",
+            "-framerate", settings.frameRate.text, "-protocol_whitelist", "pipe", "-i", "pipe:0",
             "-c:v", "ffv1", "-pix_fmt", settings.transparent ? "bgra" : "bgr0", "-threads", "2", "-slices", "4",
             "-f", "matroska", FFmpegProcess.file(scratch),
         ]
@@ -51,9 +51,10 @@ package final class GIFSink: FrameSink {
 
     package func finish() throws(RenderError) {
         do { try intermediate.finish() } catch { throw RenderError(error) }
-        let fps = settings.framesPerSecond
-        let keep = (fps + 49) / 50  // every n-th frame: at most 50 fps
-        let rate = keep > 1 ? "fps=\(Double(fps) / Double(keep))," : ""
+        let frameRate = settings.frameRate
+        let keep = Int((frameRate.perSecond / 50).rounded(.up))  // every n-th frame: at most 50 fps
+        let kept = FrameRate(numerator: frameRate.numerator, denominator: frameRate.denominator * keep)
+        let rate = keep > 1 ? "fps=\(frameRate.denominator == 1 ? String(Double(frameRate.numerator) / Double(keep)) : kept?.text ?? "")," : ""
         let transparent = settings.transparent
         try run([
             "-i", FFmpegProcess.file(scratch), "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),

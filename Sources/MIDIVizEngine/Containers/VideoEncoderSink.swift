@@ -31,7 +31,7 @@ package final class VideoEncoderSink: FrameSink {
         var arguments =
             [
                 "-f", "rawvideo", "-pix_fmt", takesRGBA ? "rgba" : "yuv420p", "-s", "\(settings.width)x\(settings.height)",
-                "-framerate", String(settings.framesPerSecond),
+                "-framerate", settings.frameRate.text,
             ] + (takesRGBA ? [] : tags) + ["-protocol_whitelist", "pipe", "-i", "pipe:0"]
         switch audio {
         case .wav(let path): arguments += ["-i", FFmpegProcess.file(path)]

@@ -54,3 +54,10 @@ extension RenderSettings.HandSplit: OptionValue {
     package init?(optionText: String) { self.init(rawValue: optionText) }
     package var optionText: String { rawValue }
 }
+
+extension FrameRate: OptionValue {
+    package init?(optionText: String) { self.init(text: optionText) }
+    package var optionText: String { text }
+    /// A config file writes a whole rate as a TOML number, a fraction as a string.
+    package static var isNumber: Bool { true }
+}

@@ -20,7 +20,12 @@ extension RenderOptions {
             "size", .look, \.size, help: "Frame size: WIDTHxHEIGHT, 720p, 1080p, 4k, square (1080x1080) or vertical (1080x1920).",
             expected: "WIDTHxHEIGHT, 720p, 1080p, 4k, square or vertical",
             choices: FrameSize.named.map(\.name) + ["1920x1080"]),
-        .value("fps", .look, \.fps, help: "Frames per second.", allowed: between(1...240), example: "30"),
+        .value(
+            "fps", .look, \.fps,
+            help:
+                "Frames per second: a whole number, or a broadcast rate to match footage edited beside the render: 30000/1001 (or 29.97), 60000/1001 (59.94), 24000/1001 (23.976).",
+            expected: "a whole number, a fraction such as 30000/1001 or a decimal such as 29.97",
+            allowed: ({ (1...240).contains($0.perSecond) }, "between 1 and 240"), example: "30000/1001"),
         .value(
             "speed", .look, \.speed, help: "Animation speed, 0.5 to 2.0: how fast released notes fade.",
             allowed: between(RenderSettings.speedRange), example: "1.5"),

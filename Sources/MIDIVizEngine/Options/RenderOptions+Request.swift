@@ -41,9 +41,10 @@ extension RenderOptions {
         var color: RGBA?
         if case .color(let chosen) = background { color = chosen }
         var settings = RenderSettings(
-            width: size.width, height: size.height, framesPerSecond: fps, style: style, scheme: scheme,
+            width: size.width, height: size.height, style: style, scheme: scheme,
             colorBy: colorBy, barsLayout: bars, speed: speed, grid: grid, background: color,
             window: window, keys: keys, chords: chords, title: title ?? song.defaultTitle)
+        settings.frameRate = fps
         settings.transparent = background == .transparent
         for track in trackColors.map(\.number) + hiddenTracks + onlyTracks where track >= song.tracks.count {
             throw .usage(
@@ -101,7 +102,7 @@ extension RenderSettings {
     func check() throws(RenderError) {
         var options = RenderOptions()
         options.size = FrameSize(width: width, height: height)
-        options.fps = framesPerSecond
+        options.fps = frameRate
         options.speed = speed
         options.window = window
         options.backgroundDim = 0

@@ -12,7 +12,7 @@ public struct RenderOptions: Sendable, Equatable {
     public var colorBy = RenderSettings.ColorBy.pitch
     public var bars = RenderSettings.BarsLayout.range
     public var size = FrameSize(width: 1920, height: 1080)
-    public var fps = 60
+    public var fps = FrameRate(60)
     public var speed = 1.0
     public var grid = false
     public var background: Background?

@@ -63,7 +63,7 @@ extension RenderJob {
         for sink in made { try sink.finish() }
         if let muxing = route.muxing, let encoder = plan.encoder, let container = encoder.container, let ffmpeg = plan.ffmpeg {
             let made = pipeline.frameCount
-            let seconds = Double(made) / Double(plan.settings.framesPerSecond)
+            let seconds = plan.settings.seconds(ofFrame: made)
             let report: @Sendable (Double) -> Void = { muxed in
                 progress(RenderProgress(framesDone: made, frames: made, stage: .muxing, muxedSeconds: min(muxed, seconds), durationSeconds: seconds))
             }

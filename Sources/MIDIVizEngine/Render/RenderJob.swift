@@ -151,7 +151,7 @@ public final class RenderJob: Sendable {
 
         // All outputs at once.
         try transaction.commit()
-        let seconds = plan.wantsFrames ? Double(frames) / Double(plan.settings.framesPerSecond) : audioSeconds
+        let seconds = plan.wantsFrames ? plan.settings.seconds(ofFrame: frames) : audioSeconds
         return RenderSummary(
             outputs: request.outputs.map(\.path), frames: plan.wantsFrames ? frames : 0, durationSeconds: seconds, loudness: measured)
     }

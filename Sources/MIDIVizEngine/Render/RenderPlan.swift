@@ -102,6 +102,6 @@ struct RenderPlan: Sendable {
     /// exactly the frames' length.
     func settled(naturalSeconds: Double) -> (frames: Int, seconds: Double) {
         let frames = frameCount(forAudioSeconds: naturalSeconds)
-        return (frames, Double(frames) / Double(settings.framesPerSecond))
+        return (frames, settings.seconds(ofFrame: frames))
     }
 }

@@ -77,7 +77,7 @@ struct KeyboardLayout: StyleLayout {
         let asked = (keysTop - notesTop) / Float(scene.settings.windowSeconds)
         // Not when `--direction` turns or mirrors the layout: no layer then (`Scene.scrollArea`).
         let layered = scene.isDense && scene.layoutTransform == nil
-        let fps = Double(scene.settings.framesPerSecond)
+        let fps = scene.settings.frameRate.perSecond
         let snapped = layered ? ScrollArea.wholeOrHalfPixels(Double(asked) / fps, .up).map { $0 * fps } : nil
         pixelsPerSecond = snapped.map { Float($0) } ?? asked
         movesOnLayer = snapped != nil

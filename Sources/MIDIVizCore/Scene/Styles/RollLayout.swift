@@ -26,13 +26,13 @@ struct RollLayout: StyleLayout {
     static func onScreenSeconds(settings: RenderSettings) -> Double {
         let perFrame = pixelsPerFrame(settings: settings)
         guard perFrame > 0, isRounded(settings) else { return settings.windowSeconds }
-        return notesWidth(settings: settings) / (perFrame * Double(settings.framesPerSecond))
+        return notesWidth(settings: settings) / (perFrame * settings.frameRate.perSecond)
     }
 
     /// How far notes move from one frame to the next, in pixels: whole, or a half, or as
     /// `--window` has it when neither is near enough.
     static func pixelsPerFrame(settings: RenderSettings) -> Double {
-        let asked = notesWidth(settings: settings) / settings.windowSeconds / Double(settings.framesPerSecond)
+        let asked = notesWidth(settings: settings) / settings.windowSeconds / settings.frameRate.perSecond
         guard isRounded(settings) else { return asked }
         return ScrollArea.wholeOrHalfPixels(asked, .toNearestOrAwayFromZero) ?? asked
     }
@@ -123,7 +123,7 @@ struct RollLayout: StyleLayout {
         pedalLaneBottom = bottom - 1
         rowHeight = (notesBottom - notesTop) / Float(scene.pitchRange.count)
         playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
-        pixelsPerSecond = Float(Self.pixelsPerFrame(settings: scene.settings) * Double(scene.settings.framesPerSecond))
+        pixelsPerSecond = Float(Self.pixelsPerFrame(settings: scene.settings) * scene.settings.frameRate.perSecond)
         blackKeyLength = (keyboardWidth * PianoKeys.blackKeyLength).rounded()
         keyboardKeys = max(0, scene.pitchRange.lowerBound - 1)...min(127, scene.pitchRange.upperBound + 1)
         showsOctaveNames = rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide)) * 1.1
