@@ -33,11 +33,12 @@ public struct FrameRate: Sendable, Hashable {
     /// How many frames `seconds` hold, as a fraction of frames.
     public func frames(in seconds: Double) -> Double { seconds * Double(numerator) / Double(denominator) }
 
-    /// The NTSC rates by the decimals people write for them: x000/1001.
-    static let broadcast: [(decimal: String, rate: FrameRate)] = [
+    /// The NTSC rates by the decimals people write for them: x000/1001. (ffmpeg's MP4 writer
+    /// rounds 120000/1001 to 120: it is not among them.)
+    public static let broadcast: [(decimal: String, rate: FrameRate)] = [
         ("23.976", FrameRate(numerator: 24000, denominator: 1001)!), ("23.98", FrameRate(numerator: 24000, denominator: 1001)!),
         ("29.97", FrameRate(numerator: 30000, denominator: 1001)!), ("47.952", FrameRate(numerator: 48000, denominator: 1001)!),
-        ("59.94", FrameRate(numerator: 60000, denominator: 1001)!), ("119.88", FrameRate(numerator: 120000, denominator: 1001)!),
+        ("59.94", FrameRate(numerator: 60000, denominator: 1001)!),
     ]
 
     /// Reads `60`, `30000/1001`, or a decimal: the NTSC ones (`29.97`, `59.94`, `23.976`) as

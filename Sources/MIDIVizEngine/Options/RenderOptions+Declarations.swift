@@ -23,9 +23,12 @@ extension RenderOptions {
         .value(
             "fps", .look, \.fps,
             help:
-                "Frames per second: a whole number, or a broadcast rate to match footage edited beside the render: 30000/1001 (or 29.97), 60000/1001 (59.94), 24000/1001 (23.976).",
+                "Frames per second: a whole number, or a broadcast rate to match footage edited beside the render: 30000/1001 (or 29.97), 60000/1001 (59.94), 24000/1001 (23.976), 48000/1001 (47.952).",
             expected: "a whole number, a fraction such as 30000/1001 or a decimal such as 29.97",
-            allowed: ({ (1...240).contains($0.perSecond) }, "between 1 and 240"), example: "30000/1001"),
+            allowed: (
+                { rate in rate.denominator == 1 ? (1...240).contains(rate.numerator) : FrameRate.broadcast.contains { $0.rate == rate } },
+                "a whole number from 1 to 240, or 24000/1001, 30000/1001, 48000/1001 or 60000/1001 (23.976, 29.97, 47.952, 59.94)"
+            ), example: "30000/1001"),
         .value(
             "speed", .look, \.speed, help: "Animation speed, 0.5 to 2.0: how fast released notes fade.",
             allowed: between(RenderSettings.speedRange), example: "1.5"),
