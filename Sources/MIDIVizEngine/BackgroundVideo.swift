@@ -25,7 +25,7 @@ public struct BackgroundVideo: Sendable, Equatable {
         do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
         let ffprobe = URL(fileURLWithPath: ffmpeg).deletingLastPathComponent().appendingPathComponent("ffprobe").path
         let arguments = [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_type:format=duration", "-of", "default=noprint_wrappers=1",
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_type,duration:format=duration", "-of", "default=noprint_wrappers=1",
             FFmpegProcess.file(path),
         ]
         let child: ChildProcess
@@ -36,7 +36,9 @@ public struct BackgroundVideo: Sendable, Equatable {
         }
         let termination = child.waitForExit()
         let lines = String(decoding: child.standardOutput, as: UTF8.self).split(separator: "\n")
-        let duration = lines.first { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst("duration=".count)) }
+        // The video stream's length where the container gives it (a longer sound track does not
+        // count), else the container's.
+        let duration = lines.lazy.filter { $0.hasPrefix("duration=") }.compactMap { Double($0.dropFirst("duration=".count)) }.first
         guard termination == .exited(0), lines.contains("codec_type=video"), let duration, duration.isFinite, duration > 0 else {
             let complaint = child.lastErrorLines(5).first.map(BackgroundPicture.cause)
             throw .badInput("cannot use background video \(path): not a video ffmpeg can read" + (complaint.map { " (\($0))" } ?? ""))
@@ -60,14 +62,19 @@ public struct BackgroundVideo: Sendable, Equatable {
         }
     }
 
-    /// ffmpeg's arguments: from clip frame `clipFrame` on, looped, at the render's size and rate.
-    func ffmpegArguments(from clipFrame: Int, settings: RenderSettings, frames: Int?) -> [String] {
+    /// ffmpeg's arguments: one pass of the clip at the render's size and rate, its frames
+    /// `clipFrame..<clipFrame + frames`. The frames before are decoded and dropped (`trim`
+    /// after `fps`), not sought by time: a seek lands on a keyframe or a frame early, and a
+    /// looped input (`-stream_loop`) starts each loop again at the seek. Each pass is exact, so
+    /// a range, a segment and a poster show the frames a whole render shows.
+    func ffmpegArguments(from clipFrame: Int, settings: RenderSettings, frames: Int) -> [String] {
         let (width, height, rate) = (settings.width, settings.height, settings.frameRate)
         return [
-            "-nostdin", "-loglevel", "error", "-stream_loop", end == .loop ? "-1" : "0", "-ss", String(format: "%.6f", rate.seconds(ofFrame: clipFrame)),
-            "-i", FFmpegProcess.file(path), "-an", "-sn",
-            "-vf", "fps=\(rate.text),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
-        ] + (frames.map { ["-frames:v", String($0)] } ?? []) + ["-f", "rawvideo", "pipe:1"]
+            "-nostdin", "-loglevel", "error", "-i", FFmpegProcess.file(path), "-an", "-sn",
+            "-vf",
+            "fps=\(rate.text),trim=start_frame=\(clipFrame),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
+            "-frames:v", String(max(1, frames)), "-f", "rawvideo", "pipe:1",
+        ]
     }
 
     /// The clip's frame behind the song's frame at `seconds` (a poster), as a picture.
@@ -90,10 +97,13 @@ public struct BackgroundVideo: Sendable, Equatable {
     }
 }
 
-/// The frames of a background video for one render, decoded by one ffmpeg child as a stream:
-/// frame k of the render (0 the render's first) is `frame(k)`, asked for once, by any worker,
-/// in about increasing order. Decoding stays at most `ahead` frames ahead of the frames taken,
-/// so memory is a few frames whatever the clip's or the song's length.
+/// The frames of a background video for one render, decoded by ffmpeg as a stream: frame k of
+/// the render (0 the render's first) is `frame(k)`, asked for once, by any worker, in about
+/// increasing order. One ffmpeg child decodes one pass of the clip (`ffmpegArguments`): the
+/// first from the clip frame the render starts on, each next one, when the clip loops, from its
+/// first frame; a pass that ends early is made up to the clip's length with its last frame.
+/// Decoding stays at most `ahead` frames ahead of the frames taken, so memory is a few frames
+/// whatever the clip's or the song's length.
 /// `@unchecked Sendable`: every field is under `condition`.
 final class BackgroundVideoFrames: @unchecked Sendable {
     private let condition = NSCondition()
@@ -105,12 +115,15 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private var pending = Data()
     private var frames: [Int: [UInt32]] = [:]
     private var decoded = 0
-    /// The last frame decoded, kept when the clip is held on it.
+    /// The last frame decoded: a short pass is made up with it, and a held clip keeps it.
     private var last: [UInt32]?
     private let holds: Bool
     private var ended = false
     private var child: ChildProcess?
     private let path: String
+    private let video: BackgroundVideo
+    private let settings: RenderSettings
+    private let ffmpeg: String
 
     /// How long a frame may take to come before the run fails (`--stall-timeout`).
     private let stallTimeoutSeconds: Double
@@ -118,39 +131,79 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int, stallTimeoutSeconds: Double) throws(RenderError) {
         self.stallTimeoutSeconds = stallTimeoutSeconds
         (width, height, path, holds) = (settings.width, settings.height, video.path, video.end == .hold)
+        (self.video, self.settings) = (video, settings)
         keep = BackgroundImage.keep(dimmedBy: video.dim)
         frameBytes = settings.width * settings.height * 4
         self.ahead = max(2, ahead)
-        let ffmpeg: String
         do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
-        let arguments = video.ffmpegArguments(
-            from: video.clipFrame(ofSongFrame: firstSongFrame, settings: settings), settings: settings, frames: nil)
+        let first = video.clipFrame(ofSongFrame: firstSongFrame, settings: settings)
+        let child = try startPass(from: first)
+        Thread.detachNewThread { [weak self] in self?.decodePasses(firstChild: child, from: first) }
+    }
+
+    /// Starts ffmpeg on the clip's frames from `clipFrame` to its end.
+    private func startPass(from clipFrame: Int) throws(RenderError) -> ChildProcess {
+        let arguments = video.ffmpegArguments(from: clipFrame, settings: settings, frames: video.frameCount(settings: settings) - clipFrame)
         do {
             let child = try ChildProcess(executable: ffmpeg, arguments: arguments) { [weak self] chunk in self?.receive(chunk) }
-            condition.withLock { self.child = child }
-            Thread.detachNewThread { [weak self] in
-                _ = child.waitForExit()
-                self?.end()
+            // Stopped meanwhile (between two passes): this one stops at once.
+            let stopped = condition.withLock {
+                if !ended { self.child = child }
+                return ended
             }
+            if stopped { child.stop() }
+            return child
         } catch {
             throw .failed("cannot start ffmpeg: \(error)")
         }
     }
 
-    /// Takes what ffmpeg wrote: whole frames are kept (dimmed); waits while `ahead` are waiting.
+    /// Waits for each pass to end; starts the next while the clip loops and the render goes on.
+    private func decodePasses(firstChild: ChildProcess, from first: Int) {
+        var (child, start) = (firstChild, first)
+        while true {
+            _ = child.waitForExit()
+            condition.lock()
+            let wanted = video.frameCount(settings: settings) - start
+            let made = decoded - passStart
+            // A pass shorter than the clip's length (its last frames not decoded) is made up
+            // with its last frame, so that every loop has the same frames.
+            if made > 0, made < wanted, let last {
+                for _ in made..<wanted where !ended { store(last) }
+            }
+            let again = !holds && !ended && made > 0
+            passStart = decoded
+            pending.removeAll()
+            condition.unlock()
+            guard again, let next = try? startPass(from: 0) else { break }
+            (child, start) = (next, 0)
+        }
+        end()
+    }
+
+    /// The render frame the current pass started at.
+    private var passStart = 0
+
+    /// Takes what ffmpeg wrote: whole frames are kept (dimmed); nothing once stopped.
     private func receive(_ chunk: Data) {
         condition.lock()
         defer { condition.unlock() }
+        guard !ended else { return }
         pending.append(chunk)
         while pending.count >= frameBytes {
             let pixels = Self.pixels(pending, count: width * height, keep: keep)
-            frames[decoded] = pixels
-            if holds { last = pixels }
             pending.removeFirst(frameBytes)
-            decoded += 1
-            condition.broadcast()
-            while frames.count >= ahead && !ended { condition.wait() }
+            store(pixels)
         }
+    }
+
+    /// Keeps the next frame; waits while `ahead` are waiting. Called with `condition` locked.
+    private func store(_ pixels: [UInt32]) {
+        frames[decoded] = pixels
+        last = pixels
+        decoded += 1
+        condition.broadcast()
+        while frames.count >= ahead && !ended { condition.wait() }
     }
 
     /// The first `count` RGBA pixels of `bytes`, opaque, each channel times `keep` / 256: one

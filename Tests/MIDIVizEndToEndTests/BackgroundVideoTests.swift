@@ -65,6 +65,43 @@ struct BackgroundVideoTests {
         #expect(try corner(folder + "/dimmed.png") < corner(folder + "/poster.png"))
     }
 
+    /// A range and a segment that start mid-clip, and loop, show on every frame the clip frame
+    /// the whole render shows there (a seek into a looped input once looped back to the seek,
+    /// and landed a frame early); so does a poster at the clip's last frame. At 30 fps and at
+    /// 30000/1001, where the 2-s clip is 59 frames of the render's.
+    @Test(arguments: ["30", "30000/1001"])
+    func rangesSegmentsAndPostersShowTheWholeRendersClipFrames(rate: String) throws {
+        let folder = try folderWithClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let common = ["--size", "160x90", "--fps", rate, "--background-video", folder + "/clip.mkv", "--background-dim", "0", "--quiet"]
+        func levels(_ name: String) throws -> [Int] {
+            try FileManager.default.contentsOfDirectory(atPath: folder + "/" + name).sorted().map { try corner(folder + "/\(name)/" + $0) }
+        }
+        let whole = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/whole"] + common)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let wholeLevels = try levels("whole")
+        var settings = RenderSettings()
+        settings.frameRate = try #require(FrameRate(text: rate))
+        let clipFrames = Int(settings.frameRate.frames(in: 2).rounded(.down))
+        // The whole render loops the clip's frames.
+        #expect(wholeLevels.indices.allSatisfy { wholeLevels[$0] == wholeLevels[$0 % clipFrames] }, "\(wholeLevels)")
+        let range = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/range", "--from", "1", "--to", "4"] + common)
+        #expect(range.status == 0, "\(range.stderr)")
+        let rangeLevels = try levels("range")
+        let start = settings.frameIndex(atSeconds: 1) + Int(settings.frameRate.frames(in: settings.leadInSeconds).rounded())
+        #expect(rangeLevels.count > clipFrames && rangeLevels == Array(wholeLevels[start..<(start + rangeLevels.count)]))
+        let segment = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/segment", "--segment", "2/2"] + common)
+        #expect(segment.status == 0, "\(segment.stderr)")
+        let segmentLevels = try levels("segment")
+        #expect(segmentLevels == Array(wholeLevels.suffix(segmentLevels.count)))
+        // A poster at the whole render's frame showing the clip's last frame.
+        let last = clipFrames - 1
+        let at = String(format: "%.9f", settings.seconds(ofFrame: last) - settings.leadInSeconds)
+        let poster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", at, "-o", folder + "/poster.png"] + common.dropLast())
+        #expect(poster.status == 0, "\(poster.stderr)")
+        #expect(try corner(folder + "/poster.png") == wholeLevels[last] && wholeLevels[last] > wholeLevels[last - 1])
+    }
+
     @Test func heldTheLastFrameStays() throws {
         let folder = try folderWithClip()
         defer { try? FileManager.default.removeItem(atPath: folder) }

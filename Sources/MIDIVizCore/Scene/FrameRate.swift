@@ -41,29 +41,28 @@ public struct FrameRate: Sendable, Hashable {
         ("59.94", FrameRate(numerator: 60000, denominator: 1001)!),
     ]
 
-    /// Reads `60`, `30000/1001`, or a decimal: the NTSC ones (`29.97`, `59.94`, `23.976`) as
-    /// x000/1001, any other (`12.5`) exactly.
+    /// Reads `60`, `30000/1001`, or a decimal: the NTSC ones (`29.97`, `29.970`, `59.94`,
+    /// `23.976`) as x000/1001, any other (`12.5`) exactly.
     public init?(text: String) {
-        if let rate = Self.broadcast.first(where: { $0.decimal == text })?.rate {
-            self = rate
-            return
-        }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count == 2 {
             guard let numerator = Self.wholeNumber(parts[0], allowsZero: true), let denominator = Self.wholeNumber(parts[1]) else { return nil }
             self.init(numerator: numerator, denominator: denominator)
             return
         }
-        let decimal = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard decimal.count <= 2, let whole = Self.wholeNumber(decimal[0], allowsZero: true) else { return nil }
-        guard decimal.count == 2 else {
-            self.init(numerator: whole, denominator: 1)
-            return
-        }
-        guard (1...3).contains(decimal[1].count), let fraction = Self.wholeNumber(decimal[1], allowsZero: true) else { return nil }
+        guard let exact = Self.decimal(text) else { return nil }
+        self = Self.broadcast.first { Self.decimal($0.decimal) == exact }?.rate ?? exact
+    }
+
+    /// A decimal (`30`, `29.97`, `12.5`: at most three places) as the fraction it writes.
+    private static func decimal(_ text: String) -> FrameRate? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = wholeNumber(parts[0], allowsZero: true) else { return nil }
+        guard parts.count == 2 else { return FrameRate(numerator: whole, denominator: 1) }
+        guard (1...3).contains(parts[1].count), let fraction = wholeNumber(parts[1], allowsZero: true) else { return nil }
         var scale = 1
-        for _ in 0..<decimal[1].count { scale *= 10 }
-        self.init(numerator: whole * scale + fraction, denominator: scale)
+        for _ in 0..<parts[1].count { scale *= 10 }
+        return FrameRate(numerator: whole * scale + fraction, denominator: scale)
     }
 
     /// Digits only (no sign, no spaces), at most seven of them.
