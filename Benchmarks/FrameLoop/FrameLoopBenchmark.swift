@@ -83,7 +83,7 @@ enum FrameLoopBenchmark {
             var shapes: (once: Double, tenTimes: Double) = (0, 0)
             for _ in 0..<3 {  // the least median of each of three passes is kept
                 // From 10 s in: before that the last copy still shows the end of the one before.
-                let pass = measurePaired(short, long, frameShift: shift, samples: sampleCount, skip: 10 * settings.frameRate.numerator, run: 60)
+                let pass = measurePaired(short, long, frameShift: shift, samples: sampleCount, skip: settings.frameIndex(atSeconds: 10), run: 60)
                 once.append(pass.first)
                 tenTimes.append(pass.second)
                 shapes = pass.shapes

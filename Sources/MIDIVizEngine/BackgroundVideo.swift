@@ -6,9 +6,10 @@ import MIDIVizIO
 /// to the middle), darkened by `--background-dim`, looped (or, `--background-video-end hold`,
 /// held on its last frame). Clip frame k is shown behind the
 /// whole render's frame k (frame 0 being the first of a whole-song render, its lead-in
-/// included), at the render's frame rate: a range, a segment or a poster seeks to the clip frame
-/// a whole render would show there, so their frames match. The clip is decoded by ffmpeg as a
-/// stream, a few frames ahead of the frames being drawn (`BackgroundVideoFrames`), never whole.
+/// included), at the render's frame rate: a range, a segment or a poster starts at the clip frame
+/// a whole render would show there (decoding and dropping those before it), so their frames
+/// match. The clip is decoded by ffmpeg as a stream, one pass at a time, a few frames ahead of
+/// the frames being drawn (`BackgroundVideoFrames`), never whole.
 public struct BackgroundVideo: Sendable, Equatable {
     public let path: String
     /// 0 keeps the clip as it is, 1 makes it black.
@@ -46,9 +47,11 @@ public struct BackgroundVideo: Sendable, Equatable {
         return BackgroundVideo(path: path, dim: dim, durationSeconds: duration, end: end)
     }
 
-    /// The clip's frames at `settings`' frame rate (at least one).
+    /// The clip's frames at `settings`' frame rate (at least one). ffprobe gives the length to
+    /// the microsecond: a thousandth of a frame short is a whole frame (299 frames at 29.97 last
+    /// 9.976633 s, 298.99999 frames).
     func frameCount(settings: RenderSettings) -> Int {
-        max(1, Int(settings.frameRate.frames(in: durationSeconds).rounded(.down)))
+        max(1, Int((settings.frameRate.frames(in: durationSeconds) + 1e-3).rounded(.down)))
     }
 
     /// The clip frame behind the song's frame `songFrame`: counted from the first frame of a
@@ -65,14 +68,16 @@ public struct BackgroundVideo: Sendable, Equatable {
     /// ffmpeg's arguments: one pass of the clip at the render's size and rate, its frames
     /// `clipFrame..<clipFrame + frames`. The frames before are decoded and dropped (`trim`
     /// after `fps`), not sought by time: a seek lands on a keyframe or a frame early, and a
-    /// looped input (`-stream_loop`) starts each loop again at the seek. Each pass is exact, so
-    /// a range, a segment and a poster show the frames a whole render shows.
+    /// looped input (`-stream_loop`) starts each loop again at the seek. A clip whose last
+    /// frames do not decode (its length rounded up) ends on copies of its last one (`tpad`).
+    /// Each pass is exact, so a range, a segment and a poster show the frames a whole render
+    /// shows.
     func ffmpegArguments(from clipFrame: Int, settings: RenderSettings, frames: Int) -> [String] {
         let (width, height, rate) = (settings.width, settings.height, settings.frameRate)
         return [
             "-nostdin", "-loglevel", "error", "-i", FFmpegProcess.file(path), "-an", "-sn",
             "-vf",
-            "fps=\(rate.text),trim=start_frame=\(clipFrame),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
+            "fps=\(rate.text),tpad=stop_mode=clone:stop=-1,trim=start_frame=\(clipFrame),scale=\(width):\(height):force_original_aspect_ratio=increase:flags=lanczos,crop=\(width):\(height),format=rgba",
             "-frames:v", String(max(1, frames)), "-f", "rawvideo", "pipe:1",
         ]
     }
@@ -115,7 +120,7 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private var pending = Data()
     private var frames: [Int: [UInt32]] = [:]
     private var decoded = 0
-    /// The last frame decoded: a short pass is made up with it, and a held clip keeps it.
+    /// The last frame decoded, kept when the clip is held on it.
     private var last: [UInt32]?
     private let holds: Bool
     private var ended = false
@@ -125,8 +130,10 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private let settings: RenderSettings
     private let ffmpeg: String
 
-    /// How long a frame may take to come before the run fails (`--stall-timeout`).
+    /// How long a frame may take to come before the run fails (`--stall-timeout`), and how much
+    /// longer the first may take.
     private let stallTimeoutSeconds: Double
+    private let firstFrameAllowance: Double
 
     init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int, stallTimeoutSeconds: Double) throws(RenderError) {
         self.stallTimeoutSeconds = stallTimeoutSeconds
@@ -137,8 +144,11 @@ final class BackgroundVideoFrames: @unchecked Sendable {
         self.ahead = max(2, ahead)
         do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
         let first = video.clipFrame(ofSongFrame: firstSongFrame, settings: settings)
+        // The first frame comes after the clip's frames before it are decoded and dropped: 1/20 s
+        // each is allowed on top of the stall timeout (a 4K clip decodes faster than that).
+        firstFrameAllowance = Double(first) / 20
         let child = try startPass(from: first)
-        Thread.detachNewThread { [weak self] in self?.decodePasses(firstChild: child, from: first) }
+        Thread.detachNewThread { [weak self] in self?.decodePasses(firstChild: child) }
     }
 
     /// Starts ffmpeg on the clip's frames from `clipFrame` to its end.
@@ -159,24 +169,18 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     }
 
     /// Waits for each pass to end; starts the next while the clip loops and the render goes on.
-    private func decodePasses(firstChild: ChildProcess, from first: Int) {
-        var (child, start) = (firstChild, first)
+    /// A pass that fails (ffmpeg gone, or no frame) ends the frames: `frame(_:)` says why.
+    private func decodePasses(firstChild: ChildProcess) {
+        var child = firstChild
         while true {
-            _ = child.waitForExit()
+            let succeeded = child.waitForExit() == .exited(0)
             condition.lock()
-            let wanted = video.frameCount(settings: settings) - start
-            let made = decoded - passStart
-            // A pass shorter than the clip's length (its last frames not decoded) is made up
-            // with its last frame, so that every loop has the same frames.
-            if made > 0, made < wanted, let last {
-                for _ in made..<wanted where !ended { store(last) }
-            }
-            let again = !holds && !ended && made > 0
+            let again = succeeded && !holds && !ended && decoded > passStart
             passStart = decoded
             pending.removeAll()
             condition.unlock()
             guard again, let next = try? startPass(from: 0) else { break }
-            (child, start) = (next, 0)
+            child = next
         }
         end()
     }
@@ -200,7 +204,7 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     /// Keeps the next frame; waits while `ahead` are waiting. Called with `condition` locked.
     private func store(_ pixels: [UInt32]) {
         frames[decoded] = pixels
-        last = pixels
+        if holds { last = pixels }
         decoded += 1
         condition.broadcast()
         while frames.count >= ahead && !ended { condition.wait() }
@@ -230,7 +234,7 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     func frame(_ index: Int) throws(RenderError) -> [UInt32] {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: stallTimeoutSeconds)
+        let deadline = Date(timeIntervalSinceNow: stallTimeoutSeconds + (decoded == 0 ? firstFrameAllowance : 0))
         while frames[index] == nil && !ended {
             if !condition.wait(until: deadline) && frames[index] == nil {
                 throw .failed("ffmpeg gave no frame of background video \(path) for \(stallTimeoutSeconds.optionText) s")

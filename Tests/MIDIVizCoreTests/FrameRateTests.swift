@@ -8,6 +8,7 @@ struct FrameRateTests {
         #expect(FrameRate(text: "30000/1001") == ntsc && FrameRate(text: "29.97") == ntsc)
         // A broadcast rate by its value, however written.
         #expect(FrameRate(text: "29.970") == ntsc && FrameRate(text: "029.97") == ntsc && FrameRate(text: "59.940") == FrameRate(text: "59.94"))
+        #expect(FrameRate(text: "29.9700") == ntsc && FrameRate(text: "60.0000") == FrameRate(60) && FrameRate(text: "29.97000000") == nil)
         #expect(FrameRate(text: "59.94") == FrameRate(numerator: 60000, denominator: 1001))
         #expect(FrameRate(text: "23.976") == FrameRate(numerator: 24000, denominator: 1001) && FrameRate(text: "23.98") == FrameRate(text: "23.976"))
         #expect(FrameRate(text: "12.5") == FrameRate(numerator: 25, denominator: 2))

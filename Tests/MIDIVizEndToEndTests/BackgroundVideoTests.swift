@@ -102,6 +102,35 @@ struct BackgroundVideoTests {
         #expect(try corner(folder + "/poster.png") == wholeLevels[last] && wholeLevels[last] > wholeLevels[last - 1])
     }
 
+    /// A clip whose sound runs on after its pictures (1 s of frames, 2 s of sound in an MKV,
+    /// which gives only the file's length): the clip lasts 2 s, its last picture held to the
+    /// end of each loop, and a range starting there shows what the whole render shows.
+    @Test func aClipsLastPictureFillsItsLength() throws {
+        let folder = try folderWithClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffmpeg!),
+            [
+                "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=black:s=64x36:r=30:d=1,format=rgb24,geq=r='N*4':g='N*4':b='N*4'",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:v", "ffv1", "-c:a", "pcm_s16le", folder + "/long-sound.mkv",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let common = ["--size", "160x90", "--fps", "30", "--background-video", folder + "/long-sound.mkv", "--background-dim", "0", "--quiet"]
+        let whole = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/whole", "--to", "4"] + common)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        for k in [0, 29, 30, 59, 60, 89, 90] {
+            let level = try corner(folder + "/whole/frame_\(String(format: "%06d", k + 1)).png")
+            #expect(abs(level - min(k % 60, 29) * 4) <= 1, "frame \(k): grey \(level)")
+        }
+        // From 1 s: clip frame 46 (the 16-frame lead-in), past the last picture.
+        let range = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", folder + "/range", "--from", "1", "--to", "2"] + common)
+        #expect(range.status == 0, "\(range.stderr)")
+        for index in [0, 13, 14, 20] {
+            let name = "frame_\(String(format: "%06d", index + 1)).png"
+            #expect(try pixels(folder + "/range/" + name) == pixels(folder + "/whole/frame_\(String(format: "%06d", 46 + index + 1)).png"), "\(name)")
+        }
+    }
+
     @Test func heldTheLastFrameStays() throws {
         let folder = try folderWithClip()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -54,14 +54,18 @@ public struct FrameRate: Sendable, Hashable {
         self = Self.broadcast.first { Self.decimal($0.decimal) == exact }?.rate ?? exact
     }
 
-    /// A decimal (`30`, `29.97`, `12.5`: at most three places) as the fraction it writes.
+    /// A decimal (`30`, `29.97`, `29.9700`, `12.5`: at most three places but for trailing
+    /// zeros, seven digits each side) as the fraction it writes.
     private static func decimal(_ text: String) -> FrameRate? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, let whole = wholeNumber(parts[0], allowsZero: true) else { return nil }
         guard parts.count == 2 else { return FrameRate(numerator: whole, denominator: 1) }
-        guard (1...3).contains(parts[1].count), let fraction = wholeNumber(parts[1], allowsZero: true) else { return nil }
+        guard (1...7).contains(parts[1].count), wholeNumber(parts[1], allowsZero: true) != nil else { return nil }
+        let places = parts[1].reversed().drop { $0 == "0" }.reversed()
+        guard places.count <= 3 else { return nil }
+        guard let fraction = places.isEmpty ? 0 : Int(String(places)) else { return nil }
         var scale = 1
-        for _ in 0..<parts[1].count { scale *= 10 }
+        for _ in 0..<places.count { scale *= 10 }
         return FrameRate(numerator: whole * scale + fraction, denominator: scale)
     }
 
