@@ -106,7 +106,7 @@ public struct BackgroundVideo: Sendable, Equatable {
 /// the render (0 the render's first) is `frame(k)`, asked for once, by any worker, in about
 /// increasing order. One ffmpeg child decodes one pass of the clip (`ffmpegArguments`): the
 /// first from the clip frame the render starts on, each next one, when the clip loops, from its
-/// first frame; a pass that ends early is made up to the clip's length with its last frame.
+/// first frame.
 /// Decoding stays at most `ahead` frames ahead of the frames taken, so memory is a few frames
 /// whatever the clip's or the song's length.
 /// `@unchecked Sendable`: every field is under `condition`.
@@ -125,7 +125,6 @@ final class BackgroundVideoFrames: @unchecked Sendable {
     private let holds: Bool
     private var ended = false
     private var child: ChildProcess?
-    private let path: String
     private let video: BackgroundVideo
     private let settings: RenderSettings
     private let ffmpeg: String
@@ -137,7 +136,7 @@ final class BackgroundVideoFrames: @unchecked Sendable {
 
     init(video: BackgroundVideo, settings: RenderSettings, firstSongFrame: Int, ahead: Int, stallTimeoutSeconds: Double) throws(RenderError) {
         self.stallTimeoutSeconds = stallTimeoutSeconds
-        (width, height, path, holds) = (settings.width, settings.height, video.path, video.end == .hold)
+        (width, height, holds) = (settings.width, settings.height, video.end == .hold)
         (self.video, self.settings) = (video, settings)
         keep = BackgroundImage.keep(dimmedBy: video.dim)
         frameBytes = settings.width * settings.height * 4
@@ -237,14 +236,14 @@ final class BackgroundVideoFrames: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: stallTimeoutSeconds + (decoded == 0 ? firstFrameAllowance : 0))
         while frames[index] == nil && !ended {
             if !condition.wait(until: deadline) && frames[index] == nil {
-                throw .failed("ffmpeg gave no frame of background video \(path) for \(stallTimeoutSeconds.optionText) s")
+                throw .failed("ffmpeg gave no frame of background video \(video.path) for \(stallTimeoutSeconds.optionText) s")
             }
         }
         // Held: once the clip has ended, its last frame stays.
         if holds, ended, frames[index] == nil, index >= decoded, let last { return last }
         guard let pixels = frames.removeValue(forKey: index), pixels.count == width * height else {
             let complaint = child?.lastErrorLines(3).first
-            throw .badInput("cannot use background video \(path): ffmpeg stopped decoding it" + (complaint.map { " (\($0))" } ?? ""))
+            throw .badInput("cannot use background video \(video.path): ffmpeg stopped decoding it" + (complaint.map { " (\($0))" } ?? ""))
         }
         condition.broadcast()
         return pixels

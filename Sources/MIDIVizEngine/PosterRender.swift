@@ -10,7 +10,7 @@ public enum PosterRender {
         maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds,
         backgroundImagePath: String? = nil, configFiles: [String] = []
     ) throws(RenderError) {
-        try settings.check()
+        try settings.check(forVideo: false)
         guard (0...9).contains(pngLevel) else { throw .option(.outOfRange(option: "png-level", value: String(pngLevel), allowed: "between 0 and 9")) }
         try RenderJob.checkLength(of: song, named: songPath ?? "the song", maximum: maximumSongSeconds)
         let end = song.durationSeconds + settings.tailSeconds

@@ -173,7 +173,7 @@ public struct RenderSettings: Sendable, Equatable {
     package var leadInSeconds: Double {
         let onScreen = style.layout.secondsOnScreenBeforeStart(settings: self)
         let frames = (frameRate.frames(in: onScreen) - 1e-6).rounded(.up) + 1
-        return frames * Double(frameRate.denominator) / Double(frameRate.numerator)
+        return frameRate.seconds(ofFrame: Int(frames))
     }
 
     /// The number of frames for a song: ceil((duration + tail) × fps).

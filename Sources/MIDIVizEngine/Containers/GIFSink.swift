@@ -53,8 +53,8 @@ package final class GIFSink: FrameSink {
         do { try intermediate.finish() } catch { throw RenderError(error) }
         let frameRate = settings.frameRate
         let keep = Int((frameRate.perSecond / 50).rounded(.up))  // every n-th frame: at most 50 fps
-        let kept = FrameRate(numerator: frameRate.numerator, denominator: frameRate.denominator * keep)
-        let rate = keep > 1 ? "fps=\(frameRate.denominator == 1 ? String(Double(frameRate.numerator) / Double(keep)) : kept?.text ?? "")," : ""
+        let kept = keep > 1 ? FrameRate(numerator: frameRate.numerator, denominator: frameRate.denominator * keep) : nil
+        let rate = kept.map { "fps=\($0.text)," } ?? ""
         let transparent = settings.transparent
         try run([
             "-i", FFmpegProcess.file(scratch), "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),

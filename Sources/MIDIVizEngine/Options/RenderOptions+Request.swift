@@ -35,9 +35,11 @@ extension RenderOptions {
 
     /// The frames' settings for `song` (whose first track's name is the default title), with
     /// the background image read and the sheet music engraved when shown.
-    /// - Parameter songName: the song's file, for messages about its sheet music.
-    public func settings(for song: Song, songName: String = "the song") throws(RenderError) -> RenderSettings {
-        do { try validate(forVideo: false) } catch { throw .option(error) }
+    /// - Parameters:
+    ///   - songName: the song's file, for messages about its sheet music.
+    ///   - forVideo: whether the frames go to a video, whose sides must be even.
+    public func settings(for song: Song, songName: String = "the song", forVideo: Bool = false) throws(RenderError) -> RenderSettings {
+        do { try validate(forVideo: forVideo) } catch { throw .option(error) }
         var color: RGBA?
         if case .color(let chosen) = background { color = chosen }
         var settings = RenderSettings(
@@ -97,16 +99,16 @@ extension RenderOptions {
 }
 
 extension RenderSettings {
-    /// Settings a render can use: what `RenderOptions.validate()` asks of the size, the frame
-    /// rate, the speed and the window, for settings made without options.
-    func check() throws(RenderError) {
+    /// Settings a render can use: what `RenderOptions.validate(forVideo:)` asks of the size,
+    /// the frame rate, the speed and the window, for settings made without options.
+    func check(forVideo: Bool) throws(RenderError) {
         var options = RenderOptions()
         options.size = FrameSize(width: width, height: height)
         options.fps = frameRate
         options.speed = speed
         options.window = window
         options.backgroundDim = 0
-        do { try options.validate(forVideo: false) } catch { throw .option(error) }
+        do { try options.validate(forVideo: forVideo) } catch { throw .option(error) }
     }
 }
 
@@ -123,8 +125,7 @@ extension RenderRequest {
         song: Song, songPath: String?, songName: String, options: RenderOptions, outputs: [RenderOutput],
         segment: RenderSegment? = nil, defaultJobs: Int
     ) throws(RenderError) {
-        do { try options.validate(forVideo: outputs.contains(where: \.needsEvenSides)) } catch { throw .option(error) }
-        let settings = try options.settings(for: song, songName: songName)
+        let settings = try options.settings(for: song, songName: songName, forVideo: outputs.contains(where: \.needsEvenSides))
         let wantsSound =
             outputs.contains { if case .wav = $0 { return true } else { return false } }
             || (outputs.contains { $0.container?.hasSound == true } && !options.noAudio)

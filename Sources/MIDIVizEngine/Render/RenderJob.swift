@@ -25,10 +25,7 @@ public final class RenderJob: Sendable {
     public init(_ request: RenderRequest) throws(RenderError) {
         self.request = request
         guard !request.outputs.isEmpty else { throw .usage("nothing to write: no output") }
-        try request.settings.check()
-        if request.outputs.contains(where: \.needsEvenSides) {
-            do { try FrameSize(width: request.settings.width, height: request.settings.height).checkEven() } catch { throw .option(error) }
-        }
+        try request.settings.check(forVideo: request.outputs.contains(where: \.needsEvenSides))
         guard request.jobs >= 1 else { throw .option(.outOfRange(option: "jobs", value: String(request.jobs), allowed: "at least 1")) }
         try Self.checkLength(of: request.song, named: request.songName, maximum: request.maximumSongSeconds)
         if request.sound == nil, request.outputs.contains(where: { if case .wav = $0 { return true } else { return false } }) {
