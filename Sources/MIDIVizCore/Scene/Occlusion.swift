@@ -6,9 +6,9 @@
 /// and right edges (and radius) hides the rows between its corners that it covers whole (the
 /// keyboard's falling notes); one with the same top and bottom edges hides the columns between
 /// its corners (the roll's notes). Shapes wholly hidden are dropped; partly hidden ones become
-/// `partlyHiddenRoundedRect`. Every pixel is the plain painter's but at the covering note's
-/// anti-aliased sides (or top and bottom): there, in the hidden rows, the covered note no
-/// longer shows through the fraction of the pixel the covering note leaves.
+/// `partlyHiddenRoundedRect`. Only pixels the covering note covers wholly are hidden (not its
+/// anti-aliased sides, top and bottom), so every pixel is the plain painter's: which of them
+/// are found hidden changes how fast a frame is drawn, never how it looks.
 package struct Occlusion: Sendable {
     /// The edges a shape shares with those it may hide: left and right, or top and bottom,
     /// with the radius.
@@ -52,16 +52,17 @@ package struct Occlusion: Sendable {
             let opaque = top.a >= 1 && bottom.a >= 1
             let rowSpans = opaque ? coveredRows.spans(for: sides) : coveredRows.existingSpans(for: sides)
             let columnSpans = opaque ? coveredColumns.spans(for: ends) : coveredColumns.existingSpans(for: ends)
-            // The hidden box: rows under later shapes with the same sides, or columns under
-            // later shapes with the same ends, whichever hides more.
+            // The hidden box: rows under later shapes with the same sides (their whole columns),
+            // or columns under later shapes with the same ends (their full rows), whichever
+            // hides more. There the later shape covers every pixel wholly: what is left out
+            // could not show.
             var hidden = PixelBox.empty
             if let rowSpans, let rows = coveredRows.widest(at: rowSpans, within: pixels.rows) {
-                hidden = PixelBox(rows: rows, columns: pixels.columns)
+                hidden = PixelBox(rows: rows, columns: pixels.whole)
             }
-            if let columnSpans, let columns = coveredColumns.widest(at: columnSpans, within: pixels.columns),
-                columns.count * pixels.rows.count > hidden.area
-            {
-                hidden = PixelBox(rows: pixels.rows, columns: columns)
+            if let columnSpans, let columns = coveredColumns.widest(at: columnSpans, within: pixels.columns) {
+                let box = PixelBox(rows: pixels.fullRows, columns: columns)
+                if box.area > hidden.area { hidden = box }
             }
             if let rowSpans, let columnSpans, opaque {
                 let straightRows = pixels.straightRows

@@ -146,9 +146,16 @@ struct KeyboardLayout: StyleLayout {
         let gap = along(min(2, length * 0.2))
         let width = span.right - span.left - 2 * inset
         let thickness = scene.colors.thickness(note.velocity)
-        guard thickness < 1 else { return Rect(x: span.left + inset, y: bottom - length + gap, width: width, height: length - gap) }
         // `--velocity`: a softer note is a narrower bar, centred on its key.
-        return Rect(x: span.left + inset + width * (1 - thickness) / 2, y: bottom - length + gap, width: width * thickness, height: length - gap)
+        let rect =
+            thickness < 1
+            ? Rect(x: span.left + inset + width * (1 - thickness) / 2, y: bottom - length + gap, width: width * thickness, height: length - gap)
+            : Rect(x: span.left + inset, y: bottom - length + gap, width: width, height: length - gap)
+        guard movesOnLayer else { return rect }
+        // On a layer (a dense song), on whole pixels across: a later note on the key covers
+        // every pixel of the rows it hides, sides and all (`Occlusion`).
+        let left = rect.minX.rounded(), right = max(left + 1, rect.maxX.rounded())
+        return Rect(x: left, y: rect.minY, width: right - left, height: rect.height)
     }
 
     // MARK: backdrop
