@@ -185,4 +185,54 @@ import Testing
         // moves beside the still shapes in every frame of the roll.)
         if !musicFeatures { #expect(framesKeepingShapes > 30, "shapes left as drawn in \(framesKeepingShapes) frames") }
     }
+
+    /// A dense song on the keyboard's layer, where each frame draws anew only where notes came
+    /// or went or started or stopped sounding (`Scene.makeLayerChanges`): with names on the
+    /// notes, a pedal holding them, velocity, notes from 0.05 to 5 s (longer than the frame is
+    /// high), a title band, bar and beat lines and sparks, every frame two or four after the
+    /// last (as workers take them), and jumps, equals the frame drawn alone.
+    @Test func denseKeyboardFramesDrawnWhereTheyChangeAreTheFramesDrawnAlone() throws {
+        let fonts = try #require(Self.fonts, "DejaVu Sans is missing: apt-get install fonts-dejavu-core")
+        var state: UInt64 = 29
+        func next(_ range: ClosedRange<Double>) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        let notes = (0..<8000).map { _ -> Note in
+            let start = next(0...6), kind = next(0...1)
+            let length = kind < 0.7 ? next(0.05...0.3) : kind < 0.95 ? next(0.3...1.5) : next(2...5)
+            let channel = UInt8(next(0...1.99))
+            return Note(
+                startSeconds: start, endSeconds: start + length, pitch: UInt8(next(48...83.99)), velocity: UInt8(next(20...127)),
+                channel: channel, track: Int(channel))
+        }.sorted { $0.startSeconds < $1.startSeconds }
+        let pedal = [(1.0, 127), (2.5, 0), (4.0, 127), (5.5, 0)].map { TimedMessage(seconds: $0.0, bytes: [0xB0, 64, UInt8($0.1)]) }
+        let song = Song(
+            format: 1, division: .ticksPerQuarter(96), endTick: 2000, durationSeconds: 11,
+            tracks: [0, 1].map { track in
+                TrackSummary(name: nil, noteCount: notes.filter { $0.track == track }.count, channels: [UInt8(track)], programs: [])
+            },
+            notes: notes, tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 132)], timeSignatures: [], keySignatures: [],
+            synthEvents: pedal, warnings: [])
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height, settings.style, settings.keys) = (960, 540, .keyboard, .song)
+        (settings.labels, settings.velocity, settings.effects, settings.grid, settings.colorBy) = (.names, true, true, true, .track)
+        settings.title = "Dense"
+        let scene = Scene(song: song, settings: settings)
+        #expect(scene.scrollArea?.motion == .down, "the notes fall on a layer")
+        #expect(notes.indices.contains { scene.soundingEnd($0) > notes[$0].endSeconds }, "the pedal holds notes")
+        let renderer = FrameRenderer(scene: scene, fonts: fonts)
+        var sequence = renderer.makeWorkspace()
+        // The notes fall 4.5 pixels a frame: whole pixels every second frame (the others are drawn whole).
+        let frames = Array(stride(from: 90, to: 130, by: 2)) + Array(stride(from: 130, to: 160, by: 4)) + [161, 163, 100, 102, 240, 242]
+        var drawnWhereChanged = 0
+        for frame in frames {
+            renderer.render(frame: frame, in: &sequence)
+            if sequence.movedLastFrame && sequence.scrolledDirtyFraction < 0.5 { drawnWhereChanged += 1 }
+            var alone = renderer.makeWorkspace()
+            renderer.render(frame: frame, in: &alone)
+            #expect(sequence.canvas.pixelHash == alone.canvas.pixelHash, "frame \(frame)")
+        }
+        #expect(drawnWhereChanged > frames.count / 2, "\(drawnWhereChanged) of \(frames.count) frames drew less than half the layer anew")
+    }
 }

@@ -54,6 +54,11 @@ package struct ChangedTiles: Sendable {
         }
     }
 
+    /// For each band of tiles (`tileHeight` rows, top first), whether it holds a marked tile.
+    package var markedBands: [Bool] {
+        (0..<rows).map { row in isEverything || marks[(row * columns)..<((row + 1) * columns)].contains(true) }
+    }
+
     /// Whether `region` (clipped to the canvas) touches a marked tile.
     package func touches(_ region: Rect) -> Bool {
         if isEverything { return true }

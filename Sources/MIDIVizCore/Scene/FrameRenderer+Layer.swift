@@ -1,50 +1,86 @@
 /// Frames whose moving shapes lie on a layer of their own (`ScrollArea.Motion.down`: the
 /// keyboard's falling notes in a dense song). The shapes that fall (`Scene.makeLayeredShapes`)
 /// are drawn whole on a transparent layer the size of the frame, in their order; it moves down
-/// with the music from frame to frame and only what changed is drawn on it anew
-/// (`ScrolledShapes`). Every frame is then the backdrop, the layer's shown rows over it, and the
-/// other shapes (keys, glows, sparks, text) over that, in their order. A frame drawn alone
-/// draws the whole layer: the same pixels.
+/// with the music from frame to frame, and only where the style says its falling shapes changed
+/// (`Scene.makeLayerChanges`: notes that came or went, started or stopped sounding) is it drawn
+/// anew, with only the notes lying there made. Every frame is then the backdrop, the layer's
+/// shown rows over it, and the other shapes (keys, glows, sparks, text) over that, in their
+/// order. A frame drawn alone draws the whole layer: the same pixels.
 extension FrameRenderer {
     func renderLayered(at seconds: Double, in area: ScrollArea, workspace: inout FrameWorkspace) {
-        scene.makeLayeredShapes(at: seconds, layer: &workspace.layerShapes, over: &workspace.overShapes)
-        workspace.glowBudget.limit(&workspace.overShapes)
         let width = workspace.canvas.width, height = workspace.canvas.height
-        // Notes above the frame hide what they will hide once in it.
-        workspace.occlusion.hideCovered(in: &workspace.layerShapes, width: width, height: height, rowsAbove: height)
-        workspace.layerRegions.removeAll(keepingCapacity: true)
-        for shape in workspace.layerShapes { workspace.layerRegions.append(shape.bounds(fonts: fonts)) }
         // Taken out of the workspace while drawn on, so that their pixels are not copied.
         let hadLayer = workspace.layer != nil
         var layer = workspace.layer ?? .transparent(width: width, height: height)
         workspace.layer = nil
         // Moving down only: the layer's rows below those that show never show again, so they
         // are left as they come (a frame back in time is drawn whole).
-        let shift = hadLayer ? workspace.previousSeconds.flatMap { area.shift(from: $0, to: seconds) }.flatMap { $0 >= 0 ? $0 : nil } : nil
-        if let shift {
-            workspace.scrolled.find(
-                previous: workspace.shapes, previousRegions: workspace.drawnRegions, new: workspace.layerShapes,
-                newRegions: workspace.layerRegions, area: area, shift: shift)
-            workspace.scrolled.leaveRows(from: area.shownRows.upperBound)
-        }
-        if let shift, !Self.isMostlyDirty(workspace.scrolled.dirty) {
-            workspace.movedLastFrame = true
+        let earlier = hadLayer ? workspace.previousSeconds : nil
+        let shift = earlier.flatMap { area.shift(from: $0, to: seconds) }.flatMap { $0 >= 0 ? $0 : nil }
+        var moved = false
+        if let earlier, let shift, findLayerChanges(from: earlier, to: seconds, shift: shift, in: area, workspace: &workspace) {
+            let dirty = workspace.layerDirty
+            let bands = dirty.markedBands
+            // The notes lying in no band of dirty tiles are not made.
+            var bandsAbove = [0]
+            for marked in bands { bandsAbove.append(bandsAbove.last! + (marked ? 1 : 0)) }
+            let rows: (Range<Int>) -> Bool = { rows in
+                let first = max(0, rows.lowerBound) / ChangedTiles.tileHeight
+                let end = min(bands.count, (max(0, rows.upperBound) + ChangedTiles.tileHeight - 1) / ChangedTiles.tileHeight)
+                return first < end && bandsAbove[end] > bandsAbove[first]
+            }
+            scene.makeLayeredShapes(at: seconds, rows: rows, layer: &workspace.layerShapes, over: &workspace.overShapes)
+            hideCoveredOnLayer(&workspace)
             layer.moveRows(area.rows.clamped(to: 0..<layer.height), down: shift)
             redraw(
-                workspace.scrolled.dirty, of: &layer, shapes: workspace.layerShapes, regions: workspace.layerRegions,
+                dirty, of: &layer, shapes: workspace.layerShapes, regions: workspace.layerRegions,
                 scratch: &workspace.scratch, blank: .transparent(width: width, height: height)
             ) { scratch, columns, rows in scratch.clear(columns: columns, rows: rows) }
-        } else {
+            workspace.movedLastFrame = true
+            workspace.scrolledDirtyFraction = dirty.changedFraction
+            moved = true
+        }
+        if !moved {
+            scene.makeLayeredShapes(at: seconds, layer: &workspace.layerShapes, over: &workspace.overShapes)
+            hideCoveredOnLayer(&workspace)
             layer.clear(columns: 0..<layer.width, rows: area.rows.clamped(to: 0..<layer.height))
             layer.draw(workspace.layerShapes, fonts: fonts)
         }
+        workspace.glowBudget.limit(&workspace.overShapes)
         backdrop.compose(layer, in: area.shownRows, into: &workspace.canvas)
         workspace.layer = layer
         workspace.canvas.draw(workspace.overShapes, fonts: fonts)
         workspace.changed.removeAll()
         workspace.changed.markEverything()
-        // What the next frame compares with: the layer's shapes.
+        // What the frame drew on the layer.
         swap(&workspace.shapes, &workspace.layerShapes)
         swap(&workspace.drawnRegions, &workspace.layerRegions)
+    }
+
+    /// Marks in `workspace.layerDirty` what the frame at `seconds` draws anew on the layer
+    /// drawn at `earlier`, moved down `shift` pixels: the strip the move uncovers and where
+    /// the falling shapes changed, in the rows that show or will. False when the style cannot
+    /// tell, or so much changed that drawing the layer whole is cheaper.
+    private func findLayerChanges(from earlier: Double, to seconds: Double, shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace)
+        -> Bool
+    {
+        guard scene.makeLayerChanges(from: earlier, to: seconds, shift: shift, into: &workspace.layerShapes) else { return false }
+        workspace.layerDirty.removeAll()
+        if let strip = area.uncovered(by: shift) { workspace.layerDirty.mark(strip) }
+        for shape in workspace.layerShapes {
+            if let region = shape.bounds(fonts: fonts) { workspace.layerDirty.mark(region) } else { workspace.layerDirty.markEverything() }
+        }
+        workspace.layerDirty.unmarkRows(from: area.shownRows.upperBound)
+        return !Self.isMostlyDirty(workspace.layerDirty)
+    }
+
+    /// Leaves out of `workspace.layerShapes` what later notes cover, and finds where each of
+    /// the rest draws.
+    private func hideCoveredOnLayer(_ workspace: inout FrameWorkspace) {
+        let width = workspace.canvas.width, height = workspace.canvas.height
+        // Notes above the frame hide what they will hide once in it.
+        workspace.occlusion.hideCovered(in: &workspace.layerShapes, width: width, height: height, rowsAbove: height)
+        workspace.layerRegions.removeAll(keepingCapacity: true)
+        for shape in workspace.layerShapes { workspace.layerRegions.append(shape.bounds(fonts: fonts)) }
     }
 }

@@ -114,6 +114,7 @@ extension FrameRenderer {
             workspace.changed.markEverything()
         } else {
             workspace.movedLastFrame = true
+            workspace.scrolledDirtyFraction = dirty.changedFraction
             workspace.canvas.moveColumns(area.columns, left: shift)
             redraw(
                 dirty, of: &workspace.canvas, shapes: workspace.nextShapes, regions: workspace.nextRegions, scratch: &workspace.scratch,
@@ -217,9 +218,11 @@ package struct FrameWorkspace: Sendable {
     /// How many shapes the last frame drew over the backdrop (on a layer: on the layer).
     package var shapeCount: Int { shapes.count }
 
+    /// What a layered frame draws anew on the layer moved (`FrameRenderer+Layer`).
+    var layerDirty: ChangedTiles
     /// The share of the canvas (or of the layer) the last frame drawn over the one before it
     /// moved drew anew (the rest moved), 0...1; a frame drawn whole leaves it as it was.
-    package var scrolledDirtyFraction: Double { scrolled.dirty.changedFraction }
+    package internal(set) var scrolledDirtyFraction = 0.0
     /// Whether the last frame was drawn over the one before it moved.
     package internal(set) var movedLastFrame = false
 
@@ -228,6 +231,7 @@ package struct FrameWorkspace: Sendable {
         changed = ChangedTiles(width: canvas.width, height: canvas.height)
         unchanged = UnchangedShapes(width: canvas.width, height: canvas.height)
         scrolled = ScrolledShapes(width: canvas.width, height: canvas.height)
+        layerDirty = ChangedTiles(width: canvas.width, height: canvas.height)
         shapes.reserveCapacity(1024)
         drawnRegions.reserveCapacity(1024)
         nextShapes.reserveCapacity(1024)

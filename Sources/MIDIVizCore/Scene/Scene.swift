@@ -142,10 +142,11 @@ package struct Scene: Sendable {
 
     /// What moves at `seconds` when the style's scroll area is a layer (`ScrollArea.Motion.down`):
     /// `layer` gets the shapes that fall with the music, `over` all that is drawn over them.
-    package func makeLayeredShapes(at seconds: Double, layer: inout [Shape], over: inout [Shape]) {
+    /// With `rows`, falling notes wholly in rows it turns down may be left out.
+    package func makeLayeredShapes(at seconds: Double, rows: ((Range<Int>) -> Bool)? = nil, layer: inout [Shape], over: inout [Shape]) {
         layer.removeAll(keepingCapacity: true)
         over.removeAll(keepingCapacity: true)
-        let falling = appendLayered(of: settings.style.layout, at: seconds, to: &layer)
+        let falling = appendLayered(of: settings.style.layout, at: seconds, rows: rows, to: &layer)
         over.append(contentsOf: layer[falling...])
         layer.removeSubrange(falling...)
         appendOverlays(at: seconds, to: &over)
@@ -202,9 +203,25 @@ package struct Scene: Sendable {
         transform.apply(to: &shapes, from: start)
     }
 
+    /// The falling shapes at `seconds` that differ from those at `earlier` moved `shift` pixels
+    /// down the layer (`StyleLayout.appendLayerChanges`), replacing `shapes`; false when the
+    /// style cannot tell.
+    package func makeLayerChanges(from earlier: Double, to seconds: Double, shift: Int, into shapes: inout [Shape]) -> Bool {
+        shapes.removeAll(keepingCapacity: true)
+        return appendLayerChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, to: &shapes)
+    }
+
     /// A layer has no `--direction` turn (`scrollArea` is nil then).
-    private func appendLayered<Layout: StyleLayout>(of layout: Layout.Type, at seconds: Double, to shapes: inout [Shape]) -> Int {
-        Layout(scene: self).appendLayered(at: seconds, to: &shapes)
+    private func appendLayered<Layout: StyleLayout>(
+        of layout: Layout.Type, at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]
+    ) -> Int {
+        Layout(scene: self).appendLayered(at: seconds, rows: rows, to: &shapes)
+    }
+
+    private func appendLayerChanges<Layout: StyleLayout>(
+        of layout: Layout.Type, from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]
+    ) -> Bool {
+        Layout(scene: self).appendLayerChanges(from: earlier, to: seconds, shift: shift, to: &shapes)
     }
 
     /// Where frames move by whole pixels from one to the next (`ScrollArea`): the style's own,

@@ -99,11 +99,6 @@ struct ScrolledShapes: Sendable {
     }
 }
 
-extension ScrolledShapes {
-    /// Leaves the rows from `y` down as they are: no longer dirty.
-    mutating func leaveRows(from y: Int) { dirty.unmarkRows(from: y) }
-}
-
 /// Shapes by a cheap hash of their kind and place, for `ScrolledShapes`: an open-addressing table
 /// of indices into shapes the caller keeps, kept from frame to frame (a `Dictionary` would hash
 /// every field of every shape with SipHash, and hold copies of them).

@@ -83,10 +83,18 @@ struct KeyboardLayout: StyleLayout {
         movesOnLayer = snapped != nil
     }
 
-    /// How far a moment `seconds` after now has yet to fall, in pixels: on the grid when the
-    /// notes move on a layer.
+    /// How far `seconds` of music fall, in pixels: on the grid when the notes move on a layer.
     private func fall(_ seconds: Double) -> Float {
         movesOnLayer ? Shape.onGrid(seconds * Double(pixelsPerSecond)) : Float(seconds) * pixelsPerSecond
+    }
+
+    /// How far the moment `moment` has yet to fall at `now`, in pixels. On a layer, the
+    /// distance between the two moments' places on the grid: from one frame to another a
+    /// note moves by exactly the pixels the layer moves (`appendLayerChanges` counts on it).
+    private func fall(to moment: Double, from now: Double) -> Float {
+        guard movesOnLayer else { return fall(moment - now) }
+        let perSecond = Double(pixelsPerSecond) * 256
+        return Float(((moment * perSecond).rounded() - (now * perSecond).rounded()) / 256)
     }
 
     /// `pixels` on the grid when the notes move on a layer.
@@ -136,12 +144,17 @@ struct KeyboardLayout: StyleLayout {
         return ((span.lower - Float(firstWhite)) * whiteKeyWidth, (span.upper - Float(firstWhite)) * whiteKeyWidth)
     }
 
+    /// How long a note's falling bar is, before the gap pulls its top edge in.
+    private func noteLength(_ note: Note) -> Float {
+        max(fall(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)), Self.shortestNotePixels)
+    }
+
     /// The falling bar of `note` at `now`, before clipping at the keys.
     func noteRect(_ note: Note, now: Double) -> Rect {
         let span = keySpan(Int(note.pitch))
         let inset = PianoKeys.isBlack(Int(note.pitch)) ? 0 : max(1, whiteKeyWidth * 0.06)
-        let bottom = keysTop - fall(note.startSeconds - now)
-        let length = max(fall(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)), Self.shortestNotePixels)
+        let bottom = keysTop - fall(to: note.startSeconds, from: now)
+        let length = noteLength(note)
         // A repeated note stands apart from the one before it: its top edge is pulled in a little.
         let gap = along(min(2, length * 0.2))
         let width = span.right - span.left - 2 * inset
@@ -209,12 +222,13 @@ struct KeyboardLayout: StyleLayout {
 
     /// The falling shapes (bar lines, notes and what the pedal holds), whole (the layer's
     /// rows that show are the notes' area), then the drum lane, lit keys, glows and sparks.
-    func appendLayered(at seconds: Double, to shapes: inout [Shape]) -> Int { append(at: seconds, to: &shapes, layered: true) }
+    /// With `rows`, only the notes whose falling shapes lie in rows it accepts are drawn.
+    func appendLayered(at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]) -> Int {
+        append(at: seconds, to: &shapes, layered: true, rows: rows)
+    }
 
-    /// The shapes of the moment `seconds`; `layered`, falling ones first, unclipped (their
-    /// count is returned).
-    private func append(at seconds: Double, to shapes: inout [Shape], layered: Bool) -> Int {
-        let start = shapes.count
+    /// The bar and beat lines falling at `seconds`.
+    private func appendBarLines(at seconds: Double, to shapes: inout [Shape]) {
         let accent = scene.settings.scheme.accent
         let window = scene.settings.windowSeconds
         scene.beatGrid.forEachLine(in: seconds...(seconds + window)) { line in
@@ -223,6 +237,14 @@ struct KeyboardLayout: StyleLayout {
             guard y > notesTop, y < keysTop - 1 else { return }
             shapes.append(.line(from: Point(0, y), to: Point(width, y), lineWidth: 1, accent.withAlpha(line.isBarStart ? 0.10 : 0.04)))
         }
+    }
+
+    /// The shapes of the moment `seconds`; `layered`, falling ones first, unclipped (their
+    /// count is returned), and with `rows` only the notes in rows it accepts.
+    private func append(at seconds: Double, to shapes: inout [Shape], layered: Bool, rows: ((Range<Int>) -> Bool)? = nil) -> Int {
+        let start = shapes.count
+        let accent = scene.settings.scheme.accent
+        appendBarLines(at: seconds, to: &shapes)
         let notes = scene.song.notes
         let lane = DrumLane(scene: scene, centerY: notesTop + height * 0.07)
         var lit = LitKeys()
@@ -239,8 +261,9 @@ struct KeyboardLayout: StyleLayout {
             guard keys.contains(Int(note.pitch)) else { continue }
             let color = scene.colors.color(of: note)
             let soundingEnd = scene.soundingEnd(index)
-            if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, color: color, at: seconds, whole: layered, to: &shapes) }
-            appendNote(note, color: color, at: seconds, whole: layered, to: &shapes)
+            if rows.map({ $0(fallingRows(note, until: soundingEnd, at: seconds)) }) ?? true {
+                appendFalling(note, color: color, soundingEnd: soundingEnd, at: seconds, whole: layered, to: &shapes)
+            }
             guard note.startSeconds <= seconds else { continue }
             let since = seconds - note.startSeconds
             if scene.settings.effects, Sparks.isLive(note, at: seconds) { sparks.append((note, color)) }
@@ -293,12 +316,66 @@ struct KeyboardLayout: StyleLayout {
         return layered ? falling : 0
     }
 
+    /// Appends the falling shapes at `seconds` that differ from those at `earlier` moved down
+    /// `shift` pixels: those of the notes that came into view or left it, or started or
+    /// stopped sounding (their colour) in between, and the bar lines that came or went (both
+    /// where they were and where they are). Everywhere else the layer at `seconds` is the one at
+    /// `earlier` moved: a note moves by exactly the layer's pixels (`fall(to:from:)`) and
+    /// `Occlusion` leaves out only what could not show, so a note looks the same whatever comes
+    /// and goes around it. False when that cannot be told (then nothing is appended).
+    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool {
+        guard movesOnLayer, earlier <= seconds else { return false }
+        var before: [Shape] = [], after: [Shape] = []
+        appendBarLines(at: earlier, to: &before)
+        appendBarLines(at: seconds, to: &after)
+        var moved: [Shape] = []
+        for line in before {
+            guard let line = line.shifted(by: Shape.Offset(dx: 0, dy: shift)) else { return false }
+            moved.append(line)
+        }
+        shapes.append(contentsOf: moved.filter { !after.contains($0) })
+        shapes.append(contentsOf: after.filter { !moved.contains($0) })
+        let notes = scene.song.notes
+        let span = Self.visibleSpan(settings: scene.settings)
+        func isBetween(_ moment: Double) -> Bool { earlier < moment && moment <= seconds }
+        func appendChanged(_ index: Int, _ note: Note) {
+            guard note.channel != Scene.drumChannel, keys.contains(Int(note.pitch)) else { return }
+            appendFalling(note, color: scene.colors.color(of: note), soundingEnd: scene.soundingEnd(index), at: seconds, whole: true, to: &shapes)
+        }
+        for index in scene.index.visible(at: seconds) {
+            let note = notes[index]
+            if isBetween(note.startSeconds) || isBetween(note.endSeconds) || isBetween(span(note, scene.soundingEnd(index)).from) {
+                appendChanged(index, note)
+            }
+        }
+        for index in scene.index.visible(at: earlier) {
+            let note = notes[index]
+            if span(note, scene.soundingEnd(index)).until < seconds { appendChanged(index, note) }
+        }
+        return true
+    }
+
+    /// A note's falling shapes: what the pedal holds after it, the note, its name.
+    private func appendFalling(_ note: Note, color: RGBA, soundingEnd: Double, at seconds: Double, whole: Bool, to shapes: inout [Shape]) {
+        if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, color: color, at: seconds, whole: whole, to: &shapes) }
+        appendNote(note, color: color, at: seconds, whole: whole, to: &shapes)
+    }
+
+    /// The rows a note's falling shapes (whole) may touch at `seconds`, with a pixel to spare.
+    private func fallingRows(_ note: Note, until soundingEnd: Double, at seconds: Double) -> Range<Int> {
+        // `noteRect`'s bottom, and its top before the gap pulls it in.
+        let bottom = keysTop - fall(to: note.startSeconds, from: seconds)
+        let length = noteLength(note)
+        let top = min(bottom - length, keysTop - fall(to: soundingEnd, from: seconds))
+        return (Int(top.rounded(.down)) - 1)..<(Int(bottom.rounded(.up)) + 1)
+    }
+
     /// What the pedal holds after a note's release: a fainter, narrower bar above the note, up
     /// to the pedal's lift; clipped to the notes' area unless `whole`.
     private func appendSustain(_ note: Note, until end: Double, color: RGBA, at seconds: Double, whole: Bool, to shapes: inout [Shape]) {
         let full = noteRect(note, now: seconds)
-        let top = whole ? keysTop - fall(end - seconds) : max(keysTop - fall(end - seconds), clipTop)
-        let bottom = whole ? keysTop - fall(note.endSeconds - seconds) : min(keysTop - fall(note.endSeconds - seconds), keysTop)
+        let top = whole ? keysTop - fall(to: end, from: seconds) : max(keysTop - fall(to: end, from: seconds), clipTop)
+        let bottom = whole ? keysTop - fall(to: note.endSeconds, from: seconds) : min(keysTop - fall(to: note.endSeconds, from: seconds), keysTop)
         guard bottom - top >= 1, top < keysTop else { return }
         let inset = full.width * 0.3
         shapes.append(

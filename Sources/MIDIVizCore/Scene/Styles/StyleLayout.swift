@@ -31,8 +31,13 @@ protocol StyleLayout: SendableMetatype {
     /// Where everything drawn moves by whole pixels from frame to frame, if anywhere.
     var scrollArea: ScrollArea? { get }
     /// The shapes of the moment `seconds` when `scrollArea` is a layer: first those that fall
-    /// on it, then those drawn over it; returns how many fall.
-    func appendLayered(at seconds: Double, to shapes: inout [Shape]) -> Int
+    /// on it, then those drawn over it; returns how many fall. With `rows`, the falling shapes
+    /// of notes wholly in rows it turns down may be left out.
+    func appendLayered(at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]) -> Int
+    /// Appends the falling shapes at `seconds` that differ from those at `earlier` moved
+    /// `shift` pixels down the layer, for the frame to draw only where they lie; false when
+    /// it cannot tell.
+    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool
 }
 
 extension StyleLayout {
@@ -41,10 +46,11 @@ extension StyleLayout {
     static var travel: RenderSettings.Direction? { nil }
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
     var scrollArea: ScrollArea? { nil }
-    func appendLayered(at seconds: Double, to shapes: inout [Shape]) -> Int {
+    func appendLayered(at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]) -> Int {
         append(at: seconds, to: &shapes)
         return 0
     }
+    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool { false }
 
     /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
     /// fades (and at least while its sparks fly).
