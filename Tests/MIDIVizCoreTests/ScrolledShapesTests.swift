@@ -317,4 +317,36 @@ import Testing
         let turned = KeyboardLayout(scene: Scene(song: denseSong(), settings: settings))
         #expect(!turned.movesOnLayer && turned.scrollArea == nil)
     }
+
+    /// A frame is drawn over the layer moved only when every note moved by exactly the layer's
+    /// pixels: at whole rates always, at 29.97 fps (where the speed is not a whole number of
+    /// 256ths of a pixel a frame) not on the frames where the notes' places drift a 256th off.
+    @Test(arguments: [FrameRate(30), FrameRate(numerator: 30000, denominator: 1001)!])
+    func theLayerMovesOnlyWhereItsNotesMoveAsMuch(rate: FrameRate) throws {
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height, settings.frameRate, settings.style) = (1920, 1080, rate, .keyboard)
+        let scene = Scene(song: denseSong(), settings: settings)
+        let layout = KeyboardLayout(scene: scene)
+        let area = try #require(scene.scrollArea)
+        var note = scene.song.notes[0]
+        var moved = 0, refused = 0
+        var changes: [Shape] = []
+        for frame in stride(from: 0, to: 12000, by: 2) {
+            let earlier = settings.seconds(ofFrame: frame), later = settings.seconds(ofFrame: frame + 2)
+            let shift = try #require(area.shift(from: earlier, to: later))
+            changes.removeAll()
+            let told = layout.appendLayerChanges(from: earlier, to: later, shift: shift, to: &changes)
+            // A note on its way down: a second and a half to go.
+            (note.startSeconds, note.endSeconds) = (later + 1.5, later + 1.7)
+            let notesMove = layout.noteRect(note, now: later).minY - layout.noteRect(note, now: earlier).minY
+            if told {
+                moved += 1
+                #expect(notesMove == Float(shift), "frame \(frame): the notes moved \(notesMove), the layer \(shift)")
+            } else {
+                refused += 1
+            }
+        }
+        #expect(moved > 5900)
+        if rate.denominator == 1 { #expect(refused == 0) }
+    }
 }

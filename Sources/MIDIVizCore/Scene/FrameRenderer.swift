@@ -215,7 +215,8 @@ package struct FrameWorkspace: Sendable {
     /// The tiles the last frame changed from the frame before it in this workspace.
     package internal(set) var changed: ChangedTiles
 
-    /// How many shapes the last frame drew over the backdrop (on a layer: on the layer).
+    /// How many shapes the last frame made to draw over the backdrop (on a layer: on the layer;
+    /// over the layer moved, only those lying where it drew anew).
     package var shapeCount: Int { shapes.count }
 
     /// What a layered frame draws anew on the layer moved (`FrameRenderer+Layer`).

@@ -89,13 +89,15 @@ struct KeyboardLayout: StyleLayout {
     }
 
     /// How far the moment `moment` has yet to fall at `now`, in pixels. On a layer, the
-    /// distance between the two moments' places on the grid: from one frame to another a
-    /// note moves by exactly the pixels the layer moves (`appendLayerChanges` counts on it).
+    /// distance between the two moments' places on the grid (`gridPlace`): from one frame to
+    /// another every note moves by the same pixels, the frames' places apart.
     private func fall(to moment: Double, from now: Double) -> Float {
         guard movesOnLayer else { return fall(moment - now) }
-        let perSecond = Double(pixelsPerSecond) * 256
-        return Float(((moment * perSecond).rounded() - (now * perSecond).rounded()) / 256)
+        return Float((gridPlace(moment) - gridPlace(now)) / 256)
     }
+
+    /// Where a moment lies along the fall on a layer, in 256ths of a pixel.
+    private func gridPlace(_ seconds: Double) -> Double { (seconds * Double(pixelsPerSecond) * 256).rounded() }
 
     /// `pixels` on the grid when the notes move on a layer.
     private func along(_ pixels: Float) -> Float { movesOnLayer ? Shape.onGrid(Double(pixels)) : pixels }
@@ -320,11 +322,14 @@ struct KeyboardLayout: StyleLayout {
     /// `shift` pixels: those of the notes that came into view or left it, or started or
     /// stopped sounding (their colour) in between, and the bar lines that came or went (both
     /// where they were and where they are). Everywhere else the layer at `seconds` is the one at
-    /// `earlier` moved: a note moves by exactly the layer's pixels (`fall(to:from:)`) and
+    /// `earlier` moved: a note moves by exactly the layer's pixels (`fall(to:from:)`, checked) and
     /// `Occlusion` leaves out only what could not show, so a note looks the same whatever comes
     /// and goes around it. False when that cannot be told (then nothing is appended).
     func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool {
-        guard movesOnLayer, earlier <= seconds else { return false }
+        // The notes move by the frames' places apart: the layer's move only when that is exactly
+        // `shift` pixels (at 29.97 fps the speed is not a whole number of 256ths a frame, and
+        // now and then a frame's place is one 256th off).
+        guard movesOnLayer, earlier <= seconds, gridPlace(seconds) - gridPlace(earlier) == Double(256 * shift) else { return false }
         var before: [Shape] = [], after: [Shape] = []
         appendBarLines(at: earlier, to: &before)
         appendBarLines(at: seconds, to: &after)
