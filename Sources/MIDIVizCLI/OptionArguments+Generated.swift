@@ -113,6 +113,8 @@ struct SoundArguments: ParsableArguments, GivenOptions {
     var noReverb = false
     @Flag(name: .customLong("no-chorus"), help: .declared("no-chorus"))
     var noChorus = false
+    @Option(name: .customLong("polyphony"), help: .declared("polyphony"), completion: .declared("polyphony"))
+    var polyphony: String?
     @Option(name: .customLong("max-tail"), help: .declared("max-tail"), completion: .declared("max-tail"))
     var maxTail: String?
     @Option(name: .customLong("loudness"), parsing: .unconditional, help: .declared("loudness"), completion: .declared("loudness"))
@@ -128,6 +130,7 @@ struct SoundArguments: ParsableArguments, GivenOptions {
         if let gain { given.append(("gain", [gain])) }
         if noReverb { given.append(("no-reverb", ["true"])) }
         if noChorus { given.append(("no-chorus", ["true"])) }
+        if let polyphony { given.append(("polyphony", [polyphony])) }
         if let maxTail { given.append(("max-tail", [maxTail])) }
         if let loudness { given.append(("loudness", [loudness])) }
         if muteHidden { given.append(("mute-hidden", ["true"])) }

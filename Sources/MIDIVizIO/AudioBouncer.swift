@@ -12,6 +12,8 @@ package struct AudioBouncer: Sendable {
     package var gain: Double = 0.2
     package var reverb = true
     package var chorus = true
+    /// FluidSynth's `synth.polyphony`: voices at once (its default, 256).
+    package var polyphony = 256
     package var maximumTailSeconds: Double = 3
 
     package init() {}
@@ -38,7 +40,8 @@ package struct AudioBouncer: Sendable {
         _ song: Song, soundFont: String, into sink: some SoundSink, from start: Double = 0, until end: Double? = nil,
         length: (Double) -> Double = { $0 }, shouldStop: () -> Bool = { false }
     ) throws(AudioError) -> Result {
-        let synthesizer = try FluidSynthesizer(soundFont: soundFont, sampleRate: sampleRate, gain: gain, reverb: reverb, chorus: chorus)
+        let synthesizer = try FluidSynthesizer(
+            soundFont: soundFont, sampleRate: sampleRate, gain: gain, reverb: reverb, chorus: chorus, polyphony: polyphony)
         let result = try render(song, with: synthesizer, into: sink, from: start, until: end, length: length, shouldStop: shouldStop)
         try sink.finish()
         return result

@@ -16,7 +16,7 @@ final class FluidSynthesizer {
 
     /// The corresponding C functions are `new_fluid_settings`, `fluid_settings_setnum`,
     /// `fluid_settings_setint`, `new_fluid_synth` and `fluid_synth_sfload`.
-    init(soundFont: String, sampleRate: Int, gain: Double, reverb: Bool, chorus: Bool) throws(AudioError) {
+    init(soundFont: String, sampleRate: Int, gain: Double, reverb: Bool, chorus: Bool, polyphony: Int = 256) throws(AudioError) {
         if let problem = RegularFile.problem(at: soundFont) { throw AudioError.unreadableSoundFont(path: soundFont, reason: problem) }
         FluidLogCapture.install()
         guard let settings = new_fluid_settings() else { throw AudioError.synthesizer("FluidSynth settings could not be created") }
@@ -25,6 +25,7 @@ final class FluidSynthesizer {
         fluid_settings_setint(settings, "synth.reverb.active", reverb ? 1 : 0)
         fluid_settings_setint(settings, "synth.chorus.active", chorus ? 1 : 0)
         fluid_settings_setint(settings, "synth.cpu-cores", 1)
+        fluid_settings_setint(settings, "synth.polyphony", Int32(clamping: polyphony))
         // Load only the samples of the presets the song selects: MuseScore General (86 MB of
         // Vorbis) bounces the demo groove in 1.7-2.2 s and 158 MB instead of 4.4-4.8 s and
         // 533 MB, to the same bytes.

@@ -85,6 +85,7 @@ extension RenderOptions {
         bouncer.gain = gain
         bouncer.reverb = !noReverb
         bouncer.chorus = !noChorus
+        bouncer.polyphony = polyphony
         bouncer.maximumTailSeconds = maximumTailSeconds
         return bouncer
     }
