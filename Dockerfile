@@ -1,12 +1,13 @@
 # midiviz in a Debian 12 image, for the cluster examples (docs/batch/kubernetes-indexed-job.yaml):
 #   docker build -t registry.example.com/midiviz:0.3.0 .
 # The build stage installs the libraries and tools with scripts/setup and the release build with
-# scripts/install (the Swift runtime linked in); the image has the libraries, ffmpeg, a SoundFont
+# scripts/install --portable (the Swift runtime linked in; built for any x86-64, not the build
+# machine's CPU: the image runs on other nodes); the image has the libraries, ffmpeg, a SoundFont
 # and the font midiviz needs, and the installed binary, not the toolchain.
 FROM swift:6.2-bookworm AS build
 WORKDIR /src
 COPY . .
-RUN scripts/setup && scripts/install --prefix /opt/midiviz
+RUN scripts/setup && scripts/install --portable --prefix /opt/midiviz
 
 FROM debian:12-slim
 RUN apt-get update \

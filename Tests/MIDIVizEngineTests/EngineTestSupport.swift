@@ -12,6 +12,23 @@ enum EngineTestSupport {
 
     static let smallSoundFont = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 
+    /// `song` bounced by `bouncer` through the small SoundFont at 48 kHz: its left channel, −1...1.
+    static func bounceLeft(_ song: Song, with bouncer: AudioBouncer, label: String = #function) throws -> [Float] {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("midiviz-bounce-\(label.filter(\.isLetter))-\(getpid())-\(UUID().uuidString.prefix(8)).wav").path
+        defer { unlink(path) }
+        _ = try bouncer.bounce(song, soundFont: smallSoundFont, into: try WAVWriter(path: path, sampleRate: 48_000))
+        let data = try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44)
+        let samples: [Int16] = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        return stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32767 }
+    }
+
+    /// The root mean square of 48-kHz `samples` from `from` to `to` seconds.
+    static func rms(_ samples: [Float], _ from: Double, _ to: Double) -> Double {
+        let slice = samples[min(samples.count, Int(from * 48_000))..<min(samples.count, Int(to * 48_000))]
+        return (slice.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, slice.count))).squareRoot()
+    }
+
     static func song(_ name: String = "c-major-arpeggio.mid") throws -> Song {
         try SongLoader.load(path: fixture(name))
     }

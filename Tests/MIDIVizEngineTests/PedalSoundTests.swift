@@ -25,21 +25,13 @@ struct PedalSoundTests {
             notes: [Note(startSeconds: 0, endSeconds: 0.5, pitch: 60, velocity: 100, channel: 0, track: 0, program: 19)],
             tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 120)], timeSignatures: [], keySignatures: [],
             synthEvents: events, warnings: [])
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-pedal-\(getpid())-\(pedal).wav").path
-        defer { unlink(path) }
         var bouncer = AudioBouncer()
         bouncer.reverb = false
         bouncer.chorus = false
-        _ = try bouncer.bounce(song, soundFont: EngineTestSupport.smallSoundFont, into: try WAVWriter(path: path, sampleRate: 48_000))
-        let data = try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44)
-        let samples: [Int16] = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        return stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32767 }
+        return try EngineTestSupport.bounceLeft(song, with: bouncer)
     }
 
-    func rms(_ samples: [Float], _ from: Double, _ to: Double) -> Double {
-        let slice = samples[min(samples.count, Int(from * 48_000))..<min(samples.count, Int(to * 48_000))]
-        return (slice.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, slice.count))).squareRoot()
-    }
+    func rms(_ samples: [Float], _ from: Double, _ to: Double) -> Double { EngineTestSupport.rms(samples, from, to) }
 
     @Test func theSoundDecaysAtThePedalsLiftNotAtTheNoteOff() throws {
         let held = try bounce(pedal: true), plain = try bounce(pedal: false)

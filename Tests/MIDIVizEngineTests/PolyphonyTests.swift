@@ -5,7 +5,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-/// `--polyphony`: the synthesizer plays at most that many voices at once, the oldest giving way.
+/// `--polyphony`: the synthesizer plays at most that many voices at once.
 @Suite(
     .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
     .timeLimit(.minutes(30)))
@@ -27,22 +27,12 @@ struct PolyphonyTests {
         options.polyphony = polyphony
         options.noReverb = true
         options.noChorus = true
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-polyphony-\(getpid())-\(polyphony).wav").path
-        defer { unlink(path) }
-        _ = try options.bouncer.bounce(song, soundFont: EngineTestSupport.smallSoundFont, into: try WAVWriter(path: path, sampleRate: 48_000))
-        let data = try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44)
-        let samples: [Int16] = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        return stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32767 }
-    }
-
-    func rms(_ samples: [Float], _ from: Double, _ to: Double) -> Double {
-        let slice = samples[min(samples.count, Int(from * 48_000))..<min(samples.count, Int(to * 48_000))]
-        return (slice.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, slice.count))).squareRoot()
+        return try EngineTestSupport.bounceLeft(song, with: options.bouncer)
     }
 
     @Test func fewerVoicesPlayFewerOfTheClustersKeys() throws {
         let full = try cluster(polyphony: 256), few = try cluster(polyphony: 8)
-        let fullLevel = rms(full, 0.5, 1.5), fewLevel = rms(few, 0.5, 1.5)
+        let fullLevel = EngineTestSupport.rms(full, 0.5, 1.5), fewLevel = EngineTestSupport.rms(few, 0.5, 1.5)
         #expect(fullLevel > 0.02, "the 48 keys sound")
         // Eight voices hold at most eight of the 48 keys: far quieter, but sounding.
         #expect(fewLevel < 0.6 * fullLevel, "\(fewLevel) against \(fullLevel)")

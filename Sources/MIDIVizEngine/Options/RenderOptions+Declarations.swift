@@ -138,8 +138,8 @@ extension RenderOptions {
         .value(
             "polyphony", .sound, \.polyphony,
             help:
-                "Voices the synthesizer plays at once, as fluidsynth's synth.polyphony; the oldest gives way to a new note. A dense song (black MIDI) keeps them all busy and its sound costs in proportion: fewer is faster and thinner, more fuller and slower.",
-            valueName: "voices", allowed: between(1...65_535), example: "1024"),
+                "Voices the synthesizer plays at once, as fluidsynth's synth.polyphony (a note may take two or more); when all are busy FluidSynth stops the least needed, released ones first, then the oldest. A dense song (black MIDI) keeps them all busy and its sound costs in proportion: fewer is faster and thinner, more fuller and slower (each voice also takes about 11 KB).",
+            valueName: "voices", allowed: between(1...16_384), example: "1024"),
         .value(
             "max-tail", .sound, \.maximumTailSeconds, help: "Seconds the sound may ring on after the song's end, at most.",
             valueName: "seconds", allowed: between(0.0...60.0), example: "1.5"),

@@ -50,7 +50,7 @@ public struct RenderOptions: Sendable, Equatable {
     public var gain = 0.2
     public var noReverb = false
     public var noChorus = false
-    /// FluidSynth's voices at once (`synth.polyphony`).
+    /// FluidSynth's voices at once (`synth.polyphony`), 1 to 16,384.
     public var polyphony = 256
     public var maximumTailSeconds = 3.0
     public var loudness = LoudnessChoice.target(-14)
