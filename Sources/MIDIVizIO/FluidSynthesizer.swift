@@ -16,7 +16,7 @@ final class FluidSynthesizer {
 
     /// The corresponding C functions are `new_fluid_settings`, `fluid_settings_setnum`,
     /// `fluid_settings_setint`, `new_fluid_synth` and `fluid_synth_sfload`.
-    init(soundFont: String, sampleRate: Int, gain: Double, reverb: Bool, chorus: Bool, polyphony: Int = 256) throws(AudioError) {
+    init(soundFont: String, sampleRate: Int, gain: Double, reverb: Bool, chorus: Bool, polyphony: Int) throws(AudioError) {
         if let problem = RegularFile.problem(at: soundFont) { throw AudioError.unreadableSoundFont(path: soundFont, reason: problem) }
         FluidLogCapture.install()
         guard let settings = new_fluid_settings() else { throw AudioError.synthesizer("FluidSynth settings could not be created") }
