@@ -92,8 +92,9 @@ import Testing
         var hidden = TrackLook()
         hidden.hiddenTracks = [2]
         cases.append(Case(fixture: "pedal-two-hands.mid", style: .roll, scheme: .fire, trackLook: hidden, frames: [40]))
-        // A dense song (about 4,500 notes in the keyboard's window): occlusion, the glow budget
-        // and whole-backdrop redraws at work in every style.
+        // A dense song (about 4,500 notes in the keyboard's window): the glow budget and
+        // whole-backdrop redraws at work in every style, occlusion in all but the roll (which
+        // moves the frame before instead).
         for style in [RenderSettings.Style.circles, .bars, .roll, .keyboard] {
             cases.append(Case(fixture: "dense-random.mid", style: style, scheme: .rainbow, colorBy: .track, frames: [30, 60, 100]))
         }

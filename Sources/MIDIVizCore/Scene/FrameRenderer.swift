@@ -51,7 +51,12 @@ package struct FrameRenderer: Sendable {
         }
         scene.makeShapes(at: seconds, into: &workspace.nextShapes)
         workspace.glowBudget.limit(&workspace.nextShapes)
-        workspace.occlusion.hideCovered(in: &workspace.nextShapes, width: workspace.canvas.width, height: workspace.canvas.height)
+        // A scrolling frame (the roll) is mostly the one before it, moved: there what later notes
+        // cover changes at the playhead as notes start and stop, and each note whose covered part
+        // changed would be drawn anew, so finding it costs more than it saves.
+        if scrollArea == nil {
+            workspace.occlusion.hideCovered(in: &workspace.nextShapes, width: workspace.canvas.width, height: workspace.canvas.height)
+        }
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
         if let scrollArea, let previous = workspace.previousSeconds, let shift = scrollArea.shift(from: previous, to: seconds) {

@@ -5,7 +5,8 @@
 /// Works on rounded rectangles, the notes of every style. A later opaque one with the same left
 /// and right edges (and radius) hides the rows between its corners that it covers whole (the
 /// keyboard's falling notes); one with the same top and bottom edges hides the columns between
-/// its corners (the roll's notes). Shapes wholly hidden are dropped; partly hidden ones become
+/// its corners (the roll's notes, over a background picture or video: a roll that scrolls moves
+/// the frame before instead). Shapes wholly hidden are dropped; partly hidden ones become
 /// `partlyHiddenRoundedRect`. Only pixels the covering note covers wholly are hidden (not its
 /// anti-aliased sides, top and bottom), so every pixel is the plain painter's: which of them
 /// are found hidden changes how fast a frame is drawn, never how it looks.
