@@ -88,6 +88,10 @@ struct BatchCommand: ParsableCommand {
             throw fail(error.message, code: error.exitCode)
         }
         let job = BatchJob(plan: plan, force: force, describe: { $0.message })
+        // Until the batch ends, its reports say that no song has finished.
+        try writeReports(job.unfinishedReport)
+        // What every song needs (the font, SoundFont, background, ffmpeg): one error, not one a song.
+        do throws(RenderError) { try plan.checkSetup() } catch { throw error.reported }
         // A batch stopped between songs is still interrupted: the rest were not made.
         let interruption = Interruption {
             job.stop(signal: $0)
@@ -98,12 +102,7 @@ struct BatchCommand: ParsableCommand {
         let total = plan.songs.count
         let summary = job.run { [reporting] result, number in Self.announce(result, number: number, of: total, reporting: reporting) }
         interruption.yieldIfInterrupted()
-        do throws(BatchError) {
-            if let report { try summary.writeJSON(to: report) }
-            if let junit { try summary.writeJUnit(to: junit) }
-        } catch {
-            throw fail(error.message, code: error.exitCode)
-        }
+        try writeReports(summary)
         if !reporting.quiet {
             FileHandle.standardError.write(
                 Data(
@@ -114,6 +113,16 @@ struct BatchCommand: ParsableCommand {
                     ).utf8))
         }
         if summary.count(.failed) > 0 { throw ExitCode(1) }
+    }
+
+    /// Writes `summary` as the `--report` and `--junit` files asked for.
+    private func writeReports(_ summary: BatchReport) throws {
+        do throws(BatchError) {
+            if let report { try summary.writeJSON(to: report) }
+            if let junit { try summary.writeJUnit(to: junit) }
+        } catch {
+            throw fail(error.message, code: error.exitCode)
+        }
     }
 
     /// `--merge-reports`: the shards' reports as one.

@@ -316,4 +316,61 @@ struct UnattendedBatchTests {
         try refused(["batch", "songs/a.mid", "--output-dir", "file/sub"] + Self.small, 73, "cannot create the output folder file/sub")
         try refused(["render", "songs/a.mid", "--segment", "1/2", "--no-audio"], 64, "--segment and --no-audio contradict each other")
     }
+
+    /// From a second hostile pass: a song whose name is not UTF-8 (an old ZIP's Latin-1) and a
+    /// link to a folder loop back are failed songs, and a link to a folder elsewhere is
+    /// followed; none is left out in silence.
+    @Test func noSongIsLeftOutInSilence() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let song = try #require(FileManager.default.contents(atPath: root + "/songs/a.mid"))
+        // `songs/caf\xe9.mid`, made from its bytes: no Swift string names it.
+        let name = (Array((root + "/songs/caf").utf8) + [0xE9] + Array(".mid".utf8) + [0]).map { CChar(bitPattern: $0) }
+        let descriptor = open(name, O_CREAT | O_WRONLY, 0o644)
+        #expect(descriptor >= 0)
+        _ = song.withUnsafeBytes { write(descriptor, $0.baseAddress, song.count) }
+        close(descriptor)
+        try FileManager.default.createSymbolicLink(atPath: root + "/songs/album", withDestinationPath: "../x")
+        try FileManager.default.createSymbolicLink(atPath: root + "/songs/again", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: root + "/songs/up", withDestinationPath: "..")
+        let result = try batch(["songs", "--output-dir", "v", "--report", "r.json"], in: root)
+        #expect(result.status == 1, "\(result.stderr)")
+        var byName: [String: [String: Any]] = [:]
+        for song in try report(root + "/r.json")["songs"] as? [[String: Any]] ?? [] { byName[song["input"] as? String ?? "?"] = song }
+        #expect(Set(byName.keys) == ["a.mid", "b.mid", "album/e.mid", "caf\u{FFFD}.mid", "up/"], "the link back to songs/ adds nothing")
+        #expect(byName["album/e.mid"]?["status"] as? String == "rendered" && FileManager.default.fileExists(atPath: root + "/v/album/e.mp4"))
+        #expect(byName["caf\u{FFFD}.mid"]?["exit_code"] as? Int == 66)
+        #expect((byName["caf\u{FFFD}.mid"]?["message"] as? String ?? "").contains("its name is not UTF-8 (bytes caf\\xe9.mid): rename it"))
+        #expect(byName["up/"]?["exit_code"] as? Int == 66)
+        #expect((byName["up/"]?["message"] as? String ?? "").contains("which holds a folder searched"))
+    }
+
+    /// What every song needs besides itself (the font, the SoundFont, ffmpeg) is checked once,
+    /// before any work, with the exit code `render` gives, not failed song by song with exit 1.
+    /// From then until it ends, a batch's reports say that no song has finished: one stopped
+    /// before its end leaves that, not the report of an earlier run that made every song.
+    @Test func whatEverySongNeedsIsCheckedFirstAndAReportIsNeverStale() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let withSound = ["batch", "songs", "--output-dir", "w", "--size", "160x90", "--fps", "10", "--to", "1", "--report", "r.json", "--junit", "r.xml"]
+        let made = try ProcessRunner.midiviz(withSound, currentDirectory: URL(fileURLWithPath: root))
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect((try report(root + "/r.json")["totals"] as? [String: Any])?["rendered"] as? Int == 2)
+        for (extra, environment, code, words) in [
+            (["--soundfont", "nope.sf2"], [:], Int32(66), "cannot read SoundFont nope.sf2: no such file"),
+            (["--font", "nope.ttf"], [:], 66, "cannot load font nope.ttf: no such file"),
+            ([], ["MIDIVIZ_FFMPEG": root + "/nope"], 69, "ffmpeg not found"),
+        ] {
+            let refused = try ProcessRunner.midiviz(
+                withSound.map { $0 == "w" ? "w2" : $0 } + extra, currentDirectory: URL(fileURLWithPath: root), environment: environment)
+            #expect(refused.status == code && refused.stderr.contains(words), "\(extra): \(refused.status) \(refused.stderr)")
+            #expect(!refused.stderr.contains("[1/2]"), "no song was tried")
+            #expect(!FileManager.default.fileExists(atPath: root + "/w2"))
+            let songs = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
+            #expect(songs.count == 2 && songs.allSatisfy { $0["status"] as? String == "failed" && $0["exit_code"] as? Int == 130 })
+            #expect((songs.first?["message"] as? String ?? "").hasPrefix("not finished"))
+            let junit = try String(contentsOfFile: root + "/r.xml", encoding: .utf8)
+            #expect(junit.components(separatedBy: "<failure").count == 3, "\(junit)")
+        }
+    }
 }

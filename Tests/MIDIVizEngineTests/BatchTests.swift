@@ -203,16 +203,18 @@ struct BatchTests {
     }
 
     /// The record is a key of every byte the render reads: the song, the SoundFont, the font
-    /// and the background image, at the same paths.
+    /// and the background image or video, whatever their paths.
     @Test func theRecordChangesWithTheBytesOfEachFileTheRenderReads() throws {
         let folder = try EngineTestSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for name in ["sound.sf2", "font.ttf", "picture.png"] {
+        let files = ["sound.sf2", "font.ttf", "picture.png", "clip.mp4"]
+        for name in files {
             try Data("first".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
         var options = RenderOptions()
         options.font = folder + "/font.ttf"
         options.backgroundImage = folder + "/picture.png"
+        options.backgroundVideo = folder + "/clip.mp4"
         let song: [UInt8] = Array("MThd song".utf8)
         func record() -> BatchRecord { BatchRecord(input: song, options: options, soundFont: folder + "/sound.sf2") }
         let made = record()
@@ -230,12 +232,25 @@ struct BatchTests {
         #expect(BatchRecord(input: song, options: options, soundFont: nil).isUpToDate(output: output) == false, "silent is another video")
         #expect(BatchRecord(input: song + [0], options: options, soundFont: folder + "/sound.sf2").isUpToDate(output: output) == false)
 
-        for name in ["sound.sf2", "font.ttf", "picture.png"] {
+        for name in files {
             try Data("second".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
             #expect(!record().isUpToDate(output: output), "\(name) changed")
             try Data("first".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
             #expect(record().isUpToDate(output: output), "\(name) back as it was")
         }
+        // The same files elsewhere (another checkout, `./font.ttf`): the same video.
+        let elsewhere = folder + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        for name in files { try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: elsewhere + "/" + name) }
+        var moved = options
+        moved.font = elsewhere + "/./font.ttf"
+        moved.backgroundImage = elsewhere + "/../elsewhere/picture.png"
+        moved.backgroundVideo = elsewhere + "/clip.mp4"
+        #expect(BatchRecord(input: song, options: moved, soundFont: elsewhere + "/sound.sf2").isUpToDate(output: output))
+        // Every file an option names is in the record by its bytes alone.
+        #expect(Set(RenderOptions.declarations.filter(\.isPath).map(\.name)) == ["background-image", "background-video", "font", "soundfont"])
+        #expect(made.options.keys.allSatisfy { key in !RenderOptions.declarations.contains { $0.isPath && $0.name == key } })
+
         try Data(count: 99).write(to: URL(fileURLWithPath: output))
         #expect(!record().isUpToDate(output: output), "an output of another size was not made by it")
 
@@ -245,7 +260,7 @@ struct BatchTests {
         #expect(
             Set(object.keys) == [
                 "input_bytes", "input_sha256", "soundfont_sha256", "font_sha256", "background_image_sha256",
-                "options", "midiviz", "output_bytes",
+                "background_video_sha256", "options", "midiviz", "output_bytes",
             ])
         #expect((object["options"] as? [String: [String]])?["jobs"] == nil, "the cores do not shape the video")
     }

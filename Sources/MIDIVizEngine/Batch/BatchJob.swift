@@ -71,6 +71,18 @@ public final class BatchJob: Sendable {
         return BatchReport(songs: done, wallSeconds: Date().timeIntervalSince(started), shard: plan.shard, plan: plan.identity)
     }
 
+    /// The report before any song has ended: each failed as not finished (exit 130). A batch
+    /// writes it before it starts, so that one stopped before its end (a signal, `kill -9`, a
+    /// lost machine) leaves this report, not an earlier run's saying that every song was made.
+    public var unfinishedReport: BatchReport {
+        let songs = plan.songs.map {
+            BatchResult(
+                song: $0, status: .failed, exitCode: 130, message: "not finished: the batch was stopped before its end, or is still running",
+                durationSeconds: 0, frames: 0, wallSeconds: 0)
+        }
+        return BatchReport(songs: songs, wallSeconds: 0, shard: plan.shard, plan: plan.identity)
+    }
+
     /// Stops every song being rendered (each removes its temporaries) and starts no more.
     public func stop(signal: Int32? = nil) {
         let jobs = state.withLock { state in

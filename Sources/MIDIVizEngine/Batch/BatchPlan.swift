@@ -140,30 +140,54 @@ public struct BatchPlan: Sendable {
     }
 
     /// The songs under `folder`, by their paths in it, sorted. A song that is a broken link is
-    /// a song (it fails, naming the link); a subfolder that cannot be read is a failed input.
-    /// Links to folders are not followed (no loops).
+    /// a song (it fails, naming the link); a subfolder that cannot be read, and a song or folder
+    /// whose name is not UTF-8 (no path to it can be given), are failed inputs. A link to a
+    /// folder is followed unless that folder is searched anyway (inside `folder`, or a folder
+    /// another link led to); a link to a folder holding one searched is a failed input (a loop).
     private static func folderSongs(_ folder: String, outputDirectory: String, options: RenderOptions) throws(BatchError) -> [BatchSong] {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         if let problem = unreadableFolder(root) { throw .usage("\(folder): cannot read the folder: \(problem)") }
         var found: [String] = []
-        var unreadable: [(relative: String, problem: String)] = []
+        var failed: [(relative: String, problem: String)] = []
         var pending = [""]
+        // The real paths of the folders searched whole: the root and those links led to.
+        var searched = [realPath(ofDeepestExisting: root)]
         while let relative = pending.popLast() {
             let path = relative.isEmpty ? root : root + "/" + relative
             if let problem = unreadableFolder(path) {
-                unreadable.append((relative, problem))
+                failed.append((relative + "/", "cannot read the folder \(path): \(problem)"))
                 continue
             }
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-                let child = relative.isEmpty ? name : relative + "/" + name
+            for entry in entries(of: path) {
+                let isSong = songExtensions.contains(URL(fileURLWithPath: entry.name).pathExtension.lowercased())
+                let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 var status = stat()
-                guard lstat(root + "/" + child, &status) == 0 else { continue }
-                if status.st_mode & S_IFMT == S_IFDIR {
+                guard lstat(entry.cPath(in: path), &status) == 0 else { continue }
+                let isFolder = status.st_mode & S_IFMT == S_IFDIR
+                var target = stat()
+                let isLinkToFolder = status.st_mode & S_IFMT == S_IFLNK && stat(entry.cPath(in: path), &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
+                guard entry.isUTF8 else {
+                    if isFolder || isLinkToFolder || isSong {
+                        failed.append(
+                            (
+                                child + (isSong ? "" : "/"),
+                                "cannot read \(path)/\(entry.name): its name is not UTF-8 (bytes \(entry.escaped)): rename it"
+                            ))
+                    }
+                    continue
+                }
+                if isFolder {
                     pending.append(child)
-                } else if songExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
-                    var target = stat()
-                    // A link to a folder named like a song is neither.
-                    if status.st_mode & S_IFMT == S_IFLNK, stat(root + "/" + child, &target) == 0, target.st_mode & S_IFMT == S_IFDIR { continue }
+                } else if isLinkToFolder {
+                    let real = realPath(ofDeepestExisting: root + "/" + child)
+                    if searched.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) { continue }  // its songs are found anyway
+                    if searched.contains(where: { $0.hasPrefix(real == "/" ? "/" : real + "/") }) {
+                        failed.append((child + "/", "not following \(root)/\(child): it links to \(real), which holds a folder searched"))
+                        continue
+                    }
+                    searched.append(real)
+                    pending.append(child)
+                } else if isSong {
                     found.append(child)
                 }
             }
@@ -171,12 +195,40 @@ public struct BatchPlan: Sendable {
         let songs = found.sorted().map {
             BatchSong(input: root + "/" + $0, relativePath: $0, output: outputPath(for: $0, in: outputDirectory), options: options)
         }
-        let failed = unreadable.sorted { $0.relative < $1.relative }.map {
-            BatchSong(
-                input: root + "/" + $0.relative, relativePath: $0.relative + "/", output: "", options: options,
-                problem: "cannot read the folder \(root)/\($0.relative): \($0.problem)")
+        let failures = failed.sorted { $0.relative < $1.relative }.map {
+            BatchSong(input: root + "/" + $0.relative, relativePath: $0.relative, output: "", options: options, problem: $0.problem)
         }
-        return songs + failed
+        return songs + failures
+    }
+
+    /// A folder's entry: its name as the bytes the kernel gave, and as text (U+FFFD for bytes
+    /// that are not UTF-8).
+    private struct FolderEntry {
+        let bytes: [UInt8]
+        let isUTF8: Bool
+        var name: String { String(decoding: bytes, as: UTF8.self) }
+        /// The name's bytes, escaped where they are not printable ASCII: `caf\xe9.mid`.
+        var escaped: String {
+            bytes.map { (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\\") ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+        }
+        /// The entry's path in `folder` as a C string, from its bytes.
+        func cPath(in folder: String) -> [CChar] {
+            (Array(folder.utf8) + [UInt8(ascii: "/")] + bytes + [0]).map { CChar(bitPattern: $0) }
+        }
+    }
+
+    /// The entries of the folder at `path`, but `.` and `..`, in a stable order (by their bytes).
+    private static func entries(of path: String) -> [FolderEntry] {
+        guard let handle = opendir(path) else { return [] }
+        defer { closedir(handle) }
+        var entries: [FolderEntry] = []
+        while let entry = readdir(handle) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes == Array(".".utf8) || bytes == Array("..".utf8) { continue }
+            entries.append(FolderEntry(bytes: bytes, isUTF8: String(validating: bytes, as: UTF8.self) != nil))
+        }
+        // Reversed: the stack of folders to search takes the first in order first.
+        return entries.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.reversed()
     }
 
     /// Why the folder at `path` cannot be listed, or nil.
@@ -210,6 +262,36 @@ public struct BatchPlan: Sendable {
         var stem = Substring(relative)
         if let dot = stem.lastIndex(of: "."), !stem[dot...].contains("/") { stem = stem[..<dot] }
         return (directory.hasSuffix("/") ? directory : directory + "/") + stem + ".mp4"
+    }
+
+    /// Refuses a batch whose every song would fail alike, for what the render needs besides the
+    /// song: the font, a background picture or video, the SoundFont (with sound) and ffmpeg. The
+    /// error and its exit code are those `render` gives (66, 69), before any work, where each
+    /// song would fail with exit 1 for the batch.
+    public func checkSetup() throws(RenderError) {
+        var checked: Set<[String?]> = []
+        for song in songs where song.problem == nil {
+            let options = song.options
+            let hasSound = !options.noAudio && VideoContainer(outputPath: song.output)?.hasSound != false
+            guard checked.insert([options.fontPath, options.backgroundImage, options.backgroundVideo, hasSound ? options.soundFont ?? "" : nil]).inserted
+            else { continue }
+            for (path, what) in [
+                (options.fontPath, "load font"), (options.backgroundImage, "read background image"), (options.backgroundVideo, "read background video"),
+            ] {
+                if let path, let problem = RegularFile.problem(at: path) { throw .missingInput("cannot \(what) \(path): \(problem)") }
+            }
+            guard hasSound else { continue }
+            do throws(AudioError) {
+                _ = try SoundFontLocator.locate(explicit: options.soundFont)
+            } catch {
+                throw RenderError(error)
+            }
+        }
+        do throws(VideoError) {
+            _ = try FFmpegProcess.locate()
+        } catch {
+            throw RenderError(error)
+        }
     }
 
     /// Refuses reports (`--report`, `--junit`) that would replace a file the batch reads (a

@@ -5,9 +5,10 @@ import MIDIVizIO
 
 /// What made an output, kept beside it as `NAME.mp4.midiviz.json`: the input's bytes (size and
 /// SHA-256), the SHA-256 of every other file the render read (the SoundFont it played with,
-/// the font, the background image), every option that shapes the output (by
-/// `RenderOptions.declarations`, files as absolute paths), and the midiviz version. A batch
-/// skips a song whose output and record are there and match: the record is its up-to-date key.
+/// the font, the background image or video), every other option that shapes the output (by
+/// `RenderOptions.declarations`), and the midiviz version. A batch skips a song whose output and
+/// record are there and match: the record is its up-to-date key. Files count by their bytes,
+/// not where they lie: the same font in another checkout makes the same video.
 package struct BatchRecord: Codable, Equatable, Sendable {
     package var inputBytes: Int
     package var inputSHA256: String
@@ -17,6 +18,8 @@ package struct BatchRecord: Codable, Equatable, Sendable {
     package var fontSHA256: String?
     /// The background image's bytes; nil without one.
     package var backgroundImageSHA256: String?
+    /// The background video's bytes; nil without one.
+    package var backgroundVideoSHA256: String?
     package var options: [String: [String]]
     package var version: String
     /// The output's size when it was made (only the record knows it).
@@ -27,7 +30,8 @@ package struct BatchRecord: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case inputBytes = "input_bytes", inputSHA256 = "input_sha256", soundFontSHA256 = "soundfont_sha256", fontSHA256 = "font_sha256"
-        case backgroundImageSHA256 = "background_image_sha256", options, version = "midiviz", outputBytes = "output_bytes"
+        case backgroundImageSHA256 = "background_image_sha256", backgroundVideoSHA256 = "background_video_sha256", options, version = "midiviz", outputBytes =
+            "output_bytes"
         case durationSeconds = "duration_seconds", frames
     }
 
@@ -46,7 +50,11 @@ package struct BatchRecord: Codable, Equatable, Sendable {
         soundFontSHA256 = soundFont.flatMap(digest)
         fontSHA256 = digest(options.fontPath)
         backgroundImageSHA256 = options.backgroundImage.flatMap(digest)
-        self.options = options.shapingTexts()
+        backgroundVideoSHA256 = options.backgroundVideo.flatMap(digest)
+        var texts = options.shapingTexts()
+        // The files (font, SoundFont, background image and video) by their digests above.
+        for declaration in RenderOptions.declarations where declaration.isPath { texts[declaration.name] = nil }
+        self.options = texts
         version = MIDIVizVersion.current
         outputBytes = 0
     }
