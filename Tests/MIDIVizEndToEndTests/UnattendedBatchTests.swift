@@ -372,5 +372,18 @@ struct UnattendedBatchTests {
             let junit = try String(contentsOfFile: root + "/r.xml", encoding: .utf8)
             #expect(junit.components(separatedBy: "<failure").count == 3, "\(junit)")
         }
+        // Before any work too: an input not there (66, as `render`), a manifest's output naming a
+        // folder, a background video that a song's video would replace.
+        for (arguments, code, words) in [
+            (["nowhere.mid", "--output-dir", "w3"], Int32(66), "nowhere.mid: no such file or folder"),
+            (["songs/m.jsonl", "--output-dir", "w3"], 64, "m.jsonl:1: \"output\" names a folder (sub/)"),
+            (["songs", "--output-dir", "w3", "--background-video", "w3/a.mp4"], 64, "refusing to write w3/a.mp4: it is the background video"),
+        ] {
+            try (#"{"input": "a.mid", "output": "sub/"}"# + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+            let refused = try batch(arguments, in: root)
+            #expect(refused.status == code && refused.stderr.contains(words), "\(arguments): \(refused.status) \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: root + "/w3"))
+            try FileManager.default.removeItem(atPath: root + "/songs/m.jsonl")
+        }
     }
 }

@@ -47,7 +47,7 @@ struct BatchTests {
         let missing = try #require(throws: BatchError.self) {
             try BatchPlan.make(inputs: [root + "/nowhere"], outputDirectory: root + "/out", options: RenderOptions())
         }
-        #expect(missing.exitCode == 64 && missing.message.contains("no such file or folder"))
+        #expect(missing.exitCode == 66 && missing.message.contains("no such file or folder"))
         try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: false)
         #expect(throws: BatchError.usage("no songs (.mid, .midi, .kar, .rmi, .musicxml, .mxl, .mscz, .mscx) in \(root)/empty")) {
             try BatchPlan.make(inputs: [root + "/empty"], outputDirectory: root + "/out", options: RenderOptions())

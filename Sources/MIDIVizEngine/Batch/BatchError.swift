@@ -10,10 +10,14 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotWrite(String)
     /// A report to merge that is not there or cannot be read (66).
     case missingReport(String)
+    /// An input (a song, a folder, a manifest) that is not there (66).
+    case missingInput(String)
 
     public var description: String {
         switch self {
-        case .usage(let message), .badReport(let message), .cannotWrite(let message), .missingReport(let message): return message
+        case .usage(let message), .badReport(let message), .cannotWrite(let message), .missingReport(let message),
+            .missingInput(let message):
+            return message
         }
     }
 
@@ -25,7 +29,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .usage: return 64
         case .badReport: return 65
         case .cannotWrite: return 73
-        case .missingReport: return 66
+        case .missingReport, .missingInput: return 66
         }
     }
 }

@@ -51,6 +51,10 @@ enum BatchManifest {
                 guard case .text(let name) = output, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
                     throw .usage("\(place): \"output\" must be a name inside the output folder")
                 }
+                // `sub/` or `sub/.`: a folder, where a video must be named.
+                guard !name.hasSuffix("/"), ![".", ".."].contains(PathParts(name).name) else {
+                    throw .usage("\(place): \"output\" names a folder (\(name)): name the video, as \"sub/a.mp4\"")
+                }
                 relative = name
             }
             var options = base

@@ -82,7 +82,11 @@ public struct BatchPlan: Sendable {
         var songs: [BatchSong] = []
         var manifests: [String] = []
         for input in inputs {
-            guard files.fileExists(atPath: input, isDirectory: &isFolder) else { throw .usage("\(input): no such file or folder") }
+            guard files.fileExists(atPath: input, isDirectory: &isFolder) else {
+                // A name that is not UTF-8 reaches us with U+FFFD for its bytes: no path names it.
+                let hint = input.contains("\u{FFFD}") ? " (its name as given is not UTF-8: rename it)" : ""
+                throw .missingInput("\(input): no such file or folder\(hint)")
+            }
             if !isFolder.boolValue && BatchManifest.isManifest(input) {
                 songs += try BatchManifest.songs(input, outputDirectory: outputDirectory, base: options)
                 manifests.append(input)
@@ -113,7 +117,7 @@ public struct BatchPlan: Sendable {
 
     /// Refuses a song whose video or record would lie outside the output folder (through `..`,
     /// an absolute name or a symbolic link to a folder elsewhere) or replace a file the batch
-    /// reads (a song, a manifest, a SoundFont, font or background image).
+    /// reads (a song, a manifest, a SoundFont, font or background image or video).
     private func checkOutputs(configFiles: [String]) throws(BatchError) {
         let reads = ReadFiles(readsOf: self, configFiles: configFiles)
         let folder = OutputChecks.absolute(outputDirectory.isEmpty ? "." : outputDirectory)
@@ -336,6 +340,7 @@ extension ReadFiles {
         for options in [plan.options] + plan.songs.map(\.options) {
             add(options.fontPath, "font")
             if let image = options.backgroundImage { add(image, "background image") }
+            if let video = options.backgroundVideo { add(video, "background video") }
             // The SoundFont the songs play with, given or found ($MIDIVIZ_SOUNDFONT, Debian's), even
             // when silent: a report never replaces it.
             guard located.insert(options.soundFont).inserted else { continue }
