@@ -314,6 +314,7 @@ struct UnattendedBatchTests {
         try refused(["batch", "songs/a.mid", "--output-dir", ""] + Self.small, 64, "--output-dir needs a folder's name")
         _ = FileManager.default.createFile(atPath: root + "/file", contents: Data("x".utf8))
         try refused(["batch", "songs/a.mid", "--output-dir", "file/sub"] + Self.small, 73, "cannot create the output folder file/sub")
+        try refused(["batch", "songs/a.mid", "--output-dir", "file"] + Self.small, 73, "cannot write into the output folder file: it is not a folder")
         try refused(["render", "songs/a.mid", "--segment", "1/2", "--no-audio"], 64, "--segment and --no-audio contradict each other")
     }
 

@@ -71,7 +71,7 @@ public struct BatchPlan: Sendable {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
-            throw .usage("the output folder \(outputDirectory) is not a folder")
+            throw .cannotWrite("cannot write into the output folder \(outputDirectory): it is not a folder")
         }
         // A folder to be made must be makeable: the nearest existing parent is a folder.
         var parent = OutputChecks.absolute(outputDirectory)
