@@ -21,7 +21,9 @@ public struct BackgroundVideo: Sendable, Equatable {
 
     /// Checks that `path` is a video ffmpeg can read (before any work) and reads its length.
     package static func probe(_ path: String, dim: Double, end: BackgroundVideoEnd = .loop) throws(RenderError) -> BackgroundVideo {
-        guard FileManager.default.isReadableFile(atPath: path) else { throw .missingInput("cannot read background video \(path)") }
+        // A FIFO or a device would keep ffprobe (and the render) waiting for ever.
+        if let problem = RegularFile.problem(at: path) { throw .missingInput("cannot read background video \(path): \(problem)") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .missingInput("cannot read background video \(path): permission denied") }
         let ffmpeg: String
         do { ffmpeg = try FFmpegProcess.locate() } catch { throw RenderError(error) }
         let ffprobe = URL(fileURLWithPath: ffmpeg).deletingLastPathComponent().appendingPathComponent("ffprobe").path

@@ -42,18 +42,23 @@ package enum OutputChecks {
                 throw .usage("refusing to write \(output.path): another output lies inside the frames folder \(folder)")
             }
             earlier.append((path, identity, output.isFolder))
-            try checkKind(of: output.path, isFolder: output.isFolder, at: path)
+            try checkKind(of: output.path, isFolder: output.isFolder, at: path, reads: reads)
             try checkWritableParent(of: path, name: output.path, creatingFolders: output.isFolder)
         }
     }
 
-    private static func checkKind(of name: String, isFolder: Bool, at path: String) throws(RenderError) {
+    private static func checkKind(of name: String, isFolder: Bool, at path: String, reads: ReadFiles) throws(RenderError) {
         var status = stat()
         guard stat(path, &status) == 0 else { return }  // a new name
         let kind = status.st_mode & S_IFMT
         if isFolder {
             guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
-            let others = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !isFrameName($0) }.sorted()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            // The frames there go with the folder: none may be a file the run reads.
+            for frame in names.filter(isFrameName).sorted() {
+                if let what = reads.what(path + "/" + frame) { throw .usage("refusing to write frames into \(name): its \(frame) is the \(what)") }
+            }
+            let others = names.filter { !isFrameName($0) }.sorted()
             if let first = others.first {
                 throw .cannotCreate(
                     "cannot write frames into \(name): it holds \(others.count) file(s) other than frames (\(first)); "

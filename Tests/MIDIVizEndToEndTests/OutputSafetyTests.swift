@@ -145,4 +145,35 @@ struct OutputSafetyTests {
         let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])
         #expect(!ps.stdoutText.contains(stuck), "the stuck ffmpeg is gone")
     }
+
+    /// From a second hostile pass: a FIFO as the background video is refused at once (ffprobe
+    /// waited on it for ever, and outlived us); a frame in the frames folder that the render
+    /// reads is refused, not deleted or overwritten; an "ffmpeg" that ends well but writes
+    /// nothing fails, leaving no empty video; the loader's repairs are said, as `info` says them.
+    @Test func whatASecondHostilePassFoundIsRefused() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func render(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
+            try ProcessRunner.midiviz(["render"] + arguments + Self.small, currentDirectory: URL(fileURLWithPath: folder), environment: environment)
+        }
+        #expect(mkfifo(folder + "/clip.mp4", 0o644) == 0)
+        let fifo = try render([Self.arpeggio, "-o", "v.mp4", "--background-video", "clip.mp4", "--no-audio"])
+        #expect(fifo.status == 66 && fifo.stderr.contains("cannot read background video clip.mp4: not a regular file"), "\(fifo.stderr)")
+
+        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: Self.arpeggio, toPath: folder + "/frames/frame_000001.png")
+        let reads = try render([folder + "/frames/frame_000001.png", "--frames-dir", "frames", "--no-video", "--to", "1"])
+        #expect(reads.status == 64 && reads.stderr.contains("refusing to write frames into frames: its frame_000001.png is the input song"), "\(reads.stderr)")
+        #expect(FileManager.default.contents(atPath: folder + "/frames/frame_000001.png") == FileManager.default.contents(atPath: Self.arpeggio))
+
+        try "#!/bin/sh\ncat >/dev/null\n".write(toFile: folder + "/eat.sh", atomically: true, encoding: .utf8)
+        chmod(folder + "/eat.sh", 0o755)
+        let eaten = try render([Self.arpeggio, "-o", "e.mp4", "--to", "1"], environment: ["MIDIVIZ_FFMPEG": folder + "/eat.sh"])
+        #expect(eaten.status == 1 && eaten.stderr.contains("ffmpeg wrote nothing into e.mp4"), "\(eaten.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/e.mp4"))
+
+        let repaired = try render([TestEnvironment.path(of: "fixtures/truncated-30-tracks.mid"), "-o", "r.mp4", "--to", "1", "--no-audio"])
+        #expect(repaired.status == 0, "\(repaired.stderr)")
+        #expect(repaired.stderr.contains("midiviz: warning: ") && repaired.stderr.contains("truncated"), "\(repaired.stderr)")
+    }
 }

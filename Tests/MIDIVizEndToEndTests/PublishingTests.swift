@@ -27,7 +27,8 @@ struct PublishingTests {
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: VideoTools.ffprobe!),
             [
-                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt,profile:stream_tags",
+                "-v", "error", "-select_streams", "v:0", "-show_entries",
+                "stream=codec_name,pix_fmt,profile,color_space,color_primaries,color_transfer:stream_tags",
                 "-of", "default=noprint_wrappers=1", path,
             ])
         var fields: [String: String] = [:]
@@ -52,6 +53,10 @@ struct PublishingTests {
         #expect(result.status == 0, "\(result.stderr)")
         let video = try videoStream(out)
         #expect(video["codec_name"] == codec && video["pix_fmt"] == pixelFormat, "\(video)")
+        if container != "gif" {
+            // BT.709 said, as the pixels are: an editor reading "unknown" may take BT.601.
+            #expect(video["color_space"] == "bt709" && video["color_primaries"] == "bt709" && video["color_transfer"] == "bt709", "\(video)")
+        }
         let streams = try VideoTools.probe(out)
         if container == "gif" {
             #expect(streams["audio"] == nil)

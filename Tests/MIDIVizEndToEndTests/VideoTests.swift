@@ -216,4 +216,36 @@ struct VideoTests {
         let ps = try ProcessRunner.run(URL(fileURLWithPath: "/bin/ps"), ["-eo", "args"])
         #expect(!ps.stdoutText.contains(folder.path), "no ffmpeg left writing into the folder")
     }
+
+    /// A signal while a normalized sound is put with the finished video (the last ffmpeg run)
+    /// still interrupts: exit 130, the old video intact, nothing left (it once ended 0 with the
+    /// new video, from a hostile pass).
+    @Test func aSignalWhileTheSoundIsPutWithTheVideoInterrupts() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("long.mp4").path
+        try Data("old video".utf8).write(to: URL(fileURLWithPath: video))
+        let process = Process()
+        process.executableURL = TestEnvironment.binary
+        process.arguments = [
+            "render", TestEnvironment.path(of: "Tests/Corpus/musescore-cc0/concerto_for_orchestra_1.mid"), "-o", video,
+            "--soundfont", AudioTools.soundFont!, "--size", "160x90", "--fps", "10", "--progress", "json",
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        _ = try ProcessRunner.start(process, signalsBlocked: false)
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("muxing") {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            said += more
+        }
+        #expect(String(decoding: said, as: UTF8.self).contains("muxing"), "the render reached the last ffmpeg run")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(try String(contentsOfFile: video, encoding: .utf8) == "old video")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["long.mp4"], "no temporary left")
+    }
 }

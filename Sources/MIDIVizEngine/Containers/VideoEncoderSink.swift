@@ -39,7 +39,11 @@ package final class VideoEncoderSink: FrameSink {
         case nil: break
         }
         arguments += ["-map", "0:v"] + (audio != nil ? ["-map", "1:a"] : [])
-        if takesRGBA { arguments += ["-vf", "scale=out_color_matrix=bt709:out_range=tv"] }
+        // The frames leave the filter tagged too: else ProRes's MOV says "unknown" colours, which
+        // an editor may read as BT.601.
+        if takesRGBA {
+            arguments += ["-vf", "scale=out_color_matrix=bt709:out_range=tv,setparams=color_primaries=bt709:color_trc=bt709:colorspace=bt709:range=tv"]
+        }
         arguments += encoding.videoArguments(alpha: alpha, crf: crf, preset: preset, tags: tags)
         if audio != nil { arguments += encoding.soundArguments }
         arguments += metadata.sorted { $0.key < $1.key }.flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
@@ -54,10 +58,13 @@ package final class VideoEncoderSink: FrameSink {
     /// Puts a finished video (without sound) and a WAV together into `path`: the video copied,
     /// the sound encoded as `container` carries it. One ffmpeg run at the end, watched by its
     /// progress (a long song's sound takes a while to encode).
-    /// - Parameter progress: the seconds of the video put together so far, as ffmpeg reports them.
+    /// - Parameters:
+    ///   - progress: the seconds of the video put together so far, as ffmpeg reports them.
+    ///   - started: given the ffmpeg once it runs, so that it can be stopped (a signal).
     package static func addSound(
         _ wav: String, to video: String, into path: String, container: VideoContainer,
-        ffmpeg executable: String, stallTimeoutSeconds: Double, progress: @escaping @Sendable (Double) -> Void = { _ in }
+        ffmpeg executable: String, stallTimeoutSeconds: Double, progress: @escaping @Sendable (Double) -> Void = { _ in },
+        started: (FFmpegProcess) -> Void = { _ in }
     ) throws(RenderError) {
         guard let encoding = container.encoding else { throw .usage("a \(container.rawValue) holds no sound") }
         let arguments =
@@ -67,6 +74,7 @@ package final class VideoEncoderSink: FrameSink {
             let process = try FFmpegProcess(
                 executable: executable, arguments: arguments + [FFmpegProcess.file(path)], stallTimeoutSeconds: stallTimeoutSeconds,
                 onProgress: { report in if let seconds = report.outTimeSeconds { progress(seconds) } })
+            started(process)
             try process.finish()
         } catch {
             throw RenderError(error)

@@ -68,9 +68,18 @@ extension RenderJob {
                 progress(RenderProgress(framesDone: made, frames: made, stage: .muxing, muxedSeconds: min(muxed, seconds), durationSeconds: seconds))
             }
             report(0)
+            defer { state.withLock { $0.muxer = nil } }
             try VideoEncoderSink.addSound(
                 muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container, ffmpeg: ffmpeg,
-                stallTimeoutSeconds: request.stallTimeoutSeconds, progress: report)
+                stallTimeoutSeconds: request.stallTimeoutSeconds, progress: report
+            ) { muxer in
+                // `stop` stops it; stopped before it started, it stops at once.
+                let stopped = state.withLock { state in
+                    state.muxer = muxer
+                    return state.isStopped
+                }
+                if stopped { muxer.stop() }
+            }
         }
         return (pipeline.frameCount, loudness.value)
     }

@@ -13,6 +13,8 @@ public final class RenderJob: Sendable {
     /// What `stop` and `cancel` share with the run.
     struct State {
         var sinks: [any FrameSink] = []
+        /// The ffmpeg putting a normalized sound with the finished video, while it runs.
+        var muxer: FFmpegProcess?
         var isStopped = false
         var stopSignal: Int32?
         var isRunning = false
@@ -95,12 +97,13 @@ public final class RenderJob: Sendable {
     ///   and the run counts as a success).
     @discardableResult
     public func stop(signal: Int32? = nil) -> Bool {
-        let (running, sinks) = state.withLock { state in
+        let (running, sinks, muxer) = state.withLock { state in
             state.isStopped = true
             state.stopSignal = signal
-            return (state.isRunning, state.sinks)
+            return (state.isRunning, state.sinks, state.muxer)
         }
         for sink in sinks { sink.stop() }
+        muxer?.stop()
         if running { _ = runEnded.wait(timeout: .now() + 10) }
         transaction.discard()
         return transaction.isCommitted
@@ -146,7 +149,15 @@ public final class RenderJob: Sendable {
             measured = measured ?? made.loudness
         }
 
-        // All outputs at once.
+        // All outputs at once, unless stopped meanwhile (while the sound was put with the video).
+        if shouldStop { throw .interrupted(signal: nil) }
+        // An ffmpeg that ends well but wrote nothing (a wrong `$MIDIVIZ_FFMPEG`) made no video.
+        for output in request.outputs {
+            guard case .video(let path, _, _, _) = output, plan.wantsFrames, frames > 0,
+                ((try? FileManager.default.attributesOfItem(atPath: temporary[output]!))?[.size] as? Int ?? 0) == 0
+            else { continue }
+            throw .failed("ffmpeg wrote nothing into \(path), though it ended well: is it ffmpeg?")
+        }
         try transaction.commit()
         let seconds = plan.wantsFrames ? plan.settings.seconds(ofFrame: frames) : audioSeconds
         return RenderSummary(
