@@ -41,7 +41,7 @@ struct FrameCommand: ParsableCommand {
         }
         let loaded = try loadSongOrExit(song)
         guard let seconds = at.time.seconds(in: loaded) else {
-            throw RenderError.noBarsToCount(option: "--at", time: at.time.optionText, song: song).reported
+            throw RenderError.noBarsToCount(option: "at", time: at.time.optionText, song: song).reported
         }
         do {
             // Engraving sheet music runs the score tools.

@@ -29,6 +29,8 @@ package enum OutputChecks {
     static func check(_ outputs: [(path: String, isFolder: Bool)], reads: ReadFiles) throws(RenderError) {
         var earlier: [(path: String, identity: FileIdentity?, isFolder: Bool)] = []
         for output in outputs {
+            if output.path.isEmpty { throw .usage("an output needs a name, not an empty one") }
+            if !output.isFolder && output.path.hasSuffix("/") { throw .usage("cannot write \(output.path): it names a folder, not a file") }
             let path = absolute(output.path)
             let identity = FileIdentity(path: path)
             if let what = reads.what(output.path) { throw .usage("refusing to write \(output.path): it is the \(what)") }

@@ -172,6 +172,12 @@ struct OutputSafetyTests {
         #expect(eaten.status == 1 && eaten.stderr.contains("ffmpeg wrote nothing into e.mp4"), "\(eaten.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/e.mp4"))
 
+        // Outputs named as folders, or not named: one line, not a scratch file's name.
+        for (arguments, words) in [(["-o", "new/"], "cannot write new/: it names a folder"), (["-o", ""], "an output needs a name")] {
+            let refused = try render([Self.arpeggio, "--to", "1"] + arguments)
+            #expect(refused.status == 64 && refused.stderr.contains(words) && !refused.stderr.contains(".f32"), "\(refused.stderr)")
+        }
+
         let repaired = try render([TestEnvironment.path(of: "fixtures/truncated-30-tracks.mid"), "-o", "r.mp4", "--to", "1", "--no-audio"])
         #expect(repaired.status == 0, "\(repaired.stderr)")
         #expect(repaired.stderr.contains("midiviz: warning: ") && repaired.stderr.contains("truncated"), "\(repaired.stderr)")
