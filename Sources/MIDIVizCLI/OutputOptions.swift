@@ -41,6 +41,7 @@ struct OutputOptions: ParsableArguments {
     func validate() throws {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9, not \(pngLevel)") }
         if noVideo && output != nil { throw ValidationError("--output and --no-video contradict each other") }
+        if rawVideoOut != nil && output != nil { throw ValidationError("--raw-video-out writes the frames alone, not a video: it takes no --output") }
         if noVideo && framesDirectory == nil && audio == nil {
             throw ValidationError("--no-video leaves nothing to write: add --frames-dir DIR and/or --audio FILE.wav")
         }

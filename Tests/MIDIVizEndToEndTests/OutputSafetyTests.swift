@@ -173,7 +173,10 @@ struct OutputSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/e.mp4"))
 
         // Outputs named as folders, or not named: one line, not a scratch file's name.
-        for (arguments, words) in [(["-o", "new/"], "cannot write new/: it names a folder"), (["-o", ""], "an output needs a name")] {
+        for (arguments, words) in [
+            (["-o", "new/"], "cannot write new/: it names a folder"), (["-o", ""], "an output needs a name"),
+            (["--raw-video-out", "r.yuv", "-o", "o.mp4"], "it takes no --output"),
+        ] {
             let refused = try render([Self.arpeggio, "--to", "1"] + arguments)
             #expect(refused.status == 64 && refused.stderr.contains(words) && !refused.stderr.contains(".f32"), "\(refused.stderr)")
         }
