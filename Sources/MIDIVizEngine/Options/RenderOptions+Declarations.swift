@@ -19,7 +19,9 @@ extension RenderOptions {
         .value(
             "size", .look, \.size, help: "Frame size: WIDTHxHEIGHT, 720p, 1080p, 4k, square (1080x1080) or vertical (1080x1920).",
             expected: "WIDTHxHEIGHT, 720p, 1080p, 4k, square or vertical",
-            choices: FrameSize.named.map(\.name) + ["1920x1080"]),
+            choices: FrameSize.named.map(\.name) + ["1920x1080"],
+            // Checked where it is set (a config file's line too), not only when rendering.
+            allowed: ({ (1...maximumSide).contains($0.width) && (1...maximumSide).contains($0.height) }, "from 1x1 to \(maximumSide)x\(maximumSide)")),
         .value(
             "fps", .look, \.fps,
             help:

@@ -12,10 +12,6 @@ extension RenderOptions {
         for declaration in Self.declarations {
             if let problem = declaration.problem(in: self) { throw problem }
         }
-        guard size.width > 0, size.height > 0 else { throw .outOfRange(option: "size", value: size.optionText, allowed: "at least 1x1") }
-        guard size.width <= Self.maximumSide, size.height <= Self.maximumSide else {
-            throw .outOfRange(option: "size", value: size.optionText, allowed: "at most \(Self.maximumSide) pixels a side")
-        }
         if forVideo { try size.checkEven() }
         if backgroundImage != nil && background == .transparent { throw .contradiction("background-image", "background transparent") }
         if backgroundVideo != nil && background == .transparent { throw .contradiction("background-video", "background transparent") }
