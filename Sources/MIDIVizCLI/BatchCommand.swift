@@ -88,10 +88,16 @@ struct BatchCommand: ParsableCommand {
             throw fail(error.message, code: error.exitCode)
         }
         let job = BatchJob(plan: plan, force: force, describe: { $0.message })
+        // What every song needs (the font, SoundFont, background, ffmpeg): one error, not one a
+        // song, and the reports say it of each.
+        do throws(RenderError) {
+            try plan.checkSetup()
+        } catch {
+            try writeReports(job.report(everySongFailed: error.exitCode, error.message))
+            throw error.reported
+        }
         // Until the batch ends, its reports say that no song has finished.
         try writeReports(job.unfinishedReport)
-        // What every song needs (the font, SoundFont, background, ffmpeg): one error, not one a song.
-        do throws(RenderError) { try plan.checkSetup() } catch { throw error.reported }
         // A batch stopped between songs is still interrupted: the rest were not made.
         let interruption = Interruption {
             job.stop(signal: $0)

@@ -30,7 +30,13 @@ package enum OutputChecks {
         var earlier: [(path: String, identity: FileIdentity?, isFolder: Bool)] = []
         for output in outputs {
             if output.path.isEmpty { throw .usage("an output needs a name, not an empty one") }
-            if !output.isFolder && output.path.hasSuffix("/") { throw .usage("cannot write \(output.path): it names a folder, not a file") }
+            // `new/` or `new/.`: a folder's name where a file goes (an existing folder is 73 below).
+            var isFolder: ObjCBool = false
+            if !output.isFolder, output.path.hasSuffix("/") || [".", ".."].contains(PathParts(output.path).name),
+                !(FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue)
+            {
+                throw .usage("cannot write \(output.path): it names a folder, not a file")
+            }
             let path = absolute(output.path)
             let identity = FileIdentity(path: path)
             if let what = reads.what(output.path) { throw .usage("refusing to write \(output.path): it is the \(what)") }

@@ -174,7 +174,8 @@ struct OutputSafetyTests {
 
         // Outputs named as folders, or not named: one line, not a scratch file's name.
         for (arguments, words) in [
-            (["-o", "new/"], "cannot write new/: it names a folder"), (["-o", ""], "an output needs a name"),
+            (["-o", "new/"], "cannot write new/: it names a folder"), (["-o", "new/."], "cannot write new/.: it names a folder"),
+            (["-o", ""], "an output needs a name"),
             (["--raw-video-out", "r.yuv", "-o", "o.mp4"], "it takes no --output"),
         ] {
             let refused = try render([Self.arpeggio, "--to", "1"] + arguments)

@@ -319,8 +319,8 @@ struct UnattendedBatchTests {
     }
 
     /// From a second hostile pass: a song whose name is not UTF-8 (an old ZIP's Latin-1) and a
-    /// link to a folder loop back are failed songs, and a link to a folder elsewhere is
-    /// followed; none is left out in silence.
+    /// link to a folder that holds it (a loop) are failed songs, and links to folders elsewhere
+    /// are followed, each folder once; none is left out in silence.
     @Test func noSongIsLeftOutInSilence() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -331,6 +331,13 @@ struct UnattendedBatchTests {
         #expect(descriptor >= 0)
         _ = song.withUnsafeBytes { write(descriptor, $0.baseAddress, song.count) }
         close(descriptor)
+        // Outside songs/: data/d.mid and data/jazz/j.mid, reached by two links, the wider first
+        // in order; and x/e.mid by a third.
+        try FileManager.default.createDirectory(atPath: root + "/data/jazz", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: root + "/songs/a.mid", toPath: root + "/data/d.mid")
+        try FileManager.default.copyItem(atPath: root + "/songs/b.mid", toPath: root + "/data/jazz/j.mid")
+        try FileManager.default.createSymbolicLink(atPath: root + "/songs/la", withDestinationPath: "../data")
+        try FileManager.default.createSymbolicLink(atPath: root + "/songs/lb", withDestinationPath: "../data/jazz")
         try FileManager.default.createSymbolicLink(atPath: root + "/songs/album", withDestinationPath: "../x")
         try FileManager.default.createSymbolicLink(atPath: root + "/songs/again", withDestinationPath: ".")
         try FileManager.default.createSymbolicLink(atPath: root + "/songs/up", withDestinationPath: "..")
@@ -338,18 +345,21 @@ struct UnattendedBatchTests {
         #expect(result.status == 1, "\(result.stderr)")
         var byName: [String: [String: Any]] = [:]
         for song in try report(root + "/r.json")["songs"] as? [[String: Any]] ?? [] { byName[song["input"] as? String ?? "?"] = song }
-        #expect(Set(byName.keys) == ["a.mid", "b.mid", "album/e.mid", "caf\u{FFFD}.mid", "up/"], "the link back to songs/ adds nothing")
-        #expect(byName["album/e.mid"]?["status"] as? String == "rendered" && FileManager.default.fileExists(atPath: root + "/v/album/e.mp4"))
-        #expect(byName["caf\u{FFFD}.mid"]?["exit_code"] as? Int == 66)
-        #expect((byName["caf\u{FFFD}.mid"]?["message"] as? String ?? "").contains("its name is not UTF-8 (bytes caf\\xe9.mid): rename it"))
+        #expect(
+            Set(byName.keys) == ["a.mid", "b.mid", "album/e.mid", "la/d.mid", "la/jazz/j.mid", "caf\\xe9.mid", "up/"],
+            "each song once; the link back into songs/ adds nothing")
+        for rendered in ["album/e.mid", "la/d.mid", "la/jazz/j.mid"] { #expect(byName[rendered]?["status"] as? String == "rendered", "\(rendered)") }
+        #expect(byName["caf\\xe9.mid"]?["exit_code"] as? Int == 66)
+        #expect((byName["caf\\xe9.mid"]?["message"] as? String ?? "").hasSuffix("/songs/caf\\xe9.mid: its name is not UTF-8: rename it"))
         #expect(byName["up/"]?["exit_code"] as? Int == 66)
-        #expect((byName["up/"]?["message"] as? String ?? "").contains("which holds a folder searched"))
+        #expect((byName["up/"]?["message"] as? String ?? "").contains("which holds it (a loop)"))
     }
 
-    /// What every song needs besides itself (the font, the SoundFont, ffmpeg) is checked once,
-    /// before any work, with the exit code `render` gives, not failed song by song with exit 1.
-    /// From then until it ends, a batch's reports say that no song has finished: one stopped
-    /// before its end leaves that, not the report of an earlier run that made every song.
+    /// What the batch's options give every song (the font, the SoundFont, ffmpeg) is checked
+    /// once, before any work, with the exit code `render` gives, not failed song by song with
+    /// exit 1; the reports then say it of each song. A manifest line's own file fails that song
+    /// alone. From then until it ends, a batch's reports say that no song has finished: one
+    /// stopped before its end leaves that, not the report of an earlier run that made every song.
     @Test func whatEverySongNeedsIsCheckedFirstAndAReportIsNeverStale() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -362,17 +372,46 @@ struct UnattendedBatchTests {
             (["--font", "nope.ttf"], [:], 66, "cannot load font nope.ttf: no such file"),
             ([], ["MIDIVIZ_FFMPEG": root + "/nope"], 69, "ffmpeg not found"),
         ] {
+            try "{}".write(toFile: root + "/r.json", atomically: true, encoding: .utf8)
             let refused = try ProcessRunner.midiviz(
                 withSound.map { $0 == "w" ? "w2" : $0 } + extra, currentDirectory: URL(fileURLWithPath: root), environment: environment)
             #expect(refused.status == code && refused.stderr.contains(words), "\(extra): \(refused.status) \(refused.stderr)")
             #expect(!refused.stderr.contains("[1/2]"), "no song was tried")
             #expect(!FileManager.default.fileExists(atPath: root + "/w2"))
             let songs = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
-            #expect(songs.count == 2 && songs.allSatisfy { $0["status"] as? String == "failed" && $0["exit_code"] as? Int == 130 })
-            #expect((songs.first?["message"] as? String ?? "").hasPrefix("not finished"))
+            #expect(songs.count == 2 && songs.allSatisfy { $0["status"] as? String == "failed" && $0["exit_code"] as? Int == Int(code) }, "\(songs)")
+            #expect((songs.first?["message"] as? String ?? "").contains(words))
             let junit = try String(contentsOfFile: root + "/r.xml", encoding: .utf8)
             #expect(junit.components(separatedBy: "<failure").count == 3, "\(junit)")
         }
+        // A manifest line's own missing font: that song fails, the other renders.
+        try ([#"{"input": "a.mid", "font": "nope.ttf"}"#, #"{"input": "b.mid"}"#].joined(separator: "\n") + "\n")
+            .write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+        let one = try batch(["songs/m.jsonl", "--output-dir", "w4", "--report", "m.json"], in: root)
+        #expect(one.status == 1, "\(one.stderr)")
+        let totals = try report(root + "/m.json")["totals"] as? [String: Any]
+        #expect(totals?["rendered"] as? Int == 1 && totals?["failed"] as? Int == 1, "\(String(describing: totals))")
+        try FileManager.default.removeItem(atPath: root + "/songs/m.jsonl")
+        // A batch stopped before its end (its "ffmpeg" hangs) leaves the unfinished report.
+        try "#!/bin/sh\nexec sleep 60\n".write(toFile: root + "/hang", atomically: true, encoding: .utf8)
+        chmod(root + "/hang", 0o755)
+        try "{}".write(toFile: root + "/r.json", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = TestEnvironment.binary
+        process.arguments = withSound.map { $0 == "w" ? "w5" : $0 }
+        process.currentDirectoryURL = URL(fileURLWithPath: root)
+        process.environment = ProcessInfo.processInfo.environment.merging(["MIDIVIZ_FFMPEG": root + "/hang"]) { $1 }
+        process.standardError = FileHandle.nullDevice
+        _ = try ProcessRunner.start(process, signalsBlocked: false)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !((try? String(contentsOfFile: root + "/r.json", encoding: .utf8)) ?? "").contains("not finished") {
+            usleep(50_000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        let left = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
+        #expect(left.count == 2 && left.allSatisfy { $0["exit_code"] as? Int == 130 && ($0["message"] as? String ?? "").hasPrefix("not finished") })
         // Before any work too: an input not there (66, as `render`), a manifest's output naming a
         // folder, a background video that a song's video would replace.
         for (arguments, code, words) in [

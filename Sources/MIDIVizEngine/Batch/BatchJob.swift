@@ -44,10 +44,13 @@ public final class BatchJob: Sendable {
     }
 
     /// Renders the songs; returns the report of those that were rendered, skipped or failed
-    /// (all of them unless stopped).
+    /// (all of them unless stopped; all failed alike when the batch's font, SoundFont,
+    /// background or ffmpeg is missing: `BatchPlan.checkSetup`).
     /// - Parameter progress: called as each song ends, with its result and how many have
     ///   ended, from the thread that rendered it.
     public func run(progress: @escaping @Sendable (BatchResult, Int) -> Void = { _, _ in }) -> BatchReport {
+        // What every song needs from the batch (`BatchPlan.checkSetup`): one failure for all.
+        do throws(RenderError) { try plan.checkSetup() } catch { return report(everySongFailed: error.exitCode, describe(error)) }
         let started = Date()
         let workers = min(songsAtOnce, max(1, plan.songs.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -75,9 +78,15 @@ public final class BatchJob: Sendable {
     /// writes it before it starts, so that one stopped before its end (a signal, `kill -9`, a
     /// lost machine) leaves this report, not an earlier run's saying that every song was made.
     public var unfinishedReport: BatchReport {
+        report(everySongFailed: 130, "not finished: the batch was stopped before its end, or is still running")
+    }
+
+    /// The report of a batch that did not start: every song failed with `message` and
+    /// `exitCode` (a song found unreadable while planning, with its own problem).
+    public func report(everySongFailed exitCode: Int32, _ message: String) -> BatchReport {
         let songs = plan.songs.map {
             BatchResult(
-                song: $0, status: .failed, exitCode: 130, message: "not finished: the batch was stopped before its end, or is still running",
+                song: $0, status: .failed, exitCode: $0.problem == nil ? exitCode : 66, message: $0.problem ?? message,
                 durationSeconds: 0, frames: 0, wallSeconds: 0)
         }
         return BatchReport(songs: songs, wallSeconds: 0, shard: plan.shard, plan: plan.identity)

@@ -145,19 +145,26 @@ public struct BatchPlan: Sendable {
 
     /// The songs under `folder`, by their paths in it, sorted. A song that is a broken link is
     /// a song (it fails, naming the link); a subfolder that cannot be read, and a song or folder
-    /// whose name is not UTF-8 (no path to it can be given), are failed inputs. A link to a
-    /// folder is followed unless that folder is searched anyway (inside `folder`, or a folder
-    /// another link led to); a link to a folder holding one searched is a failed input (a loop).
+    /// whose name is not UTF-8 (named by its escaped bytes: no path to it can be given), are
+    /// failed inputs. A link to a folder inside `folder` is not followed (the folder is searched
+    /// where it is); one to a folder elsewhere is, each folder searched once, under the first
+    /// name in order that reaches it; one to a folder holding `folder` or the link (a loop) is a
+    /// failed input.
     private static func folderSongs(_ folder: String, outputDirectory: String, options: RenderOptions) throws(BatchError) -> [BatchSong] {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         if let problem = unreadableFolder(root) { throw .usage("\(folder): cannot read the folder: \(problem)") }
+        let realRoot = realPath(ofDeepestExisting: root)
+        /// Whether `real` is `ancestor` or lies inside it.
+        func isWithin(_ real: String, _ ancestor: String) -> Bool { real == ancestor || real.hasPrefix(ancestor == "/" ? "/" : ancestor + "/") }
         var found: [String] = []
         var failed: [(relative: String, problem: String)] = []
         var pending = [""]
-        // The real paths of the folders searched whole: the root and those links led to.
-        var searched = [realPath(ofDeepestExisting: root)]
+        // The folders searched, by device and inode: each once, however many links reach it.
+        var searched: Set<[UInt64]> = []
         while let relative = pending.popLast() {
             let path = relative.isEmpty ? root : root + "/" + relative
+            var identity = stat()
+            guard stat(path, &identity) == 0, searched.insert([UInt64(identity.st_dev), UInt64(identity.st_ino)]).inserted else { continue }
             if let problem = unreadableFolder(path) {
                 failed.append((relative + "/", "cannot read the folder \(path): \(problem)"))
                 continue
@@ -166,17 +173,17 @@ public struct BatchPlan: Sendable {
                 let isSong = songExtensions.contains(URL(fileURLWithPath: entry.name).pathExtension.lowercased())
                 let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 var status = stat()
-                guard lstat(entry.cPath(in: path), &status) == 0 else { continue }
+                guard lstat(entry.cPath(in: path), &status) == 0 else {
+                    if errno != ENOENT { failed.append((child, "cannot read \(path)/\(entry.name): \(systemError())")) }  // else gone since
+                    continue
+                }
                 let isFolder = status.st_mode & S_IFMT == S_IFDIR
                 var target = stat()
                 let isLinkToFolder = status.st_mode & S_IFMT == S_IFLNK && stat(entry.cPath(in: path), &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
                 guard entry.isUTF8 else {
                     if isFolder || isLinkToFolder || isSong {
-                        failed.append(
-                            (
-                                child + (isSong ? "" : "/"),
-                                "cannot read \(path)/\(entry.name): its name is not UTF-8 (bytes \(entry.escaped)): rename it"
-                            ))
+                        let name = (relative.isEmpty ? "" : relative + "/") + entry.escaped
+                        failed.append((name + (isSong ? "" : "/"), "cannot read \(path)/\(entry.escaped): its name is not UTF-8: rename it"))
                     }
                     continue
                 }
@@ -184,12 +191,11 @@ public struct BatchPlan: Sendable {
                     pending.append(child)
                 } else if isLinkToFolder {
                     let real = realPath(ofDeepestExisting: root + "/" + child)
-                    if searched.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) { continue }  // its songs are found anyway
-                    if searched.contains(where: { $0.hasPrefix(real == "/" ? "/" : real + "/") }) {
-                        failed.append((child + "/", "not following \(root)/\(child): it links to \(real), which holds a folder searched"))
+                    if isWithin(real, realRoot) { continue }  // searched where it is
+                    if isWithin(realRoot, real) || isWithin(realPath(ofDeepestExisting: path), real) {
+                        failed.append((child + "/", "not following \(root)/\(child): it links to \(real), which holds it (a loop)"))
                         continue
                     }
-                    searched.append(real)
                     pending.append(child)
                 } else if isSong {
                     found.append(child)
@@ -239,6 +245,8 @@ public struct BatchPlan: Sendable {
     private static func unreadableFolder(_ path: String) -> String? {
         guard let handle = opendir(path) else { return systemError() }
         closedir(handle)
+        // Listed but not searchable (read without execute): its entries cannot be looked at.
+        guard access(path, X_OK) == 0 else { return systemError() }
         return nil
     }
 
@@ -268,29 +276,32 @@ public struct BatchPlan: Sendable {
         return (directory.hasSuffix("/") ? directory : directory + "/") + stem + ".mp4"
     }
 
-    /// Refuses a batch whose every song would fail alike, for what the render needs besides the
-    /// song: the font, a background picture or video, the SoundFont (with sound) and ffmpeg. The
-    /// error and its exit code are those `render` gives (66, 69), before any work, where each
-    /// song would fail with exit 1 for the batch.
+    /// Refuses a batch whose songs would fail alike, for what the batch's own options give
+    /// every song besides itself: the font, a background picture or video, the SoundFont (with
+    /// sound) and ffmpeg. The error and its exit code are those `render` gives (66, 69), before
+    /// any work, where each song would fail with exit 1 for the batch. A file of a manifest
+    /// line's own fails that song alone, as any bad song does.
     public func checkSetup() throws(RenderError) {
-        var checked: Set<[String?]> = []
-        for song in songs where song.problem == nil {
-            let options = song.options
-            let hasSound = !options.noAudio && VideoContainer(outputPath: song.output)?.hasSound != false
-            guard checked.insert([options.fontPath, options.backgroundImage, options.backgroundVideo, hasSound ? options.soundFont ?? "" : nil]).inserted
-            else { continue }
+        let shared = options
+        let common = songs.filter { song in
+            song.problem == nil && song.options.fontPath == shared.fontPath && song.options.backgroundImage == shared.backgroundImage
+                && song.options.backgroundVideo == shared.backgroundVideo && song.options.soundFont == shared.soundFont
+        }
+        if !common.isEmpty {
             for (path, what) in [
-                (options.fontPath, "load font"), (options.backgroundImage, "read background image"), (options.backgroundVideo, "read background video"),
+                (shared.fontPath, "load font"), (shared.backgroundImage, "read background image"), (shared.backgroundVideo, "read background video"),
             ] {
                 if let path, let problem = RegularFile.problem(at: path) { throw .missingInput("cannot \(what) \(path): \(problem)") }
             }
-            guard hasSound else { continue }
-            do throws(AudioError) {
-                _ = try SoundFontLocator.locate(explicit: options.soundFont)
-            } catch {
-                throw RenderError(error)
+            if common.contains(where: { !$0.options.noAudio && VideoContainer(outputPath: $0.output)?.hasSound != false }) {
+                do throws(AudioError) {
+                    _ = try SoundFontLocator.locate(explicit: shared.soundFont)
+                } catch {
+                    throw RenderError(error)
+                }
             }
         }
+        guard songs.contains(where: { $0.problem == nil }) else { return }
         do throws(VideoError) {
             _ = try FFmpegProcess.locate()
         } catch {
@@ -299,7 +310,7 @@ public struct BatchPlan: Sendable {
     }
 
     /// Refuses reports (`--report`, `--junit`) that would replace a file the batch reads (a
-    /// song, a manifest, a config file, a SoundFont, font or background image) or writes (a
+    /// song, a manifest, a config file, a SoundFont, font or background image or video) or writes (a
     /// song's video or its record), or that cannot be written where they are.
     /// - Parameter configFiles: the config files the options came from.
     public func check(reports: [String], configFiles: [String] = []) throws(BatchError) {
@@ -330,7 +341,7 @@ public struct BatchPlan: Sendable {
 
 extension ReadFiles {
     /// The files a batch reads: its songs, manifests, config files, and each song's font,
-    /// background image and SoundFont.
+    /// background image or video and SoundFont.
     init(readsOf plan: BatchPlan, configFiles: [String] = []) {
         self.init()
         for song in plan.songs where song.problem == nil { add(song.input, "input song \(song.relativePath)") }
