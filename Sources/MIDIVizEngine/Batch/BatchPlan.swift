@@ -169,17 +169,19 @@ public struct BatchPlan: Sendable {
                 failed.append((relative + "/", "cannot read the folder \(path): \(problem)"))
                 continue
             }
+            lazy var realPath = Self.realPath(ofDeepestExisting: path)
             for entry in entries(of: path) {
                 let isSong = songExtensions.contains(URL(fileURLWithPath: entry.name).pathExtension.lowercased())
                 let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                let entryPath = entry.cPath(in: path)
                 var status = stat()
-                guard lstat(entry.cPath(in: path), &status) == 0 else {
+                guard lstat(entryPath, &status) == 0 else {
                     if errno != ENOENT { failed.append((child, "cannot read \(path)/\(entry.name): \(systemError())")) }  // else gone since
                     continue
                 }
                 let isFolder = status.st_mode & S_IFMT == S_IFDIR
                 var target = stat()
-                let isLinkToFolder = status.st_mode & S_IFMT == S_IFLNK && stat(entry.cPath(in: path), &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
+                let isLinkToFolder = status.st_mode & S_IFMT == S_IFLNK && stat(entryPath, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
                 guard entry.isUTF8 else {
                     if isFolder || isLinkToFolder || isSong {
                         let name = (relative.isEmpty ? "" : relative + "/") + entry.escaped
@@ -190,9 +192,9 @@ public struct BatchPlan: Sendable {
                 if isFolder {
                     pending.append(child)
                 } else if isLinkToFolder {
-                    let real = realPath(ofDeepestExisting: root + "/" + child)
+                    let real = Self.realPath(ofDeepestExisting: root + "/" + child)
                     if isWithin(real, realRoot) { continue }  // searched where it is
-                    if isWithin(realRoot, real) || isWithin(realPath(ofDeepestExisting: path), real) {
+                    if isWithin(realRoot, real) || isWithin(realPath, real) {
                         failed.append((child + "/", "not following \(root)/\(child): it links to \(real), which holds it (a loop)"))
                         continue
                     }

@@ -30,8 +30,8 @@ package struct BatchRecord: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case inputBytes = "input_bytes", inputSHA256 = "input_sha256", soundFontSHA256 = "soundfont_sha256", fontSHA256 = "font_sha256"
-        case backgroundImageSHA256 = "background_image_sha256", backgroundVideoSHA256 = "background_video_sha256", options, version = "midiviz", outputBytes =
-            "output_bytes"
+        case backgroundImageSHA256 = "background_image_sha256", backgroundVideoSHA256 = "background_video_sha256"
+        case options, version = "midiviz", outputBytes = "output_bytes"
         case durationSeconds = "duration_seconds", frames
     }
 
