@@ -2,6 +2,7 @@ import Foundation
 import MIDIVizCore
 import MIDIVizEngine
 import MIDIVizIO
+import Testing
 
 /// Songs, folders and requests for driving the engine in-process.
 enum EngineTestSupport {
@@ -58,5 +59,12 @@ enum EngineTestSupport {
 
     static func contents(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs only where the small SoundFont is (`scripts/setup` installs it).
+    static var needsSmallSoundFont: Self {
+        .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)")
     }
 }

@@ -51,7 +51,7 @@ import Testing
     }
 
     /// The first note is heard on the frame where it lands: the sound is silent for the lead-in.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"))
+    @Test(.needsSmallSoundFont)
     func theFirstNoteIsHeardWhenItLands() throws {
         let song = try SongLoader.load(path: Self.songPath)
         let folder = try EngineTestSupport.folder()
@@ -118,7 +118,7 @@ import Testing
 /// `--loudness off` is the synthesizer's own sound, byte for byte: what a bounce without
 /// normalization writes.
 @Suite(
-    .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
+    .needsSmallSoundFont,
     .timeLimit(.minutes(30)))
 struct LoudnessOffTests {
     @Test func loudnessOffWritesTheSynthesizersBytes() throws {

@@ -7,7 +7,7 @@ import Testing
 /// The picture follows what the synthesizer hears: under the sustain pedal, an organ's C4
 /// released at 0.5 s sounds until the pedal lifts at 2 s, and stops then.
 @Suite(
-    .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
+    .needsSmallSoundFont,
     .timeLimit(.minutes(30)))
 struct PedalSoundTests {
     func bounce(pedal: Bool) throws -> [Float] {

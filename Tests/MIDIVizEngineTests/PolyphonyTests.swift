@@ -7,7 +7,7 @@ import Testing
 
 /// `--polyphony`: the synthesizer plays at most that many voices at once.
 @Suite(
-    .enabled(if: FileManager.default.fileExists(atPath: EngineTestSupport.smallSoundFont), "needs TimGM6mb (scripts/setup)"),
+    .needsSmallSoundFont,
     .timeLimit(.minutes(30)))
 struct PolyphonyTests {
     /// An organ cluster of 48 keys struck together and held 2 s, bounced with `polyphony` voices
