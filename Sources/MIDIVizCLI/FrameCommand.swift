@@ -13,7 +13,7 @@ struct FrameCommand: ParsableCommand {
     @Argument(help: "The Standard MIDI File.")
     var song: String
 
-    @Option(help: "The time to show: seconds (12.5), mm:ss.fff or bar:N (the bar's first beat).")
+    @Option(parsing: .unconditional, help: "The time to show: seconds (12.5), mm:ss.fff or bar:N (the bar's first beat).")
     var at: AtTime
 
     @Option(name: .shortAndLong, help: "The PNG to write.")

@@ -13,9 +13,9 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var bars: String?
     @Option(name: .customLong("size"), help: .declared("size"), completion: .declared("size"))
     var size: String?
-    @Option(name: .customLong("fps"), help: .declared("fps"), completion: .declared("fps"))
+    @Option(name: .customLong("fps"), parsing: .unconditional, help: .declared("fps"), completion: .declared("fps"))
     var fps: String?
-    @Option(name: .customLong("speed"), help: .declared("speed"), completion: .declared("speed"))
+    @Option(name: .customLong("speed"), parsing: .unconditional, help: .declared("speed"), completion: .declared("speed"))
     var speed: String?
     @Flag(name: .customLong("grid"), help: .declared("grid"))
     var grid = false
@@ -27,9 +27,9 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var backgroundVideo: String?
     @Option(name: .customLong("background-video-end"), help: .declared("background-video-end"), completion: .declared("background-video-end"))
     var backgroundVideoEnd: String?
-    @Option(name: .customLong("background-dim"), help: .declared("background-dim"), completion: .declared("background-dim"))
+    @Option(name: .customLong("background-dim"), parsing: .unconditional, help: .declared("background-dim"), completion: .declared("background-dim"))
     var backgroundDim: String?
-    @Option(name: .customLong("window"), help: .declared("window"), completion: .declared("window"))
+    @Option(name: .customLong("window"), parsing: .unconditional, help: .declared("window"), completion: .declared("window"))
     var window: String?
     @Option(name: .customLong("keys"), help: .declared("keys"), completion: .declared("keys"))
     var keys: String?
@@ -105,17 +105,17 @@ struct LookArguments: ParsableArguments, GivenOptions {
 struct SoundArguments: ParsableArguments, GivenOptions {
     @Option(name: .customLong("soundfont"), help: .declared("soundfont"), completion: .declared("soundfont"))
     var soundfont: String?
-    @Option(name: .customLong("sample-rate"), help: .declared("sample-rate"), completion: .declared("sample-rate"))
+    @Option(name: .customLong("sample-rate"), parsing: .unconditional, help: .declared("sample-rate"), completion: .declared("sample-rate"))
     var sampleRate: String?
-    @Option(name: .customLong("gain"), help: .declared("gain"), completion: .declared("gain"))
+    @Option(name: .customLong("gain"), parsing: .unconditional, help: .declared("gain"), completion: .declared("gain"))
     var gain: String?
     @Flag(name: .customLong("no-reverb"), help: .declared("no-reverb"))
     var noReverb = false
     @Flag(name: .customLong("no-chorus"), help: .declared("no-chorus"))
     var noChorus = false
-    @Option(name: .customLong("polyphony"), help: .declared("polyphony"), completion: .declared("polyphony"))
+    @Option(name: .customLong("polyphony"), parsing: .unconditional, help: .declared("polyphony"), completion: .declared("polyphony"))
     var polyphony: String?
-    @Option(name: .customLong("max-tail"), help: .declared("max-tail"), completion: .declared("max-tail"))
+    @Option(name: .customLong("max-tail"), parsing: .unconditional, help: .declared("max-tail"), completion: .declared("max-tail"))
     var maxTail: String?
     @Option(name: .customLong("loudness"), parsing: .unconditional, help: .declared("loudness"), completion: .declared("loudness"))
     var loudness: String?
@@ -140,23 +140,23 @@ struct SoundArguments: ParsableArguments, GivenOptions {
 
 /// The render options of `RenderOptions` on the command line.
 struct RenderArguments: ParsableArguments, GivenOptions {
-    @Option(name: .customLong("crf"), help: .declared("crf"), completion: .declared("crf"))
+    @Option(name: .customLong("crf"), parsing: .unconditional, help: .declared("crf"), completion: .declared("crf"))
     var crf: String?
     @Option(name: .customLong("preset"), help: .declared("preset"), completion: .declared("preset"))
     var preset: String?
     @Flag(name: .customLong("no-audio"), help: .declared("no-audio"))
     var noAudio = false
-    @Option(name: .customLong("from"), help: .declared("from"), completion: .declared("from"))
+    @Option(name: .customLong("from"), parsing: .unconditional, help: .declared("from"), completion: .declared("from"))
     var from: String?
-    @Option(name: .customLong("to"), help: .declared("to"), completion: .declared("to"))
+    @Option(name: .customLong("to"), parsing: .unconditional, help: .declared("to"), completion: .declared("to"))
     var to: String?
-    @Option(name: .customLong("preroll"), help: .declared("preroll"), completion: .declared("preroll"))
+    @Option(name: .customLong("preroll"), parsing: .unconditional, help: .declared("preroll"), completion: .declared("preroll"))
     var preroll: String?
-    @Option(name: .customLong("postroll"), help: .declared("postroll"), completion: .declared("postroll"))
+    @Option(name: .customLong("postroll"), parsing: .unconditional, help: .declared("postroll"), completion: .declared("postroll"))
     var postroll: String?
-    @Option(name: .customLong("jobs"), help: .declared("jobs"), completion: .declared("jobs"))
+    @Option(name: .customLong("jobs"), parsing: .unconditional, help: .declared("jobs"), completion: .declared("jobs"))
     var jobs: String?
-    @Option(name: .customLong("stall-timeout"), help: .declared("stall-timeout"), completion: .declared("stall-timeout"))
+    @Option(name: .customLong("stall-timeout"), parsing: .unconditional, help: .declared("stall-timeout"), completion: .declared("stall-timeout"))
     var stallTimeout: String?
 
     /// The options given, by name, as texts.
@@ -177,7 +177,7 @@ struct RenderArguments: ParsableArguments, GivenOptions {
 
 /// The limits options of `RenderOptions` on the command line.
 struct LimitsArguments: ParsableArguments, GivenOptions {
-    @Option(name: .customLong("max-duration"), help: .declared("max-duration"), completion: .declared("max-duration"))
+    @Option(name: .customLong("max-duration"), parsing: .unconditional, help: .declared("max-duration"), completion: .declared("max-duration"))
     var maxDuration: String?
 
     /// The options given, by name, as texts.

@@ -24,7 +24,13 @@ struct RenderRun {
         let started = Date()
         let job: RenderJob
         // Engraving sheet music runs the score tools.
-        do { job = try Interruption.stoppingScoreTools { () throws(RenderError) in try RenderJob(request()) } } catch { throw error.reported }
+        do {
+            job = try Interruption.stoppingScoreTools { () throws(RenderError) in try RenderJob(request()) }
+            // Named by the user (the engine's own WAVs have scratch names).
+            if let audio = outputs.audio { try OutputChecks.checkExtension(of: audio, writes: "WAV", extensions: ["wav", "wave"]) }
+        } catch {
+            throw error.reported
+        }
         if !outputs.reporting.quiet { printWarnings(options.warnings(for: song)) }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }

@@ -95,6 +95,18 @@ package enum OutputChecks {
         guard access(folder, W_OK) == 0 else { throw .cannotCreate("cannot create \(name): \(systemError())") }
     }
 
+    /// A file we write in one format must not be named for another (`poster.jpg` holding a PNG,
+    /// `song.mp3` holding a WAV would mislead whatever opens it); a name without an extension
+    /// is taken as it is.
+    package static func checkExtension(of path: String, writes format: String, extensions: Set<String>) throws(RenderError) {
+        let name = PathParts(path).name
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
+        let given = name[name.index(after: dot)...]
+        guard !extensions.contains(given.lowercased()) else { return }
+        let named = extensions.sorted().map { "." + $0 }.joined(separator: " or ")
+        throw .usage("cannot write \(path): it would hold a \(format) file under .\(given); name it \(named)")
+    }
+
     /// `frame_000001.png` and the like: what a frames folder may hold.
     static func isFrameName(_ name: String) -> Bool {
         name.hasPrefix("frame_") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)

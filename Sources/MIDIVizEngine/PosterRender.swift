@@ -21,6 +21,7 @@ public enum PosterRender {
             [(path, false)],
             inputs: [(fontPath, "font")] + (songPath.map { [($0, "input song")] } ?? [])
                 + (backgroundImagePath.map { [($0, "background image")] } ?? []) + configFiles.map { ($0, "config file") })
+        try OutputChecks.checkExtension(of: path, writes: "PNG", extensions: ["png"])
         let fonts = try RenderJob.loadFonts(
             fontPath, canvasSide: settings.textSide,
             extra: Scene.charactersBeyondLatin1(song: song, settings: settings))

@@ -33,7 +33,7 @@ import Testing
         #expect(frame.stderr.contains("more than --max-duration 3600 s"), "\(frame.stderr)")
         let render = try ProcessRunner.midiviz(["render", song, "--max-duration", "inf", "--to", "1", "--no-audio", "-o", folder + "/out.mp4"])
         #expect(render.status == 64 && !render.signaled, "\(render.stderr)")
-        #expect(render.stderr.contains("--max-duration must be a positive number of seconds"), "\(render.stderr)")
+        #expect(render.stderr.contains(#"--max-duration: "inf" is not a number"#), "\(render.stderr)")
         #expect(contents(folder) == ["years.mid"], "no output, no temporary")
     }
 

@@ -186,4 +186,36 @@ struct OutputSafetyTests {
         #expect(repaired.status == 0, "\(repaired.stderr)")
         #expect(repaired.stderr.contains("midiviz: warning: ") && repaired.stderr.contains("truncated"), "\(repaired.stderr)")
     }
+
+    /// A file named for another format, a negative number, a hexadecimal one: one plain line,
+    /// 64, and nothing written.
+    @Test func aNameOrANumberSaysWhatItIs() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func run(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try ProcessRunner.midiviz(
+                arguments + (arguments[0] == "frame" ? ["--size", "160x90"] : Self.small), currentDirectory: URL(fileURLWithPath: folder))
+        }
+        for (arguments, words) in [
+            (["frame", Self.arpeggio, "--at", "1", "-o", "poster.jpg"], "cannot write poster.jpg: it would hold a PNG file under .jpg; name it .png"),
+            (
+                ["render", Self.arpeggio, "--no-video", "--audio", "song.mp3"],
+                "cannot write song.mp3: it would hold a WAV file under .mp3; name it .wav or .wave"
+            ),
+            (["render", Self.arpeggio, "-o", "v.mp4", "--from", "-1"], #"--from: "-1" is not a time"#),
+            (["render", Self.arpeggio, "-o", "v.mp4", "--speed", "-1"], "--speed must be between 0.5 and 2, not -1"),
+            (["render", Self.arpeggio, "-o", "v.mp4", "--from", "0x1"], #"--from: "0x1" is not a time"#),
+            (["render", Self.arpeggio, "-o", "v.mp4", "--window", "0x4"], #"--window: "0x4""#),
+            (["frame", Self.arpeggio, "--at", "-1", "-o", "p.png"], "'-1' is invalid for '--at"),
+        ] {
+            let refused = try run(arguments)
+            #expect(refused.status == 64 && refused.stderr.contains(words), "\(arguments): \(refused.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        // Any case of the right extension, or none, is written.
+        #expect(try run(["frame", Self.arpeggio, "--at", "1", "-o", "poster.PNG"]).status == 0)
+        #expect(try run(["render", Self.arpeggio, "--no-video", "--to", "1", "--audio", "sound"]).status == 0)
+        #expect(FileManager.default.contents(atPath: folder + "/poster.PNG")?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+        #expect(FileManager.default.contents(atPath: folder + "/sound")?.starts(with: Array("RIFF".utf8)) == true)
+    }
 }

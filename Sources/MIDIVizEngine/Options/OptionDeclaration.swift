@@ -41,7 +41,8 @@ package struct OptionDeclaration: Sendable {
     package let perSong: Bool
     /// A config file writes it as a TOML number.
     package let isNumber: Bool
-    /// Takes a value that starts with `-` (`--loudness -16`).
+    /// Takes a value that starts with `-` (`--loudness -16`), so `--speed -1` is told its range
+    /// instead of a missing value: every number, and the times `--from` and `--to`.
     package let mayBeNegative: Bool
     package let bare: BareValue?
     /// A value other than the default, as typed (in tests and docs).
@@ -97,7 +98,7 @@ package struct OptionDeclaration: Sendable {
         self.isPath = isPath
         self.perSong = perSong
         self.isNumber = isNumber
-        self.mayBeNegative = mayBeNegative
+        self.mayBeNegative = mayBeNegative || (isNumber && kind == .value && bare == nil)
         self.bare = bare
         self.shapesOutput = shapesOutput
         let defaultTexts = read(RenderOptions())
@@ -136,11 +137,11 @@ extension OptionDeclaration {
     static func optional<T: OptionValue>(
         _ name: String, _ group: Group, _ keyPath: WritableKeyPath<RenderOptions, T?> & Sendable, help: String,
         valueName: String? = nil, expected: String? = nil, choices: [String]? = nil, allowed: (@Sendable (T) -> Bool, String)? = nil,
-        isPath: Bool = false, perSong: Bool = true, example: String? = nil, shapesOutput: Bool = true
+        isPath: Bool = false, perSong: Bool = true, mayBeNegative: Bool = false, example: String? = nil, shapesOutput: Bool = true
     ) -> OptionDeclaration {
         OptionDeclaration(
             name: name, group: group, kind: .value, help: help, valueName: valueName, defaultText: nil,
-            choices: choices ?? Self.choices(T.self), isPath: isPath, perSong: perSong, isNumber: T.isNumber, mayBeNegative: false,
+            choices: choices ?? Self.choices(T.self), isPath: isPath, perSong: perSong, isNumber: T.isNumber, mayBeNegative: mayBeNegative,
             bare: nil, example: example, shapesOutput: shapesOutput,
             assign: { (options, texts) throws(OptionError) in
                 options[keyPath: keyPath] = try parse(name, texts.last ?? "", as: T.self, expected: expected)

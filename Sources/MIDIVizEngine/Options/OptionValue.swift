@@ -22,7 +22,11 @@ extension Int: OptionValue {
 }
 
 extension Double: OptionValue {
-    package init?(optionText: String) { self.init(optionText) }
+    /// Decimal only: `1.5`, `-16`, `2e3`; not Swift's `0x10`, `inf` or `nan`.
+    package init?(optionText: String) {
+        guard optionText.allSatisfy({ $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }) else { return nil }
+        self.init(optionText)
+    }
     /// Whole numbers without `.0`, as typed: `3600`, `0.4`.
     package var optionText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
     package static var isNumber: Bool { true }

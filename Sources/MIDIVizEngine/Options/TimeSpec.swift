@@ -40,12 +40,12 @@ public enum SongTime {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         switch parts.count {
         case 1:
-            guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
+            guard let value = Double(optionText: text), value.isFinite, value >= 0 else { return nil }
             return value
         case 2:
             // Digits only before the colon: `-0:01` is not one second.
             guard !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let minutes = Int(parts[0]),
-                let rest = Double(parts[1]), rest >= 0, rest < 60
+                let rest = Double(optionText: String(parts[1])), rest >= 0, rest < 60
             else { return nil }
             return Double(minutes) * 60 + rest
         default:
