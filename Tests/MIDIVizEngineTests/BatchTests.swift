@@ -226,7 +226,8 @@ struct BatchTests {
         let output = folder + "/song.mp4"
         try Data(count: 100).write(to: URL(fileURLWithPath: output))
         var written = made
-        written.outputBytes = 100
+        written.noteOutput(output)
+        #expect(written.outputBytes == 100 && written.outputSHA256 == FileDigest.sha256(ofFile: output) && written.outputModified != nil)
         try written.write(for: output)
         #expect(record().isUpToDate(output: output))
         #expect(BatchRecord(input: song, options: options, soundFont: nil).isUpToDate(output: output) == false, "silent is another video")
@@ -251,6 +252,14 @@ struct BatchTests {
         #expect(Set(RenderOptions.declarations.filter(\.isPath).map(\.name)) == ["background-image", "background-video", "font", "soundfont"])
         #expect(made.options.keys.allSatisfy { key in !RenderOptions.declarations.contains { $0.isPath && $0.name == key } })
 
+        // Copied back in place (a new time, the same bytes): found by its bytes.
+        let later = Date(timeIntervalSinceNow: 3600)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: output)
+        #expect(record().isUpToDate(output: output), "the same bytes at another time")
+        // Written over by other bytes of the same size: another time, other bytes.
+        try Data(repeating: 1, count: 100).write(to: URL(fileURLWithPath: output))
+        try FileManager.default.setAttributes([.modificationDate: later.addingTimeInterval(1)], ofItemAtPath: output)
+        #expect(!record().isUpToDate(output: output), "other bytes of the same size were not made by it")
         try Data(count: 99).write(to: URL(fileURLWithPath: output))
         #expect(!record().isUpToDate(output: output), "an output of another size was not made by it")
 
@@ -260,7 +269,7 @@ struct BatchTests {
         #expect(
             Set(object.keys) == [
                 "input_bytes", "input_sha256", "soundfont_sha256", "font_sha256", "background_image_sha256",
-                "background_video_sha256", "options", "midiviz", "output_bytes",
+                "background_video_sha256", "options", "midiviz", "output_bytes", "output_sha256", "output_modified",
             ])
         #expect((object["options"] as? [String: [String]])?["jobs"] == nil, "the cores do not shape the video")
     }

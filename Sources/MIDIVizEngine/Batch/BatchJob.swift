@@ -174,7 +174,7 @@ public final class BatchJob: Sendable {
         guard mayStart else { return result(.failed, code: 130, "interrupted") }
         let summary: RenderSummary
         do { summary = try job.run() } catch { return failed(error) }
-        record.outputBytes = ((try? FileManager.default.attributesOfItem(atPath: song.output))?[.size] as? Int) ?? 0
+        record.noteOutput(song.output)
         record.durationSeconds = summary.durationSeconds
         record.frames = summary.frames
         // Under the lock, and not once stopped: a signal never cuts a record short (a video

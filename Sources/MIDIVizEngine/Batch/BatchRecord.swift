@@ -24,6 +24,11 @@ package struct BatchRecord: Codable, Equatable, Sendable {
     package var version: String
     /// The output's size when it was made (only the record knows it).
     package var outputBytes: Int
+    /// The output's bytes, and its modification time (`seconds.nanoseconds`), when it was made:
+    /// an output of the same size written over since is found by its time, without reading
+    /// it; one copied elsewhere (a new time, the same bytes) by its bytes.
+    package var outputSHA256: String?
+    package var outputModified: String?
     /// The output's length and frames when it was made: what a batch that skips it reports.
     package var durationSeconds: Double?
     package var frames: Int?
@@ -31,7 +36,8 @@ package struct BatchRecord: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey {
         case inputBytes = "input_bytes", inputSHA256 = "input_sha256", soundFontSHA256 = "soundfont_sha256", fontSHA256 = "font_sha256"
         case backgroundImageSHA256 = "background_image_sha256", backgroundVideoSHA256 = "background_video_sha256"
-        case options, version = "midiviz", outputBytes = "output_bytes"
+        case options, version = "midiviz", outputBytes = "output_bytes", outputSHA256 = "output_sha256"
+        case outputModified = "output_modified"
         case durationSeconds = "duration_seconds", frames
     }
 
@@ -59,6 +65,24 @@ package struct BatchRecord: Codable, Equatable, Sendable {
         outputBytes = 0
     }
 
+    /// Notes the output as it now is: its size, bytes and modification time.
+    package mutating func noteOutput(_ output: String) {
+        outputBytes = Self.size(of: output) ?? 0
+        outputSHA256 = FileDigest.sha256(ofFile: output)
+        outputModified = Self.modified(output)
+    }
+
+    private static func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+
+    /// The corresponding C function is `stat`: its time to the nanosecond.
+    private static func modified(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return "\(status.st_mtim.tv_sec).\(String(format: "%09ld", status.st_mtim.tv_nsec))"
+    }
+
     /// The record of `output`'s file.
     package static func path(of output: String) -> String { output + ".midiviz.json" }
 
@@ -76,24 +100,27 @@ package struct BatchRecord: Codable, Equatable, Sendable {
         try BatchFile.write(data + Data("\n".utf8), to: Self.path(of: output))
     }
 
-    /// The output is there, as large as when it was made, and its record says it was made from
-    /// the same bytes with the same options by this version (what `self` records, but for what
-    /// only the record knows: the output's size, length and frames).
+    /// The output is there, as it was made (its size, and its modification time or else its
+    /// bytes), and its record says it was made from the same bytes with the same options by this
+    /// version (what `self` records, but for what only the record knows: the output's size,
+    /// bytes, time, length and frames).
     package func isUpToDate(output: String) -> Bool { upToDate(output: output) != nil }
 
     /// The output's record when the output is up to date (`isUpToDate`), else nil.
     package func upToDate(output: String) -> BatchRecord? {
-        guard let recorded = Self.read(for: output),
-            let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int
-        else { return nil }
+        guard let recorded = Self.read(for: output), let size = Self.size(of: output) else { return nil }
         // A record edited to numbers no render makes is no record: render again.
         if let frames = recorded.frames, !(0...BatchReport.largestCount).contains(frames) { return nil }
         if let seconds = recorded.durationSeconds, !(0...BatchReport.longestSeconds).contains(seconds) { return nil }
         var made = self
         made.outputBytes = recorded.outputBytes
+        made.outputSHA256 = recorded.outputSHA256
+        made.outputModified = recorded.outputModified
         made.durationSeconds = recorded.durationSeconds
         made.frames = recorded.frames
-        return recorded == made && size == recorded.outputBytes ? recorded : nil
+        guard recorded == made, size == recorded.outputBytes, let bytes = recorded.outputSHA256 else { return nil }
+        let isAsMade = recorded.outputModified == Self.modified(output) || FileDigest.sha256(ofFile: output) == bytes
+        return isAsMade ? recorded : nil
     }
 }
 
