@@ -212,6 +212,11 @@ struct OutputSafetyTests {
             #expect(refused.status == 64 && refused.stderr.contains(words), "\(arguments): \(refused.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        // A Latin-1 name (`caf\xe9.mid`) reaches midiviz with U+FFFD for its byte.
+        for command in [["info"], ["frame", "--at", "0", "-o", "p.png"], ["render", "-o", "v.mp4"]] {
+            let latin1 = try ProcessRunner.midiviz([command[0], "caf\u{FFFD}.mid"] + command.dropFirst(), currentDirectory: URL(fileURLWithPath: folder))
+            #expect(latin1.status == 66 && latin1.stderr.contains("its name as given is not UTF-8: rename it"), "\(latin1.stderr)")
+        }
         // Any case of the right extension, or none, is written.
         #expect(try run(["frame", Self.arpeggio, "--at", "1", "-o", "poster.PNG"]).status == 0)
         #expect(try run(["render", Self.arpeggio, "--no-video", "--to", "1", "--audio", "sound"]).status == 0)
