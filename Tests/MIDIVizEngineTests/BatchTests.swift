@@ -34,6 +34,28 @@ struct BatchTests {
         #expect(plan.shard == nil && plan.manifests.isEmpty)
     }
 
+    /// A manifest line gives each key once: which of two a reader keeps differs (Swift's
+    /// JSONDecoder the first, Python and JavaScript the last), so two are refused.
+    @Test func aManifestLineGivesEachKeyOnce() throws {
+        let root = try Self.songs(["song.mid"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manifest = root + "/in/songs.jsonl"
+        func plan(_ line: String) throws -> BatchPlan {
+            try line.write(toFile: manifest, atomically: true, encoding: .utf8)
+            return try BatchPlan.make(inputs: [manifest], outputDirectory: root + "/out", options: RenderOptions())
+        }
+        for line in [
+            #"{"input": "song.mid", "style": "bars", "style": "roll"}"#,
+            #"{"input": "song.mid", "style": "bars", "st\u0079le": "roll"}"#,
+        ] {
+            #expect(throws: BatchError.usage("\(manifest):1: \"style\" is given twice (give each key once)"), "\(line)") { try plan(line) }
+        }
+        // Keys inside values and lists are not the line's.
+        let song = try #require(
+            try plan(#"{"input": "song.mid", "title": "\"style\": \"x\", {", "hide-track": [1, 2], "style": "roll"}"#).songs.first)
+        #expect(song.options.style == .roll && song.options.title == #""style": "x", {"# && song.options.hiddenTracks == [1, 2])
+    }
+
     @Test func twoSongsForOneOutputAreRefused() throws {
         let root = try Self.songs(["song.mid", "song.midi"])
         defer { try? FileManager.default.removeItem(atPath: root) }
