@@ -113,9 +113,18 @@ package enum SheetEngraver {
         /// (quarter, column, row) of each notehead's centre, for `--labels`.
         var heads: [[Double]]?
 
-        /// The layout the script printed, if it is one.
+        /// The largest size or place the script prints (SVG units; a long piece is about 10^6).
+        static let largest = 1e12
+
+        /// The layout the script printed, if it is one: every number finite and of a size a page
+        /// has (a tampered cache entry or another tool may print anything).
         static func read(_ json: [UInt8]) -> Layout? {
-            guard let layout = try? JSONDecoder().decode(Layout.self, from: Data(json)), layout.width > 0, layout.height > 0 else { return nil }
+            guard let layout = try? JSONDecoder().decode(Layout.self, from: Data(json)) else { return nil }
+            let isPlace = { (value: Double) in value.isFinite && abs(value) <= largest }
+            let isSize = { (value: Double) in isPlace(value) && value > 0 }
+            guard isSize(layout.width), isSize(layout.height), isPlace(layout.staffSpace), layout.staffSpace >= 0,
+                layout.anchors.allSatisfy({ $0.allSatisfy(isPlace) }), (layout.heads ?? []).allSatisfy({ $0.allSatisfy(isPlace) })
+            else { return nil }
             return layout
         }
     }

@@ -126,4 +126,28 @@ struct SheetCommandTests {
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder + "/videos/scale.mp4"))
     }
+
+    /// An engraving whose numbers no page has (another tool, a tampered cache entry) is a score
+    /// Verovio cannot engrave (65), not a crash converting them to pixels.
+    @Test(
+        .enabled(if: toolsAvailable, Comment(rawValue: missing)),
+        arguments: [
+            #"{"width": 1e308, "height": 5, "anchors": [], "staffSpace": 0, "heads": []}"#,
+            #"{"width": 500, "height": 50, "anchors": [[0, 1e300], [1, -1e300]], "staffSpace": 1, "heads": []}"#,
+            #"{"width": 500, "height": 50, "anchors": [[0, 0], [1, 10]], "staffSpace": -1e300, "heads": []}"#,
+        ])
+    func anEngravingOutOfAnyPagesRangeIsRefused(layout: String) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Called as `python3 -c SCRIPT SCORE SVG`: prints the layout and writes an SVG.
+        let python = folder + "/python3"
+        try "#!/bin/sh\nprintf '%s' '\(layout)'\necho '<svg/>' > \"$4\"\n".write(toFile: python, atomically: true, encoding: .utf8)
+        chmod(python, 0o755)
+        let poster = try ProcessRunner.midiviz(
+            ["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--sheet", "-o", folder + "/poster.png"],
+            environment: ["MIDIVIZ_PYTHON": python, "MIDIVIZ_CACHE": "off"])
+        #expect(poster.status == 65 && !poster.signaled, "\(poster.stderr)")
+        #expect(poster.stderr.contains("c-major-arpeggio.mid") && poster.stderr.contains("Verovio cannot engrave it"), "\(poster.stderr)")
+        #expect(contents(folder) == ["python3"])
+    }
 }

@@ -51,6 +51,8 @@ package enum SheetBand {
         guard isShown(settings: settings), let music = settings.sheet else { return nil }
         let playhead = playheadX(settings: settings)
         let x = music.x(atQuarter: song.quarters(atSeconds: seconds))
+        // An engraving's places are checked as read; this keeps any slope between them a number.
+        guard x.isFinite, abs(x) < 1e15 else { return nil }
         let colors = colors(settings: settings)
         // Whole pixels: x264 predicts a whole-pixel shift exactly, so the scrolling band costs it
         // far less than one scrolled by fractions (bach_847 at 1080p60: 1.20x the CPU time of
