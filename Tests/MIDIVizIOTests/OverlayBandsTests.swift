@@ -49,6 +49,27 @@ import Testing
         }
     }
 
+    /// Under the sheet music's band (`--sheet`, its room kept without the engraving here), the
+    /// title, legend and lyrics still have bands of their own: the three took more than half the
+    /// frame with it, and were drawn over the notes.
+    @Test(arguments: RenderSettings.Style.allCases.filter { $0.rawValue != "sheet" })
+    func underTheSheetMusicTheOverlaysKeepTheirBands(style: RenderSettings.Style) throws {
+        let fonts = try #require(try? FontRasterizer().textFonts(canvasSide: 360), "DejaVu Sans is missing")
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height) = (640, 360)
+        settings.style = style
+        settings.scheme = .fire
+        settings.title = "A title over the notes"
+        settings.chords = true
+        settings.lyrics = true
+        settings.sheetBand = true
+        settings.trackLook.trackColors = [0: RGBA(0, 1, 0)]
+        let bands = Scene(song: try Self.filledSong(), settings: settings).bands
+        #expect(bands.headerTop == SheetBand.coveredTop(settings: settings) && bands.headerTop > 100)
+        #expect(bands.notesBottom - bands.notesTop > 90, "the notes keep a quarter of the frame")
+        try expectNoNoteUnderTheOverlays(song: try Self.filledSong(), settings: settings, fonts: fonts)
+    }
+
     func expectNoNoteUnderTheOverlays(song: Song, settings: RenderSettings, fonts: TextFonts) throws {
         let (style, size, direction) = (settings.style, (settings.width, settings.height), settings.direction)
         let scene = Scene(song: song, settings: settings)

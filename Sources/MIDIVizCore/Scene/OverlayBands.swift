@@ -57,8 +57,10 @@ package struct OverlayBands: Sendable, Equatable {
         }
         headerTop = sheet
         let lyricsAtTop = lyricsHeight > 0 && lyricsTop < height / 2
-        if sheet + headerHeight + lyricsHeight > height / 2 {
-            // A frame too small for bands (text is at least 8 pixels): the notes keep all but the sheet music.
+        if headerHeight + lyricsHeight > (height - sheet) / 2 {
+            // A frame too small for bands (text is at least 8 pixels): the notes keep all but the
+            // sheet music. The bands may take half of what the sheet music leaves (with a title,
+            // a legend and lyrics under the sheet music, the three took more than half the frame).
             (notesTop, notesBottom) = (sheet, height)
         } else {
             notesTop = lyricsAtTop ? lyricsTop + lyricsHeight : sheet + headerHeight
