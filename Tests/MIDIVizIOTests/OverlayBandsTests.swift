@@ -97,6 +97,34 @@ import Testing
         #expect(bands.isWholeFrame && bands.notesTop == 0 && bands.notesBottom == 270 && bands.overlayBoxes(width: 480).isEmpty)
     }
 
+    /// The title is measured with its glyphs and cut with `...` to the room beside the chord: 64
+    /// `W`s (twice as wide as the estimate) ran over the chord name and off the frame.
+    @Test func aTitleIsCutToItsRoomByItsGlyphs() throws {
+        let fonts = try #require(try? FontRasterizer().textFonts(canvasSide: 360), "DejaVu Sans is missing")
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height) = (640, 360)
+        settings.chords = true
+        for (letter, isCut) in [("W", true), ("e", false)] {
+            settings.title = String(repeating: letter, count: 64)
+            let scene = Scene(song: try Self.filledSong(), settings: settings)
+            var shapes: [Shape] = []
+            scene.overlay.append(chord: nil, at: 1, to: &shapes)
+            var store = fonts
+            store.store = scene.store
+            let titles = shapes.compactMap { shape -> (bytes: [UInt8], box: Rect)? in
+                guard case .text(let label, .title, _, _, let alignment) = shape, let box = shape.bounds(fonts: store) else { return nil }
+                return (alignment.shown(label.bytes(in: store.store), glyphs: fonts[.title]), box)
+            }
+            #expect(titles.count == 2, "the title and its shadow")
+            for title in titles {
+                #expect(fonts[.title].width(of: title.bytes) <= scene.overlay.titleRoom, "\(letter): \(title.box)")
+                #expect(title.box.maxX < 640 - 0.8 * scene.bands.margin, "\(letter): \(title.box), inside the frame")
+                let whole = Array(String(repeating: letter, count: 64).utf8)
+                #expect(isCut ? title.bytes.suffix(3) == Array("...".utf8)[...] && title.bytes.count < 64 : title.bytes == whole, "\(letter): \(title.bytes)")
+            }
+        }
+    }
+
     @Test func theHeaderFollowsTheFont() {
         var settings = RenderSettings.forTesting
         settings.chords = true

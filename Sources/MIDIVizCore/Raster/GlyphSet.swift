@@ -72,6 +72,20 @@ package struct GlyphSet: Sendable {
     package func width<Text: Collection>(of text: Text) -> Float where Text.Element: FixedWidthInteger & UnsignedInteger {
         text.reduce(0) { $0 + (glyph($1)?.advance ?? 0) }
     }
+
+    /// Latin-1 `text` as it fits in `room` pixels across: whole, or its longest beginning that
+    /// fits with `...` after it (measured, not estimated: 64 `W`s are twice as wide as 64 `e`s).
+    package func fitting(_ text: [UInt8], within room: Float) -> [UInt8] {
+        guard width(of: text) > room else { return text }
+        let dots = Array("...".utf8), dotsWidth = width(of: dots)
+        var advances = 0 as Float, kept = 0
+        for byte in text {
+            let next = advances + (glyph(byte)?.advance ?? 0)
+            guard next + dotsWidth <= room else { break }
+            (advances, kept) = (next, kept + 1)
+        }
+        return Array(text.prefix(kept)) + dots
+    }
 }
 
 extension Canvas {

@@ -37,7 +37,7 @@ extension Canvas {
             drawLine(from: from, to: to, lineWidth: lineWidth, color)
         case .text(let label, let size, let center, let color, let alignment):
             let glyphs = fonts[size]
-            let bytes = label.bytes(in: fonts.store)
+            let bytes = alignment.shown(label.bytes(in: fonts.store), glyphs: glyphs)
             let origin = Point(alignment.left(ofWidth: glyphs.width(of: bytes), at: center.x), center.y + glyphs.capHeight / 2)
             drawText(bytes, glyphs: glyphs, origin: origin, color)
         case .lyricLine(let line, let size, let center):

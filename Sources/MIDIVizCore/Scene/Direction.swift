@@ -72,7 +72,7 @@ struct LayoutTransform: Sendable {
         switch alignment {
         case .left: return .right
         case .right: return .left
-        case .center: return .center
+        case .center, .leftWithin: return alignment
         }
     }
 

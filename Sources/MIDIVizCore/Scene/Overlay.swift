@@ -14,6 +14,8 @@ struct Overlay: Sendable {
     }
 
     let title: TextLabel?
+    /// The pixels across the title may take.
+    let titleRoom: Float
     let legend: [LegendEntry]
     /// The legend's entries that fit in the row, with their labels, and a last entry for the
     /// rest (`+3 more`), if any.
@@ -47,14 +49,16 @@ struct Overlay: Sendable {
         let margin = bands.margin
         left = margin
         if let text = Self.titleText(settings: settings) {
-            // As many characters as fit beside the chord corner, at most `longestTitle`.
+            // As many characters as fit beside the chord corner, at most `longestTitle` (an
+            // estimate; drawn, the title is measured and cut to `titleRoom`).
             let chordWidth = settings.chords ? 5 * Self.averageCharacterEms * Float(TextSize.display.pixelSize(canvasSide: textSide)) : 0
-            let room = width - left - margin - chordWidth
-            let fitting = Int(room / (Self.averageCharacterEms * Float(TextSize.title.pixelSize(canvasSide: textSide))))
+            titleRoom = width - left - margin - chordWidth
+            let fitting = Int(titleRoom / (Self.averageCharacterEms * Float(TextSize.title.pixelSize(canvasSide: textSide))))
             let longest = max(8, min(Self.longestTitle, fitting))
             title = store.latin1(text.count > longest ? String(text.prefix(longest - 3)) + "..." : text)
         } else {
             title = nil
+            titleRoom = 0
         }
         self.legend = legend
         // As many entries as fit across the row, the last one kept for `+N more` when some do not.
@@ -131,7 +135,7 @@ struct Overlay: Sendable {
 
     func append(chord: ChordTimeline.Segment?, at seconds: Double, to shapes: inout [Shape]) {
         if let title {
-            appendShadowed(title, .title, at: Point(left, bands.titleRowY), alpha: 0.92, alignment: .left, to: &shapes)
+            appendShadowed(title, .title, at: Point(left, bands.titleRowY), alpha: 0.92, alignment: .leftWithin(titleRoom), to: &shapes)
         }
         appendLegend(to: &shapes)
         if let chord, let label = chordLabels[chord.symbol] {

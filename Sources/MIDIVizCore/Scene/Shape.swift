@@ -68,7 +68,7 @@ extension Shape {
                 width: abs(to.x - from.x) + 2 * pad, height: abs(to.y - from.y) + 2 * pad)
         case .text(let label, let size, let center, _, let alignment):
             let glyphs = fonts[size]
-            let width = glyphs.width(of: label.bytes(in: fonts.store))
+            let width = glyphs.width(of: alignment.shown(label.bytes(in: fonts.store), glyphs: glyphs))
             return glyphs.bounds(ofTextFrom: alignment.left(ofWidth: width, at: center.x), width: width, centerY: center.y)
         case .lyricLine(let line, let size, let center):
             let glyphs = fonts[size]
@@ -128,14 +128,22 @@ package enum TextLabel: Sendable, Hashable {
 /// Where text sits relative to its anchor's x.
 package enum TextAlignment: Sendable, Hashable {
     case left, center, right
+    /// Starting at `x`, cut with `...` to fit this many pixels across (the title, never mirrored).
+    case leftWithin(Float)
 
     /// The x where text `width` wide starts when anchored at `x`.
     func left(ofWidth width: Float, at x: Float) -> Float {
         switch self {
-        case .left: return x
+        case .left, .leftWithin: return x
         case .center: return x - width / 2
         case .right: return x - width
         }
+    }
+
+    /// The Latin-1 `text` drawn with this alignment: cut to fit for `leftWithin`.
+    func shown(_ text: [UInt8], glyphs: GlyphSet) -> [UInt8] {
+        if case .leftWithin(let room) = self { return glyphs.fitting(text, within: room) }
+        return text
     }
 }
 
