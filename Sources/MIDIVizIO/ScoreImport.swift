@@ -11,6 +11,9 @@ package enum ScoreImport {
     package static func load(bytes: [UInt8], name: String, cache: ScoreToolCache? = .fromEnvironment()) throws(LoadError) -> Song {
         guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
         let format = URL(fileURLWithPath: name).pathExtension.lowercased()
+        if WellFormedXML.extensions.contains(format), let problem = WellFormedXML.problem(bytes) {
+            throw .invalid(path: name, reason: "not well-formed XML (\(problem)): cut short or damaged")
+        }
         let key =
             cache == nil
             ? nil
