@@ -29,14 +29,31 @@ package final class ChildProcess: @unchecked Sendable {
         _ tool: String, variable: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
+        var name = tool
         if let path = environment[variable], !path.isEmpty {
-            return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+            // A name without a slash is looked up on PATH, as a shell does.
+            guard !path.contains("/") else { return isProgram(path) ? path : nil }
+            name = path
         }
         for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(directory)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            let candidate = "\(directory)/\(name)"
+            if isProgram(candidate) { return candidate }
         }
         return nil
+    }
+
+    /// An executable file, not a folder (which `isExecutableFile` also says yes to).
+    private static func isProgram(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+            && FileManager.default.isExecutableFile(atPath: path)
+    }
+
+    /// For a message that a tool is missing: what `variable` says when it is set (it then names
+    /// no program), else nothing.
+    package static func unrunnable(_ variable: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard let value = environment[variable], !value.isEmpty else { return "" }
+        return "; \(variable)=\(value) names no program"
     }
 
     /// Starts `executable` with `arguments`.

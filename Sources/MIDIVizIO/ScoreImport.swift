@@ -38,7 +38,8 @@ package enum ScoreImport {
                 // MuseScore names our copy of the score: name the user's file instead.
                 let complaint = MuseScore.complaint(run.errorLines).map { $0.replacingOccurrences(of: score, with: name) }
                 guard run.exitedCleanly, let midiBytes = FileManager.default.contents(atPath: midi) else {
-                    return .failure(.invalid(path: name, reason: "not a score MuseScore 3 can read" + (complaint.map { " (\($0))" } ?? "")))
+                    return .failure(
+                        .invalid(path: name, reason: "not a score MuseScore 3 (\(museScore)) can read" + (complaint.map { " (\($0))" } ?? "")))
                 }
                 var song: Song
                 do throws(LoadError) { song = try SongLoader.loadMIDI(bytes: [UInt8](midiBytes), name: name) } catch { return .failure(error) }

@@ -38,9 +38,13 @@ package enum ScoreTools {
         ChildProcess.locate("python3", variable: "MIDIVIZ_PYTHON", environment: environment)
     }
 
-    package static let museScoreMissing = "MuseScore 3 is not installed (Debian package musescore3, or set MIDIVIZ_MUSESCORE)"
-    package static let verovioMissing =
-        "Verovio is not installed (pip install verovio, as scripts/requirements-sheet.txt pins it; or set MIDIVIZ_PYTHON to a python3 that has it)"
+    package static var museScoreMissing: String {
+        "MuseScore 3 is not installed (Debian package musescore3, or set MIDIVIZ_MUSESCORE\(ChildProcess.unrunnable("MIDIVIZ_MUSESCORE")))"
+    }
+    package static var verovioMissing: String {
+        "Verovio is not installed (pip install verovio, as scripts/requirements-sheet.txt pins it; or set MIDIVIZ_PYTHON to a python3 that has it"
+            + "\(ChildProcess.unrunnable("MIDIVIZ_PYTHON")))"
+    }
 
     /// What a tool did: how it ended, and the last lines of its stderr.
     package struct Run {
@@ -67,7 +71,8 @@ package enum ScoreTools {
     package static func withTemporaryFolder<Result>(_ body: (String) throws -> Result) throws -> Result {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let folder = try ToolRuns.shared.makePath {
-            guard let made = UniquePath.folder("\(base)/midiviz-score-XXXXXX") else {
+            // A TMPDIR that is not there or cannot be written: /tmp, as the render's other steps.
+            guard let made = UniquePath.folder("\(base)/midiviz-score-XXXXXX") ?? UniquePath.folder("/tmp/midiviz-score-XXXXXX") else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create a temporary folder in \(base): \(systemError())"])
             }
             return made

@@ -92,7 +92,9 @@ package enum SheetEngraver {
                 let json = [UInt8](run.output)
                 guard run.exitedCleanly, let layout = Layout.read(json), let svg = FileManager.default.contents(atPath: svgPath) else {
                     let complaint = run.errorLines.last { !$0.isEmpty }
-                    return .failure(.invalid(path: name, reason: "Verovio cannot engrave it" + (complaint.map { " (\($0))" } ?? "")))
+                    // Another python3 than the one on PATH is named, as the likelier cause.
+                    let through = ProcessInfo.processInfo.environment["MIDIVIZ_PYTHON"].map { $0.isEmpty ? "" : " through \(python)" } ?? ""
+                    return .failure(.invalid(path: name, reason: "Verovio cannot engrave it" + through + (complaint.map { " (\($0))" } ?? "")))
                 }
                 if let cache, let key { cache.write(key, [("layout", json), ("svg", [UInt8](svg))]) }
                 return .success((layout, [UInt8](svg)))

@@ -12,7 +12,7 @@ package enum VideoError: Error, CustomStringConvertible, Sendable {
     package var description: String {
         switch self {
         case .ffmpegMissing:
-            return "ffmpeg not found (install it with 'apt-get install ffmpeg')"
+            return "ffmpeg not found (install it with 'apt-get install ffmpeg'\(ChildProcess.unrunnable("MIDIVIZ_FFMPEG")))"
         case .ffmpegFailed(let status, let lastLines):
             let message = lastLines.isEmpty ? "no message" : lastLines
             return status < 0 ? "ffmpeg failed: \(message)" : "ffmpeg failed (exit \(status)): \(message)"

@@ -156,4 +156,29 @@ struct SheetCommandTests {
         #expect(poster.stderr.contains("c-major-arpeggio.mid") && poster.stderr.contains("Verovio cannot engrave it"), "\(poster.stderr)")
         #expect(contents(folder) == ["python3"])
     }
+
+    /// A tool variable naming a folder, or a tool that fails, is said to be the tool's doing; a
+    /// bare name is looked up on PATH; a TMPDIR that is not there falls back to /tmp.
+    @Test func aToolVariableThatNamesNoProgramSaysSo() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (variable, words) in [
+            ("MIDIVIZ_MUSESCORE", "MIDIVIZ_MUSESCORE=\(folder) names no program"), ("MIDIVIZ_FFMPEG", "MIDIVIZ_FFMPEG=\(folder) names no program"),
+        ] {
+            let arguments = variable == "MIDIVIZ_FFMPEG" ? ["render", Self.arpeggio, "-o", folder + "/v.mp4"] : ["info", Self.scale]
+            let run = try ProcessRunner.midiviz(arguments, environment: [variable: folder, "MIDIVIZ_CACHE": "off"])
+            #expect(run.status == 69 && run.stderr.contains(words), "\(run.stderr)")
+        }
+        let failing = try ProcessRunner.midiviz(["info", Self.scale], environment: ["MIDIVIZ_MUSESCORE": "/bin/false", "MIDIVIZ_CACHE": "off"])
+        #expect(failing.status == 65 && failing.stderr.contains("not a score MuseScore 3 (/bin/false) can read"), "\(failing.stderr)")
+        #expect(contents(folder).isEmpty)
+    }
+
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
+    func aToolFoundByNameOrWithoutTMPDIRRuns() throws {
+        for environment in [["MIDIVIZ_MUSESCORE": "musescore3"], ["TMPDIR": "/nonexistent"]] {
+            let run = try ProcessRunner.midiviz(["info", Self.scale], environment: environment.merging(["MIDIVIZ_CACHE": "off"]) { $1 })
+            #expect(run.status == 0 && run.stdoutText.contains("notes"), "\(environment): \(run.stderr)")
+        }
+    }
 }
