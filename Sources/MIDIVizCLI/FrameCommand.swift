@@ -10,7 +10,7 @@ struct FrameCommand: ParsableCommand {
         commandName: "frame", abstract: "Render one frame of a song as a PNG (a poster).",
         discussion: "A config file may hold any render option (one file serves render and frame); a frame uses the look options.")
 
-    @Argument(help: "The Standard MIDI File.")
+    @Argument(help: "The song: a Standard MIDI File (.mid, .midi, .kar, .rmi) or a score (.musicxml, .xml, .mxl, .mscz, .mscx).")
     var song: String
 
     @Option(parsing: .unconditional, help: "The time to show: seconds (12.5), mm:ss.fff or bar:N (the bar's first beat).")

@@ -9,7 +9,7 @@ struct InfoCommand: ParsableCommand {
         abstract: "Summarize a MIDI file: tracks, tempo map, signatures, duration, notes, warnings.",
         discussion: "Channels in the text summary are 1-based (drums are channel 10); in JSON they are 0-based (drums are 9).")
 
-    @Argument(help: "The Standard MIDI File (.mid, .kar, or RIFF .rmi).")
+    @Argument(help: "The song: a Standard MIDI File (.mid, .midi, .kar, .rmi) or a score (.musicxml, .xml, .mxl, .mscz, .mscx).")
     var song: String
 
     @Flag(help: "Print one JSON object instead of the summary.")

@@ -17,7 +17,7 @@ struct JoinCommand: ParsableCommand {
     @Argument(help: "The segments' MP4s, in any order (part-*.mp4).")
     var parts: [String]
 
-    @Option(help: "The Standard MIDI File the segments show.")
+    @Option(help: "The song the segments show (a Standard MIDI File or a score).")
     var song: String
 
     @Option(name: .shortAndLong, help: "The MP4 to write (.mp4: the parts' H.264 is copied, not re-encoded).")

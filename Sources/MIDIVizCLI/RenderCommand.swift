@@ -13,7 +13,7 @@ struct RenderCommand: ParsableCommand {
             "Frame n (numbered from 1) shows the song at from + (n-1)/fps seconds, --from rounded to the nearest frame of the whole song (so a range's frames are the whole song's). Without --to, the video runs on until the last notes have faded and the sound has rung out."
     )
 
-    @Argument(help: "The Standard MIDI File.")
+    @Argument(help: "The song: a Standard MIDI File (.mid, .midi, .kar, .rmi) or a score (.musicxml, .xml, .mxl, .mscz, .mscx).")
     var song: String
 
     @OptionGroup var outputs: OutputOptions

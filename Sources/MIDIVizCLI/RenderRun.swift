@@ -89,12 +89,17 @@ struct RenderRun {
                         measured.limiterThresholdDB != nil ? " and limited" : "", measured.resultLUFS, measured.resultTruePeakDBTP)
                     : Self.unmeasured(measured, seconds: seconds)
             }
+            // A GIF above 50 fps keeps every n-th frame (`GIFSink`).
+            var kept = ""
+            if let videoPath, VideoContainer(outputPath: videoPath) == .gif, let gif = GIFSink.keptRate(of: options.fps) {
+                kept = " (the GIF keeps every \(gif.every == 2 ? "second" : "\(gif.every)th") frame: \(gif.rate.text) fps)"
+            }
             FileHandle.standardError.write(
                 Data(
                     String(
-                        format: "midiviz: %@: %@, %d frames at %@ fps, in %.1f s (%.2fx real time)%@\n",
+                        format: "midiviz: %@: %@, %d frames at %@ fps%@, in %.1f s (%.2fx real time)%@\n",
                         summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames,
-                        options.fps.description, wall, seconds / max(wall, 1e-9), loudness
+                        options.fps.description, kept, wall, seconds / max(wall, 1e-9), loudness
                     ).utf8))
         }
     }

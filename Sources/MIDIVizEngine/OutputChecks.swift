@@ -12,9 +12,11 @@ package enum OutputChecks {
         try check(files: files, reads: ReadFiles(inputs))
     }
 
-    static func check(files: [String], reads: ReadFiles) throws(RenderError) {
+    /// - Parameter folder: a folder the command makes (a batch's output folder): a file inside
+    ///   it may lie in folders not made yet.
+    static func check(files: [String], reads: ReadFiles, makingFoldersIn folder: String? = nil) throws(RenderError) {
         if let folder = files.first(where: { $0.hasSuffix("/") }) { throw .usage("cannot write \(folder): it names a folder, not a file") }
-        try check(files.map { ($0, false) }, reads: reads)
+        try check(files.map { ($0, false) }, reads: reads, makingFoldersIn: folder)
     }
 
     static func check(_ outputs: [RenderOutput], inputs: [(path: String, what: String)]) throws(RenderError) {
@@ -26,7 +28,10 @@ package enum OutputChecks {
         try check(outputs, reads: ReadFiles(inputs))
     }
 
-    static func check(_ outputs: [(path: String, isFolder: Bool)], reads: ReadFiles) throws(RenderError) {
+    /// - Parameter made: a folder the command makes, in which an output's missing folders are
+    ///   made too (else only a frames folder's are).
+    static func check(_ outputs: [(path: String, isFolder: Bool)], reads: ReadFiles, makingFoldersIn made: String? = nil) throws(RenderError) {
+        let madeFolder = made.map { absolute($0) + "/" }
         var earlier: [(path: String, identity: FileIdentity?, isFolder: Bool)] = []
         for output in outputs {
             if output.path.isEmpty { throw .usage("an output needs a name, not an empty one") }
@@ -51,7 +56,8 @@ package enum OutputChecks {
             }
             earlier.append((path, identity, output.isFolder))
             try checkKind(of: output.path, isFolder: output.isFolder, at: path, reads: reads)
-            try checkWritableParent(of: path, name: output.path, creatingFolders: output.isFolder)
+            let isInMadeFolder = madeFolder.map { path.hasPrefix($0) } ?? false
+            try checkWritableParent(of: path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
         }
     }
 

@@ -73,9 +73,11 @@ package enum MuseScore {
         return try ScoreTools.run("/usr/bin/env", environment + [museScore] + arguments, readsOutput: readsOutput, timeLimit: timeLimit)
     }
 
-    /// The line of MuseScore's stderr that says what was wrong, if any.
+    /// The line of MuseScore's stderr that says what was wrong, if any, without the HTML some of
+    /// its messages carry for its dialogs (`<a href=…>MuseScore website</a>`).
     static func complaint(_ lines: [String]) -> String? {
         let noise = ["QStandardPaths", "convert <", "\tto <", "... success", "qt.qpa", "Warning: QT_DEVICE_PIXEL_RATIO"]
-        return lines.last { line in !line.trimmingCharacters(in: .whitespaces).isEmpty && !noise.contains { line.hasPrefix($0) } }
+        let line = lines.last { line in !line.trimmingCharacters(in: .whitespaces).isEmpty && !noise.contains { line.hasPrefix($0) } }
+        return line?.replacingOccurrences(of: "<[^<>]*>", with: "", options: .regularExpression)
     }
 }

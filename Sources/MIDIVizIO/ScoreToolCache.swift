@@ -25,7 +25,7 @@ package struct ScoreToolCache: Sendable {
     /// The cache the environment names; nil when it is off or no folder is known.
     package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ScoreToolCache? {
         if let given = environment["MIDIVIZ_CACHE"], !given.isEmpty {
-            return given == "off" ? nil : ScoreToolCache(folder: given)
+            return given.lowercased() == "off" ? nil : ScoreToolCache(folder: given)
         }
         // The XDG spec: a relative XDG_CACHE_HOME is ignored.
         if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return ScoreToolCache(folder: base + "/midiviz") }

@@ -106,13 +106,20 @@ struct UnattendedBatchTests {
         #expect(FileManager.default.contents(atPath: root + "/look.toml") == Data("fps = 10\n".utf8))
     }
 
-    /// A report in a folder that does not exist cannot be created: 73, before any work.
+    /// A report in a folder that does not exist cannot be created: 73, before any work; unless
+    /// it lies in the output folder the batch makes (a first run of `--output-dir out --report
+    /// out/report.json`).
     @Test func aReportThatCannotBeCreatedIs73() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let result = try batch(["songs/a.mid", "--output-dir", "v", "--report", "missing/r.json"], in: root)
         #expect(result.status == 73 && result.stderr.contains("cannot create missing/r.json: no folder \(root)/missing"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/v"))
+        let inside = try batch(["songs/a.mid", "--output-dir", "v", "--report", "v/reports/r.json", "--junit", "v/junit.xml"], in: root)
+        #expect(inside.status == 0, "\(inside.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/v/reports/r.json"))) as? [String: Any]
+        #expect((report?["songs"] as? [[String: Any]])?.count == 1, "\(report as Any)")
+        #expect(FileManager.default.contents(atPath: root + "/v/junit.xml")?.isEmpty == false)
     }
 
     /// A manifest written on Windows (CRLF line ends, a byte-order mark) reads as any other.

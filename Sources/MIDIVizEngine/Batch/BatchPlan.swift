@@ -322,7 +322,7 @@ public struct BatchPlan: Sendable {
             reads.add(BatchRecord.path(of: song.output), "record of \(song.relativePath)")
         }
         do throws(RenderError) {
-            try OutputChecks.check(files: reports, reads: reads)
+            try OutputChecks.check(files: reports, reads: reads, makingFoldersIn: outputDirectory)
         } catch .cannotCreate(let message) {
             throw .cannotWrite(message)
         } catch {

@@ -147,8 +147,10 @@ package enum FileDigest {
 
 /// Files a batch writes whole or not at all.
 package enum BatchFile {
-    /// Writes `data` to `path` under a temporary name, then renames it into place.
+    /// Writes `data` to `path` under a temporary name, then renames it into place; its folder
+    /// is made if it is not there (a report inside the output folder, on a first run).
     package static func write(_ data: Data, to path: String) throws(BatchError) {
+        try? FileManager.default.createDirectory(atPath: PathParts(path).folder, withIntermediateDirectories: true)
         let temporary = path + ".midiviz-\(getpid())-tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, path) == 0 else {
             let reason = systemError()

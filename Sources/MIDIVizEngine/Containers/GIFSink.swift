@@ -49,12 +49,16 @@ package final class GIFSink: FrameSink {
         do { try intermediate.write(rgba) } catch { throw RenderError(error) }
     }
 
+    /// Above 50 fps, the GIF's rate: every `every`-th frame kept; nil at 50 fps or less.
+    package static func keptRate(of frameRate: FrameRate) -> (every: Int, rate: FrameRate)? {
+        let keep = Int((frameRate.perSecond / 50).rounded(.up))
+        guard keep > 1, let kept = FrameRate(numerator: frameRate.numerator, denominator: frameRate.denominator * keep) else { return nil }
+        return (keep, kept)
+    }
+
     package func finish() throws(RenderError) {
         do { try intermediate.finish() } catch { throw RenderError(error) }
-        let frameRate = settings.frameRate
-        let keep = Int((frameRate.perSecond / 50).rounded(.up))  // every n-th frame: at most 50 fps
-        let kept = keep > 1 ? FrameRate(numerator: frameRate.numerator, denominator: frameRate.denominator * keep) : nil
-        let rate = kept.map { "fps=\($0.text)," } ?? ""
+        let rate = Self.keptRate(of: settings.frameRate).map { "fps=\($0.rate.text)," } ?? ""
         let transparent = settings.transparent
         try run([
             "-i", FFmpegProcess.file(scratch), "-vf", "\(rate)palettegen=stats_mode=full" + (transparent ? ":reserve_transparent=1" : ""),

@@ -79,6 +79,7 @@ package struct OptionDeclaration: Sendable {
         if let text = read(options).first(where: { $0.unicodeScalars.contains("\0") }) {
             return .invalid(option: name, value: text, expected: "a text without NUL characters")
         }
+        if isPath, read(options).contains("") { return .invalid(option: name, value: "", expected: "a file's path") }
         return check(options)
     }
 
