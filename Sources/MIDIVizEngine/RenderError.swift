@@ -58,7 +58,8 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
         case .emptyRange(let start, let end):
             return "nothing to render: the start \(SongClock.text(start)) is not a frame before the end \(SongClock.text(end))"
         case .timeOutsideSong(let seconds, let song, let length):
-            return "\(String(format: abs(seconds) < 1e9 ? "%.3f" : "%g", seconds)) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
+            let time = String(format: abs(seconds) < 1e9 ? "%.3f" : "%g", seconds)
+            return "\(time) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
         case .noBarsToCount(let option, let time, let song):
             return "\(option) \(time): \(song) has no bars to count (SMPTE time division)"
         case .ffmpegMissing:
