@@ -146,7 +146,13 @@ struct SongReport {
             lines.append("  time signatures: " + shown.joined(separator: ", ") + more)
         }
         if !song.keySignatures.isEmpty {
-            let shown = song.keySignatures.prefix(8).map { "\($0.name) at \(SongClock.text($0.seconds))" }
+            // Each part of a score (each track) states its key: one line says it once.
+            var said: [String] = []
+            for key in song.keySignatures {
+                let text = "\(key.name) at \(SongClock.text(key.seconds))"
+                if said.last != text { said.append(text) }
+            }
+            let shown = said.prefix(8)
             lines.append("  key signatures: " + shown.joined(separator: ", "))
         }
         if !lyrics.isEmpty {
