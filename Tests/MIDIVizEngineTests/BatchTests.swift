@@ -274,10 +274,19 @@ struct BatchTests {
         #expect(Set(RenderOptions.declarations.filter(\.isPath).map(\.name)) == ["background-image", "background-video", "font", "soundfont"])
         #expect(made.options.keys.allSatisfy { key in !RenderOptions.declarations.contains { $0.isPath && $0.name == key } })
 
-        // Copied back in place (a new time, the same bytes): found by its bytes.
+        // Copied back in place (a new time, the same bytes): found by its bytes, once; the record
+        // then holds the new time.
         let later = Date(timeIntervalSinceNow: 3600)
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: output)
-        #expect(record().isUpToDate(output: output), "the same bytes at another time")
+        #expect(record().upToDate(output: output)?.refreshed != nil, "the same bytes at another time, read")
+        #expect(record().upToDateRefreshingRecord(output: output) != nil)
+        #expect(record().upToDate(output: output).map { $0.refreshed == nil } == true, "found by its time, not read again")
+        // A record of an earlier build (the size alone): up to date, and given the rest.
+        var legacy = try #require(BatchRecord.read(for: output))
+        (legacy.outputSHA256, legacy.outputModified) = (nil, nil)
+        try legacy.write(for: output)
+        #expect(record().upToDateRefreshingRecord(output: output) != nil, "an earlier build's record")
+        #expect(BatchRecord.read(for: output)?.outputSHA256 == FileDigest.sha256(ofFile: output))
         // Written over by other bytes of the same size: another time, other bytes.
         try Data(repeating: 1, count: 100).write(to: URL(fileURLWithPath: output))
         try FileManager.default.setAttributes([.modificationDate: later.addingTimeInterval(1)], ofItemAtPath: output)

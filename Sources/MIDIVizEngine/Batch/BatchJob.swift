@@ -153,7 +153,7 @@ public final class BatchJob: Sendable {
             do { soundFont = try SoundFontLocator.locate(explicit: sound.soundFontPath) } catch { return failed(RenderError(error)) }
         }
         var record = BatchRecord(input: bytes, options: options, soundFont: soundFont, digest: digest)
-        if !force, let made = record.upToDate(output: song.output) {
+        if !force, let made = record.upToDateRefreshingRecord(output: song.output) {
             StagedOutput.removeStaleTemporaries(of: song.output)  // of a rerun killed earlier
             // What the render made, as a report of that render said: the same totals as a run
             // that renders it.

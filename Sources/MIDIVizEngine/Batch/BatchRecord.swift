@@ -106,8 +106,19 @@ package struct BatchRecord: Codable, Equatable, Sendable {
     /// bytes, time, length and frames).
     package func isUpToDate(output: String) -> Bool { upToDate(output: output) != nil }
 
-    /// The output's record when the output is up to date (`isUpToDate`), else nil.
-    package func upToDate(output: String) -> BatchRecord? {
+    /// Whether the output is up to date, writing its record again when it was found other than
+    /// by its time (`upToDate`); the record, as the render that made it wrote it.
+    package func upToDateRefreshingRecord(output: String) -> BatchRecord? {
+        guard let (recorded, refreshed) = upToDate(output: output) else { return nil }
+        if let refreshed { try? refreshed.write(for: output) }
+        return recorded
+    }
+
+    /// The output's record when the output is up to date (`isUpToDate`), else nil. A record to
+    /// write again when the output was found by its bytes or by its size alone (a new time, a
+    /// record of an earlier build without the output's bytes), so that the next run finds it by
+    /// its time without reading it.
+    package func upToDate(output: String) -> (record: BatchRecord, refreshed: BatchRecord?)? {
         guard let recorded = Self.read(for: output), let size = Self.size(of: output) else { return nil }
         // A record edited to numbers no render makes is no record: render again.
         if let frames = recorded.frames, !(0...BatchReport.largestCount).contains(frames) { return nil }
@@ -118,9 +129,13 @@ package struct BatchRecord: Codable, Equatable, Sendable {
         made.outputModified = recorded.outputModified
         made.durationSeconds = recorded.durationSeconds
         made.frames = recorded.frames
-        guard recorded == made, size == recorded.outputBytes, let bytes = recorded.outputSHA256 else { return nil }
-        let isAsMade = recorded.outputModified == Self.modified(output) || FileDigest.sha256(ofFile: output) == bytes
-        return isAsMade ? recorded : nil
+        guard recorded == made, size == recorded.outputBytes else { return nil }
+        if let time = recorded.outputModified, time == Self.modified(output), recorded.outputSHA256 != nil { return (recorded, nil) }
+        // A new time, or a record of a build that kept the size alone: read the bytes once.
+        var refreshed = recorded
+        refreshed.noteOutput(output)
+        guard recorded.outputSHA256 == nil || refreshed.outputSHA256 == recorded.outputSHA256 else { return nil }
+        return (recorded, refreshed)
     }
 }
 
