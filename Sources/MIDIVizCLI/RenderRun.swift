@@ -26,7 +26,9 @@ struct RenderRun {
         // Engraving sheet music runs the score tools.
         do {
             job = try Interruption.stoppingScoreTools { () throws(RenderError) in try RenderJob(request()) }
-            // Named by the user (the engine's own WAVs have scratch names).
+            // Named by the user (the engine's own WAVs have scratch names); after the checks of
+            // what the output may not be (an input named as the output is said first), as the
+            // video's container is.
             if let audio = outputs.audio { try OutputChecks.checkExtension(of: audio, writes: "WAV", extensions: ["wav", "wave"]) }
         } catch {
             throw error.reported
@@ -92,7 +94,7 @@ struct RenderRun {
             // A GIF above 50 fps keeps every n-th frame (`GIFSink`).
             var kept = ""
             if let videoPath, VideoContainer(outputPath: videoPath) == .gif, let gif = GIFSink.keptRate(of: options.fps) {
-                kept = " (the GIF keeps every \(gif.every == 2 ? "second" : "\(gif.every)th") frame: \(gif.rate.text) fps)"
+                kept = " (the GIF keeps one frame in \(gif.every): \(gif.rate.text) fps)"
             }
             FileHandle.standardError.write(
                 Data(

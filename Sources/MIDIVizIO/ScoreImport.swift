@@ -77,7 +77,7 @@ package enum MuseScore {
     /// its messages carry for its dialogs (`<a href=…>MuseScore website</a>`).
     static func complaint(_ lines: [String]) -> String? {
         let noise = ["QStandardPaths", "convert <", "\tto <", "... success", "qt.qpa", "Warning: QT_DEVICE_PIXEL_RATIO"]
-        let line = lines.last { line in !line.trimmingCharacters(in: .whitespaces).isEmpty && !noise.contains { line.hasPrefix($0) } }
-        return line?.replacingOccurrences(of: "<[^<>]*>", with: "", options: .regularExpression)
+        let stripped = lines.map { $0.replacingOccurrences(of: "<[^<>]*>", with: "", options: .regularExpression) }
+        return stripped.last { line in !line.trimmingCharacters(in: .whitespaces).isEmpty && !noise.contains { line.hasPrefix($0) } }
     }
 }

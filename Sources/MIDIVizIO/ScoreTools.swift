@@ -41,9 +41,11 @@ package enum ScoreTools {
     package static var museScoreMissing: String {
         "MuseScore 3 is not installed (Debian package musescore3, or set MIDIVIZ_MUSESCORE\(ChildProcess.unrunnable("MIDIVIZ_MUSESCORE")))"
     }
-    package static var verovioMissing: String {
-        "Verovio is not installed (pip install verovio, as scripts/requirements-sheet.txt pins it; or set MIDIVIZ_PYTHON to a python3 that has it"
-            + "\(ChildProcess.unrunnable("MIDIVIZ_PYTHON")))"
+    package static let verovioMissing =
+        "Verovio is not installed (pip install verovio, as scripts/requirements-sheet.txt pins it; or set MIDIVIZ_PYTHON to a python3 that has it)"
+    /// No python3 to run Verovio with: what the variable names, when set, runs nothing.
+    package static var pythonMissing: String {
+        verovioMissing.dropLast() + ChildProcess.unrunnable("MIDIVIZ_PYTHON") + ")"
     }
 
     /// What a tool did: how it ended, and the last lines of its stderr.

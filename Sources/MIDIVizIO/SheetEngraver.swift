@@ -32,7 +32,7 @@ package enum SheetEngraver {
     package static func engraving(
         song: Song, name: String, settings: RenderSettings, cache: ScoreToolCache? = .fromEnvironment()
     ) throws(LoadError) -> Engraving {
-        guard let python = ScoreTools.python() else { throw .toolMissing(path: name, reason: ScoreTools.verovioMissing) }
+        guard let python = ScoreTools.python() else { throw .toolMissing(path: name, reason: ScoreTools.pythonMissing) }
         let musicXML: [UInt8]
         if let given = song.musicXML { musicXML = given } else { musicXML = try notation(of: song, name: name, cache: cache) }
         let (layout, svg) = try verovio(musicXML, python: python, name: name, cache: cache)
@@ -127,6 +127,11 @@ package enum SheetEngraver {
             guard isSize(layout.width), isSize(layout.height), isPlace(layout.staffSpace), layout.staffSpace >= 0,
                 layout.anchors.allSatisfy({ $0.allSatisfy(isPlace) }), (layout.heads ?? []).allSatisfy({ $0.allSatisfy(isPlace) })
             else { return nil }
+            // Quarters that never go back, at most `largest` units a quarter between them (a
+            // page's place in between stays a number).
+            for (a, b) in zip(layout.anchors, layout.anchors.dropFirst()) where a.count >= 2 && b.count >= 2 {
+                guard b[0] >= a[0], b[0] == a[0] || abs(b[1] - a[1]) / (b[0] - a[0]) <= largest else { return nil }
+            }
             return layout
         }
     }

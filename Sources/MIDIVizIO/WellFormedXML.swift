@@ -16,8 +16,20 @@ enum WellFormedXML {
     static func problem(_ bytes: [UInt8]) -> String? {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
-        // `parse()` says true for a document cut short (swift-corelibs-foundation): the error tells.
-        guard !parser.parse() || parser.parserError != nil else { return nil }
-        return "line \(parser.lineNumber)"
+        let errors = ErrorWatch()
+        parser.delegate = errors
+        // `parse()` says true for a document cut short (swift-corelibs-foundation): the delegate
+        // and the parser's error tell.
+        guard !parser.parse() || errors.line != nil || parser.parserError != nil else { return nil }
+        return "line \(errors.line ?? parser.lineNumber)"
+    }
+
+    /// Notes the first error the parser reports.
+    private final class ErrorWatch: NSObject, XMLParserDelegate {
+        var line: Int?
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            if line == nil { line = parser.lineNumber }
+        }
     }
 }

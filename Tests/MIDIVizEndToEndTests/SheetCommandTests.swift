@@ -141,6 +141,8 @@ struct SheetCommandTests {
             #"{"width": 1e308, "height": 5, "anchors": [], "staffSpace": 0, "heads": []}"#,
             #"{"width": 500, "height": 50, "anchors": [[0, 1e300], [1, -1e300]], "staffSpace": 1, "heads": []}"#,
             #"{"width": 500, "height": 50, "anchors": [[0, 0], [1, 10]], "staffSpace": -1e300, "heads": []}"#,
+            #"{"width": 500, "height": 50, "anchors": [[0, 0], [1e-300, 1e12]], "staffSpace": 1, "heads": []}"#,
+            #"{"width": 500, "height": 50, "anchors": [[1, 0], [0, 10]], "staffSpace": 1, "heads": []}"#,
         ])
     func anEngravingOutOfAnyPagesRangeIsRefused(layout: String) throws {
         let folder = try folder()

@@ -22,10 +22,11 @@ extension Int: OptionValue {
 }
 
 extension Double: OptionValue {
-    /// Decimal only: `1.5`, `-16`, `2e3`; not Swift's `0x10`, `inf` or `nan`.
+    /// Decimal and finite only: `1.5`, `-16`, `2e3`; not Swift's `0x10`, `inf`, `nan` or `1e999`.
     package init?(optionText: String) {
-        guard optionText.allSatisfy({ $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }) else { return nil }
-        self.init(optionText)
+        guard optionText.allSatisfy({ $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }), let value = Double(optionText), value.isFinite
+        else { return nil }
+        self = value
     }
     /// Whole numbers without `.0`, as typed: `3600`, `0.4`.
     package var optionText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }

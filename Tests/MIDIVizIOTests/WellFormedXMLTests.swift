@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+@testable import MIDIVizIO
+
+/// A score cut short is told from a whole one before MuseScore reads it (it reads up to the cut
+/// and says nothing): each fixture score is whole, and every cut of one is not.
+struct WellFormedXMLTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures/sheet")
+
+    @Test func wholeScoresAreWellFormedAndEveryCutIsNot() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".musicxml") }.sorted()
+        #expect(names.count >= 3, "\(names)")
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+            #expect(WellFormedXML.problem(bytes) == nil, "\(name)")
+            // Cut inside its body (the root element is open): at a tag, inside one, in text.
+            for fraction in [0.2, 0.5, 0.9, 0.99] {
+                let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
+                #expect(WellFormedXML.problem(cut) != nil, "\(name) cut at \(fraction)")
+            }
+        }
+        #expect(WellFormedXML.problem(Array("<a><b></a>".utf8)) != nil, "crossed elements")
+        #expect(WellFormedXML.problem(Array("not xml".utf8)) != nil)
+        #expect(WellFormedXML.problem(Array("<a>x</a>".utf8)) == nil)
+    }
+}
