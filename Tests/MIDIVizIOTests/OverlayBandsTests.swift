@@ -113,7 +113,8 @@ import Testing
             store.store = scene.store
             let titles = shapes.compactMap { shape -> (bytes: [UInt8], box: Rect)? in
                 guard case .text(let label, .title, _, _, let alignment) = shape, let box = shape.bounds(fonts: store) else { return nil }
-                return (alignment.shown(label.bytes(in: store.store), glyphs: fonts[.title]), box)
+                let bytes = label.bytes(in: store.store)
+                return (alignment.keptLength(of: bytes, glyphs: fonts[.title]).map { bytes[..<$0] + GlyphSet.ellipsis } ?? bytes, box)
             }
             #expect(titles.count == 2, "the title and its shadow")
             for title in titles {

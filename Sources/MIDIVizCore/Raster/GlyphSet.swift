@@ -73,18 +73,22 @@ package struct GlyphSet: Sendable {
         text.reduce(0) { $0 + (glyph($1)?.advance ?? 0) }
     }
 
-    /// Latin-1 `text` as it fits in `room` pixels across: whole, or its longest beginning that
-    /// fits with `...` after it (measured, not estimated: 64 `W`s are twice as wide as 64 `e`s).
-    package func fitting(_ text: [UInt8], within room: Float) -> [UInt8] {
-        guard width(of: text) > room else { return text }
-        let dots = Array("...".utf8), dotsWidth = width(of: dots)
+    /// The ellipsis a cut text ends with.
+    package static let ellipsis = Array("...".utf8)
+
+    /// How much of Latin-1 `text` fits in `room` pixels across: nil when all of it does, else
+    /// the length of its longest beginning that fits with `ellipsis` after it (measured, not
+    /// estimated: 64 `W`s are twice as wide as 64 `e`s). Allocates nothing (it runs each frame).
+    package func keptLength(of text: [UInt8], within room: Float) -> Int? {
+        guard width(of: text) > room else { return nil }
+        let dotsWidth = width(of: Self.ellipsis)
         var advances = 0 as Float, kept = 0
         for byte in text {
             let next = advances + (glyph(byte)?.advance ?? 0)
             guard next + dotsWidth <= room else { break }
             (advances, kept) = (next, kept + 1)
         }
-        return Array(text.prefix(kept)) + dots
+        return kept
     }
 }
 

@@ -37,9 +37,14 @@ extension Canvas {
             drawLine(from: from, to: to, lineWidth: lineWidth, color)
         case .text(let label, let size, let center, let color, let alignment):
             let glyphs = fonts[size]
-            let bytes = alignment.shown(label.bytes(in: fonts.store), glyphs: glyphs)
-            let origin = Point(alignment.left(ofWidth: glyphs.width(of: bytes), at: center.x), center.y + glyphs.capHeight / 2)
-            drawText(bytes, glyphs: glyphs, origin: origin, color)
+            let bytes = label.bytes(in: fonts.store)
+            let origin = Point(alignment.left(ofWidth: alignment.width(of: bytes, glyphs: glyphs), at: center.x), center.y + glyphs.capHeight / 2)
+            if let kept = alignment.keptLength(of: bytes, glyphs: glyphs) {
+                drawText(bytes[..<kept], glyphs: glyphs, origin: origin, color)
+                drawText(GlyphSet.ellipsis, glyphs: glyphs, origin: Point(origin.x + glyphs.width(of: bytes[..<kept]), origin.y), color)
+            } else {
+                drawText(bytes, glyphs: glyphs, origin: origin, color)
+            }
         case .lyricLine(let line, let size, let center):
             let glyphs = fonts[size]
             let characters = fonts.store.characters(of: line.line)

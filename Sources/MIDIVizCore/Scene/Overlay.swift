@@ -49,11 +49,15 @@ struct Overlay: Sendable {
         let margin = bands.margin
         left = margin
         if let text = Self.titleText(settings: settings) {
-            // As many characters as fit beside the chord corner, at most `longestTitle` (an
-            // estimate; drawn, the title is measured and cut to `titleRoom`).
-            let chordWidth = settings.chords ? 5 * Self.averageCharacterEms * Float(TextSize.display.pixelSize(canvasSide: textSide)) : 0
-            titleRoom = width - left - margin - chordWidth
-            let fitting = Int(titleRoom / (Self.averageCharacterEms * Float(TextSize.title.pixelSize(canvasSide: textSide))))
+            // As many characters as fit beside the chord corner by an estimate, at most
+            // `longestTitle`; drawn, the title is measured and cut to `titleRoom`, which keeps
+            // room for the song's longest chord name at 0.75 em a character (the widest are
+            // about 0.97: `m`).
+            let display = Float(TextSize.display.pixelSize(canvasSide: textSide))
+            let chordWidth = settings.chords ? 5 * Self.averageCharacterEms * display : 0
+            let longestChord = max(5, chords?.segments.map(\.symbol.count).max() ?? 0)
+            titleRoom = width - left - margin - (settings.chords ? Float(longestChord) * 0.75 * display : 0)
+            let fitting = Int((width - left - margin - chordWidth) / (Self.averageCharacterEms * Float(TextSize.title.pixelSize(canvasSide: textSide))))
             let longest = max(8, min(Self.longestTitle, fitting))
             title = store.latin1(text.count > longest ? String(text.prefix(longest - 3)) + "..." : text)
         } else {

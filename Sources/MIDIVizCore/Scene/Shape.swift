@@ -68,7 +68,7 @@ extension Shape {
                 width: abs(to.x - from.x) + 2 * pad, height: abs(to.y - from.y) + 2 * pad)
         case .text(let label, let size, let center, _, let alignment):
             let glyphs = fonts[size]
-            let width = glyphs.width(of: alignment.shown(label.bytes(in: fonts.store), glyphs: glyphs))
+            let width = alignment.width(of: label.bytes(in: fonts.store), glyphs: glyphs)
             return glyphs.bounds(ofTextFrom: alignment.left(ofWidth: width, at: center.x), width: width, centerY: center.y)
         case .lyricLine(let line, let size, let center):
             let glyphs = fonts[size]
@@ -140,10 +140,17 @@ package enum TextAlignment: Sendable, Hashable {
         }
     }
 
-    /// The Latin-1 `text` drawn with this alignment: cut to fit for `leftWithin`.
-    func shown(_ text: [UInt8], glyphs: GlyphSet) -> [UInt8] {
-        if case .leftWithin(let room) = self { return glyphs.fitting(text, within: room) }
-        return text
+    /// How much of Latin-1 `text` is drawn, then `GlyphSet.ellipsis`: nil for all of it (not
+    /// cut, or not `leftWithin`).
+    func keptLength(of text: [UInt8], glyphs: GlyphSet) -> Int? {
+        if case .leftWithin(let room) = self { return glyphs.keptLength(of: text, within: room) }
+        return nil
+    }
+
+    /// The width of Latin-1 `text` as drawn with this alignment.
+    func width(of text: [UInt8], glyphs: GlyphSet) -> Float {
+        guard let kept = keptLength(of: text, glyphs: glyphs) else { return glyphs.width(of: text) }
+        return glyphs.width(of: text[..<kept]) + glyphs.width(of: GlyphSet.ellipsis)
     }
 }
 
