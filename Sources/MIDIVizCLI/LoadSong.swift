@@ -9,8 +9,6 @@ func loadSongOrExit(_ path: String) throws -> Song {
     do {
         return try Interruption.stoppingScoreTools { () throws(LoadError) in try SongLoader.load(path: path) }
     } catch {
-        // A name that is not UTF-8 reaches us with U+FFFD for its bytes: no path names it.
-        let hint = path.contains("\u{FFFD}") && !FileManager.default.fileExists(atPath: path) ? " (its name as given is not UTF-8: rename it)" : ""
-        throw fail(error.description + hint, code: error.exitCode)
+        throw fail(error.description + LoadError.notUTF8Hint(path), code: error.exitCode)
     }
 }

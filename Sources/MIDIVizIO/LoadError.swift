@@ -1,3 +1,4 @@
+import Foundation
 import MIDIVizCore
 
 /// Why a song could not be loaded, naming the file; each case has its own exit code.
@@ -23,5 +24,13 @@ public enum LoadError: Error, CustomStringConvertible, Sendable {
         case .invalid: return 65
         case .toolMissing: return 69
         }
+    }
+}
+
+extension LoadError {
+    /// For a path that names nothing: a hint when it came in a name that is not UTF-8, which
+    /// reaches us with U+FFFD for its bytes (no path names such a file); else nothing.
+    package static func notUTF8Hint(_ path: String) -> String {
+        path.contains("\u{FFFD}") && !FileManager.default.fileExists(atPath: path) ? " (its name as given is not UTF-8: rename it)" : ""
     }
 }

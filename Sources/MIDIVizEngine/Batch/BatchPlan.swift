@@ -83,9 +83,7 @@ public struct BatchPlan: Sendable {
         var manifests: [String] = []
         for input in inputs {
             guard files.fileExists(atPath: input, isDirectory: &isFolder) else {
-                // A name that is not UTF-8 reaches us with U+FFFD for its bytes: no path names it.
-                let hint = input.contains("\u{FFFD}") ? " (its name as given is not UTF-8: rename it)" : ""
-                throw .missingInput("\(input): no such file or folder\(hint)")
+                throw .missingInput("\(input): no such file or folder\(LoadError.notUTF8Hint(input))")
             }
             if !isFolder.boolValue && BatchManifest.isManifest(input) {
                 songs += try BatchManifest.songs(input, outputDirectory: outputDirectory, base: options)

@@ -169,10 +169,10 @@ public struct BatchReport: Codable, Sendable, Equatable {
     public var json: Data { Self.encoded(self) + Data("\n".utf8) }
 
     /// Writes the JSON report to `path` whole (under a temporary name, then renamed).
-    public func writeJSON(to path: String) throws(BatchError) { try BatchFile.write(json, to: path) }
+    public func writeJSON(to path: String) throws(BatchError) { try BatchFile.write(json, to: path, makingFolder: true) }
 
     /// Writes the JUnit XML report to `path` whole.
-    public func writeJUnit(to path: String) throws(BatchError) { try BatchFile.write(Data(junit.utf8), to: path) }
+    public func writeJUnit(to path: String) throws(BatchError) { try BatchFile.write(Data(junit.utf8), to: path, makingFolder: true) }
 
     /// Reads a JSON report (`--report`) back, refusing numbers no batch writes.
     public static func read(_ path: String) throws(BatchError) -> BatchReport {
