@@ -55,11 +55,11 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var trackColor: [String] = []
     @Option(name: .customLong("channel-color"), help: .declared("channel-color"), completion: .declared("channel-color"))
     var channelColor: [String] = []
-    @Option(name: .customLong("hide-track"), help: .declared("hide-track"), completion: .declared("hide-track"))
+    @Option(name: .customLong("hide-track"), parsing: .unconditionalSingleValue, help: .declared("hide-track"), completion: .declared("hide-track"))
     var hideTrack: [String] = []
-    @Option(name: .customLong("hide-channel"), help: .declared("hide-channel"), completion: .declared("hide-channel"))
+    @Option(name: .customLong("hide-channel"), parsing: .unconditionalSingleValue, help: .declared("hide-channel"), completion: .declared("hide-channel"))
     var hideChannel: [String] = []
-    @Option(name: .customLong("only-track"), help: .declared("only-track"), completion: .declared("only-track"))
+    @Option(name: .customLong("only-track"), parsing: .unconditionalSingleValue, help: .declared("only-track"), completion: .declared("only-track"))
     var onlyTrack: [String] = []
     @Option(name: .customLong("font"), help: .declared("font"), completion: .declared("font"))
     var font: String?

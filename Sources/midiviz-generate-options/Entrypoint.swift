@@ -34,7 +34,9 @@ enum OptionArgumentsSource {
                     lines.append("    @Option(\(name)\(parsing), \(help), completion: .declared(\"\(declaration.name)\"))")
                     lines.append("    var \(property): String?")
                 case .list:
-                    lines.append("    @Option(\(name), \(help), completion: .declared(\"\(declaration.name)\"))")
+                    // `--hide-track -1` is told the option's range, not "Missing value".
+                    let parsing = declaration.isNumber ? ", parsing: .unconditionalSingleValue" : ""
+                    lines.append("    @Option(\(name)\(parsing), \(help), completion: .declared(\"\(declaration.name)\"))")
                     lines.append("    var \(property): [String] = []")
                 }
             }

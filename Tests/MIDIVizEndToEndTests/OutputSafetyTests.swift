@@ -204,6 +204,7 @@ struct OutputSafetyTests {
             ),
             (["render", Self.arpeggio, "-o", "v.mp4", "--from", "-1"], #"--from: "-1" is not a time"#),
             (["render", Self.arpeggio, "-o", "v.mp4", "--speed", "-1"], "--speed must be between 0.5 and 2, not -1"),
+            (["render", Self.arpeggio, "-o", "v.mp4", "--hide-track", "-1"], "--hide-track must be a track numbered from 0"),
             (["render", Self.arpeggio, "-o", "v.mp4", "--from", "0x1"], #"--from: "0x1" is not a time"#),
             (["render", Self.arpeggio, "-o", "v.mp4", "--window", "0x4"], #"--window: "0x4""#),
             (["frame", Self.arpeggio, "--at", "-1", "-o", "p.png"], "'-1' is invalid for '--at"),

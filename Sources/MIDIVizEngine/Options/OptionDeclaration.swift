@@ -42,7 +42,8 @@ package struct OptionDeclaration: Sendable {
     /// A config file writes it as a TOML number.
     package let isNumber: Bool
     /// Takes a value that starts with `-` (`--loudness -16`), so `--speed -1` is told its range
-    /// instead of a missing value: every number, and the times `--from` and `--to`.
+    /// instead of a missing value: every number, and the times `--from` and `--to` (a list of
+    /// numbers takes each of its values so too: `--hide-track -1`).
     package let mayBeNegative: Bool
     package let bare: BareValue?
     /// A value other than the default, as typed (in tests and docs).
