@@ -42,11 +42,9 @@ package final class ChildProcess: @unchecked Sendable {
         return nil
     }
 
-    /// An executable file, not a folder (which `isExecutableFile` also says yes to).
+    /// An executable regular file, not a folder (which `isExecutableFile` also says yes to).
     private static func isProgram(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
-            && FileManager.default.isExecutableFile(atPath: path)
+        RegularFile.problem(at: path) == nil && FileManager.default.isExecutableFile(atPath: path)
     }
 
     /// For a message that a tool is missing: what `variable` says when it is set (it then names

@@ -34,8 +34,7 @@ enum OptionArgumentsSource {
                     lines.append("    @Option(\(name)\(parsing), \(help), completion: .declared(\"\(declaration.name)\"))")
                     lines.append("    var \(property): String?")
                 case .list:
-                    // `--hide-track -1` is told the option's range, not "Missing value".
-                    let parsing = declaration.isNumber ? ", parsing: .unconditionalSingleValue" : ""
+                    let parsing = declaration.mayBeNegative ? ", parsing: .unconditionalSingleValue" : ""
                     lines.append("    @Option(\(name)\(parsing), \(help), completion: .declared(\"\(declaration.name)\"))")
                     lines.append("    var \(property): [String] = []")
                 }

@@ -38,13 +38,13 @@ extension Canvas {
         case .text(let label, let size, let center, let color, let alignment):
             let glyphs = fonts[size]
             let bytes = label.bytes(in: fonts.store)
-            let origin = Point(alignment.left(ofWidth: alignment.width(of: bytes, glyphs: glyphs), at: center.x), center.y + glyphs.capHeight / 2)
-            if let kept = alignment.keptLength(of: bytes, glyphs: glyphs) {
-                drawText(bytes[..<kept], glyphs: glyphs, origin: origin, color)
-                drawText(GlyphSet.ellipsis, glyphs: glyphs, origin: Point(origin.x + glyphs.width(of: bytes[..<kept]), origin.y), color)
-            } else {
-                drawText(bytes, glyphs: glyphs, origin: origin, color)
-            }
+            // Measured once: what is kept of it, then the ellipsis when it was cut.
+            let kept = alignment.keptLength(of: bytes, glyphs: glyphs)
+            let shown = bytes[..<(kept ?? bytes.count)], shownWidth = glyphs.width(of: shown)
+            let width = shownWidth + (kept == nil ? 0 : glyphs.width(of: GlyphSet.ellipsis))
+            let origin = Point(alignment.left(ofWidth: width, at: center.x), center.y + glyphs.capHeight / 2)
+            drawText(shown, glyphs: glyphs, origin: origin, color)
+            if kept != nil { drawText(GlyphSet.ellipsis, glyphs: glyphs, origin: Point(origin.x + shownWidth, origin.y), color) }
         case .lyricLine(let line, let size, let center):
             let glyphs = fonts[size]
             let characters = fonts.store.characters(of: line.line)

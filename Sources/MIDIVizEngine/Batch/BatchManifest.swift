@@ -44,8 +44,8 @@ enum BatchManifest {
             guard let object = try? JSONDecoder().decode([String: Value].self, from: Data(line.utf8)) else {
                 throw .usage("\(place): not a JSON object of strings, numbers, true/false and lists")
             }
-            let keys = JSONObjectKeys.keys(of: line) ?? []
-            if let twice = keys.enumerated().first(where: { keys[..<$0.offset].contains($0.element) })?.element {
+            var keys: Set<String> = []
+            if let twice = (JSONObjectKeys.keys(of: line) ?? []).first(where: { !keys.insert($0).inserted }) {
                 throw .usage("\(place): \"\(twice)\" is given twice (give each key once)")
             }
             guard case .text(let input)? = object["input"], !input.isEmpty else { throw .usage("\(place): no \"input\"") }

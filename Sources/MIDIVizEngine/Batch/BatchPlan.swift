@@ -158,11 +158,10 @@ public struct BatchPlan: Sendable {
         var failed: [(relative: String, problem: String)] = []
         var pending = [""]
         // The folders searched, by device and inode: each once, however many links reach it.
-        var searched: Set<[UInt64]> = []
+        var searched: Set<FileIdentity> = []
         while let relative = pending.popLast() {
             let path = relative.isEmpty ? root : root + "/" + relative
-            var identity = stat()
-            guard stat(path, &identity) == 0, searched.insert([UInt64(identity.st_dev), UInt64(identity.st_ino)]).inserted else { continue }
+            guard let identity = FileIdentity(path: path), searched.insert(identity).inserted else { continue }
             if let problem = unreadableFolder(path) {
                 failed.append((relative + "/", "cannot read the folder \(path): \(problem)"))
                 continue

@@ -67,20 +67,18 @@ package struct BatchRecord: Codable, Equatable, Sendable {
 
     /// Notes the output as it now is: its size, bytes and modification time.
     package mutating func noteOutput(_ output: String) {
-        outputBytes = Self.size(of: output) ?? 0
+        let stamp = Self.stamp(of: output)
+        outputBytes = stamp?.size ?? 0
         outputSHA256 = FileDigest.sha256(ofFile: output)
-        outputModified = Self.modified(output)
+        outputModified = stamp?.modified
     }
 
-    private static func size(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-    }
-
-    /// The corresponding C function is `stat`: its time to the nanosecond.
-    private static func modified(_ path: String) -> String? {
+    /// A file's size and modification time (to the nanosecond), from one `stat`; nil when
+    /// nothing is there.
+    private static func stamp(of path: String) -> (size: Int, modified: String)? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return "\(status.st_mtim.tv_sec).\(String(format: "%09ld", status.st_mtim.tv_nsec))"
+        return (Int(status.st_size), "\(status.st_mtim.tv_sec).\(String(format: "%09ld", status.st_mtim.tv_nsec))")
     }
 
     /// The record of `output`'s file.
@@ -119,7 +117,7 @@ package struct BatchRecord: Codable, Equatable, Sendable {
     /// record of an earlier build without the output's bytes), so that the next run finds it by
     /// its time without reading it.
     package func upToDate(output: String) -> (record: BatchRecord, refreshed: BatchRecord?)? {
-        guard let recorded = Self.read(for: output), let size = Self.size(of: output) else { return nil }
+        guard let recorded = Self.read(for: output), let stamp = Self.stamp(of: output) else { return nil }
         // A record edited to numbers no render makes is no record: render again.
         if let frames = recorded.frames, !(0...BatchReport.largestCount).contains(frames) { return nil }
         if let seconds = recorded.durationSeconds, !(0...BatchReport.longestSeconds).contains(seconds) { return nil }
@@ -129,8 +127,8 @@ package struct BatchRecord: Codable, Equatable, Sendable {
         made.outputModified = recorded.outputModified
         made.durationSeconds = recorded.durationSeconds
         made.frames = recorded.frames
-        guard recorded == made, size == recorded.outputBytes else { return nil }
-        if let time = recorded.outputModified, time == Self.modified(output), recorded.outputSHA256 != nil { return (recorded, nil) }
+        guard recorded == made, stamp.size == recorded.outputBytes else { return nil }
+        if recorded.outputModified == stamp.modified, recorded.outputSHA256 != nil { return (recorded, nil) }
         // A new time, or a record of a build that kept the size alone: read the bytes once.
         var refreshed = recorded
         refreshed.noteOutput(output)

@@ -100,7 +100,7 @@ package struct OptionDeclaration: Sendable {
         self.isPath = isPath
         self.perSong = perSong
         self.isNumber = isNumber
-        self.mayBeNegative = mayBeNegative || (isNumber && kind == .value && bare == nil)
+        self.mayBeNegative = mayBeNegative || (isNumber && kind != .flag && bare == nil)
         self.bare = bare
         self.shapesOutput = shapesOutput
         let defaultTexts = read(RenderOptions())
