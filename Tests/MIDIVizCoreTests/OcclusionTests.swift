@@ -142,6 +142,38 @@ import Testing
         let kept = limited(shapes)
         #expect(kept == filler + [other] + many.suffix(GlowBudget.perCentre))
     }
+
+    /// A dense keyboard draws a key's glows as one (`GlowBudget.Stack`): one alone is itself;
+    /// three are at their centre as the three drawn in turn, and no brighter anywhere.
+    @Test func stackedGlowsDrawnAsOneAreTheStackAtTheCentre() {
+        var single = GlowBudget.Stack()
+        single.add(RGBA(0.3, 0.6, 0.9, 0.45))
+        #expect(single.color == RGBA(0.3, 0.6, 0.9, 0.45))
+        let colors = [RGBA(1, 0.2, 0.1, 0.6), RGBA(0.1, 0.9, 0.3, 0.35), RGBA(0.2, 0.4, 1, 0.7)]
+        var stack = GlowBudget.Stack()
+        var stacked = Canvas(width: 64, height: 64, color: RGBA(0.1, 0.1, 0.2))
+        for color in colors {
+            stack.add(color)
+            stacked.fillGlow(center: Point(32, 32), radius: 24, color)
+        }
+        var one = Canvas(width: 64, height: 64, color: RGBA(0.1, 0.1, 0.2))
+        one.fillGlow(center: Point(32, 32), radius: 24, stack.color)
+        func channels(_ pixel: UInt32) -> [Int] { [0, 8, 16].map { Int((pixel >> $0) & 0xFF) } }
+        let centre = zip(channels(stacked[31, 31]), channels(one[31, 31])).map { abs($0 - $1) }
+        #expect(centre.allSatisfy { $0 <= 2 }, "centre differs by \(centre)")
+        var brighter = 0, most = 0
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let sum = channels(one[x, y]).reduce(0, +), stackedSum = channels(stacked[x, y]).reduce(0, +)
+                if sum > stackedSum + 3 { brighter += 1 }
+                most = max(most, stackedSum - sum)
+            }
+        }
+        #expect(brighter == 0)
+        // Away from the centre the one glow is fainter: by at most 40 levels over three
+        // channels for this strong a stack (37 when written).
+        #expect(most > 0 && most <= 40, "fainter by \(most)")
+    }
 }
 
 @Suite(.timeLimit(.minutes(30))) struct EdgeSpansTests {

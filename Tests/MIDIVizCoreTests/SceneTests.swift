@@ -169,8 +169,9 @@ import Testing
     }
 
     /// On a layer (a dense song), the glows are drawn over it (`Scene.makeLayeredShapes`'s
-    /// `over`, which `GlowBudget` limits): there too only the last three are made.
-    @Test func aDenseSongsLayeredFrameMakesOnlyTheLastGlowsOfAKey() throws {
+    /// `over`, which `GlowBudget` limits): there the last three are made as one glow, their
+    /// colours stacked (`GlowBudget.Stack`).
+    @Test func aDenseSongsLayeredFrameMakesTheLastGlowsOfAKeyAsOne() throws {
         var settings = RenderSettings.forTesting
         settings.style = .keyboard
         let scene = Scene(song: song(crowded: false, dense: true), settings: settings)
@@ -183,7 +184,15 @@ import Testing
         }
         let made = onC4(over)
         #expect(layer.allSatisfy { if case .glow = $0 { return false } else { return true } })
-        #expect(made == Array(glowsOnC4(crowded: false).made.suffix(GlowBudget.perCentre)))
+        var stack = GlowBudget.Stack()
+        let lastThree = glowsOnC4(crowded: false).made.suffix(GlowBudget.perCentre)
+        for case .glow(_, _, _, let color) in lastThree { stack.add(color) }
+        try #require(lastThree.count == GlowBudget.perCentre)
+        guard case .glow(let center, let radius, let hole, _) = lastThree.last else {
+            Issue.record("C4's last shape is not a glow")
+            return
+        }
+        #expect(made == [.glow(center: center, radius: radius, hole: hole, stack.color)])
         var budget = GlowBudget()
         budget.limit(&over)
         #expect(onC4(over) == made)

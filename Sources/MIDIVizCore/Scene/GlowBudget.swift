@@ -45,4 +45,31 @@ package struct GlowBudget: Sendable {
         }
         shapes.removeShapes { dropped[$0] }
     }
+
+    /// Glows of one centre and radius drawn as one: its colour is theirs laid over each other
+    /// in order, as at their centre, where each is at its own alpha. Away from it the one is a
+    /// little fainter than the stack (its alpha falls off once, not once for each). One glow
+    /// alone is itself.
+    package struct Stack: Sendable {
+        /// The colours laid so far, premultiplied, and how many.
+        private var premultiplied = SIMD4<Float>(repeating: 0)
+        private var first: RGBA?
+        private var count = 0
+
+        package init() {}
+
+        package mutating func add(_ color: RGBA) {
+            if count == 0 { first = color }
+            count += 1
+            let alpha = color.a
+            premultiplied = SIMD4(color.r * alpha, color.g * alpha, color.b * alpha, alpha) + premultiplied * (1 - alpha)
+        }
+
+        package var color: RGBA {
+            if count == 1, let first { return first }
+            let alpha = premultiplied[3]
+            guard alpha > 0 else { return RGBA(0, 0, 0, 0) }
+            return RGBA(premultiplied[0] / alpha, premultiplied[1] / alpha, premultiplied[2] / alpha, alpha)
+        }
+    }
 }

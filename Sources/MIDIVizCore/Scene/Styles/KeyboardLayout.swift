@@ -300,12 +300,22 @@ struct KeyboardLayout: StyleLayout {
             keptCount += 1
         }
         let budgeted = shapes.count - (layered ? start + falling : 0) + keptCount >= Occlusion.fewestShapes
+        // In a dense song a key's kept glows are drawn as one (`GlowBudget.Stack`), where its last is.
+        let stacks = scene.isDense && budgeted
+        var stacked = stacks ? [GlowBudget.Stack](repeating: GlowBudget.Stack(), count: 256) : []
+        var lastKept = stacks ? [Int](repeating: -1, count: 256) : []
+        if stacks { for index in impacts.indices where kept[index] { lastKept[impacts[index].pitch] = index } }
         for (index, impact) in impacts.enumerated() where kept[index] || !budgeted {
+            var color = impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)
+            if stacks {
+                stacked[impact.pitch].add(color)
+                guard lastKept[impact.pitch] == index else { continue }
+                color = stacked[impact.pitch].color
+            }
             let span = keySpan(impact.pitch)
             shapes.append(
                 .glow(
-                    center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0,
-                    impact.color.mixed(with: RGBA(1, 1, 1), 0.3).withAlpha(0.7 * impact.strength)))
+                    center: Point((span.left + span.right) / 2, keysTop), radius: max(whiteKeyWidth * 1.6, height * 0.025), hole: 0, color))
         }
         let (sparking, share) = Sparks.chosen(sparks)
         for spark in sparking {
