@@ -59,6 +59,12 @@ package struct ChangedTiles: Sendable {
         (0..<rows).map { row in isEverything || marks[(row * columns)..<((row + 1) * columns)].contains(true) }
     }
 
+    /// For each column of tiles (`tileWidth` columns of pixels, left first), whether it holds a
+    /// marked tile.
+    package var markedColumns: [Bool] {
+        (0..<columns).map { column in isEverything || stride(from: column, to: marks.count, by: columns).contains { marks[$0] } }
+    }
+
     /// Whether `region` (clipped to the canvas) touches a marked tile.
     package func touches(_ region: Rect) -> Bool {
         if isEverything { return true }

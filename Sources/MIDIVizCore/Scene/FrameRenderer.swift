@@ -49,7 +49,13 @@ package struct FrameRenderer: Sendable {
             renderLayered(at: seconds, in: scrollArea, workspace: &workspace)
             return
         }
-        scene.makeShapes(at: seconds, into: &workspace.nextShapes)
+        if let scrollArea, scrollArea.motion == .left {
+            if renderMoving(at: seconds, in: scrollArea, workspace: &workspace) { return }
+            let notes = scene.makeMovingShapes(at: seconds, notes: nil, into: &workspace.nextShapes)
+            workspace.keepShapesBesideNotes(notes, fonts: fonts)
+        } else {
+            scene.makeShapes(at: seconds, into: &workspace.nextShapes)
+        }
         workspace.glowBudget.limit(&workspace.nextShapes)
         // A scrolling frame (the roll) is mostly the one before it, moved: there what later notes
         // cover changes at the playhead as notes start and stop, and each note whose covered part
@@ -59,6 +65,18 @@ package struct FrameRenderer: Sendable {
         }
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
+        // After a frame drawn only where it changed (`renderMoving`), what the canvas holds is
+        // not all in `shapes`: drawn whole.
+        if workspace.shapesArePartial {
+            workspace.shapesArePartial = false
+            backdrop.restoreAll(in: &workspace.canvas)
+            workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
+            workspace.changed.removeAll()
+            workspace.changed.markEverything()
+            swap(&workspace.shapes, &workspace.nextShapes)
+            swap(&workspace.drawnRegions, &workspace.nextRegions)
+            return
+        }
         if let scrollArea, let previous = workspace.previousSeconds, let shift = scrollArea.shift(from: previous, to: seconds) {
             renderScrolled(by: shift, in: scrollArea, workspace: &workspace)
             return
@@ -140,6 +158,72 @@ extension FrameRenderer {
         swap(&workspace.drawnRegions, &workspace.nextRegions)
     }
 
+    /// Draws a frame of a style moving left over the previous one moved, making only the
+    /// shapes of the notes that changed (`Scene.makeMovingChanges`) and of those lying in the
+    /// tiles that must be drawn anew, with the shapes beside the notes (bar lines, playhead,
+    /// keys, overlays) compared with the previous frame's. The pixels are those of
+    /// `renderScrolled`: the notes left out draw nothing in the dirty tiles, and the glows
+    /// `GlowBudget` sees are the same (every note with a glow is live at the playhead, and
+    /// made). False, with the canvas as it was, when this cannot be done: the previous frame's
+    /// shapes beside the notes are not known, the style cannot tell what changed, most of the
+    /// frame is new, or so few shapes are made that `GlowBudget` might see fewer than it must.
+    private func renderMoving(at seconds: Double, in area: ScrollArea, workspace: inout FrameWorkspace) -> Bool {
+        guard workspace.knowsShapesBesideNotes, let previous = workspace.previousSeconds, let shift = area.shift(from: previous, to: seconds),
+            scene.makeMovingChanges(from: previous, to: seconds, shift: shift, new: &workspace.changedNew, old: &workspace.changedOld),
+            let none = scene.makeMovingShapes(at: seconds, notes: { _, _ in false }, into: &workspace.nextBeside), none.isEmpty
+        else { return false }
+        workspace.nextBesideRegions.removeAll(keepingCapacity: true)
+        for shape in workspace.nextBeside { workspace.nextBesideRegions.append(shape.bounds(fonts: fonts)) }
+        workspace.scrolled.find(
+            previous: workspace.beside, previousRegions: workspace.besideRegions, new: workspace.nextBeside,
+            newRegions: workspace.nextBesideRegions, area: area, shift: shift)
+        workspace.scrolled.markChanged(
+            previousRegions: workspace.changedOld.map { $0.bounds(fonts: fonts) }, newRegions: workspace.changedNew.map { $0.bounds(fonts: fonts) },
+            area: area, shift: shift)
+        let dirty = workspace.scrolled.dirty
+        guard !Self.isMostlyDirty(dirty) else { return false }
+        // The notes touching a column of tiles holding a dirty one, and those live at the playhead.
+        var markedBefore = [0]
+        for marked in dirty.markedColumns { markedBefore.append(markedBefore.last! + (marked ? 1 : 0)) }
+        let tileWidth = Float(ChangedTiles.tileWidth), last = Float(workspace.canvas.width - 1)
+        _ = scene.makeMovingShapes(
+            at: seconds,
+            notes: { columns, live in
+                guard !live else { return true }
+                guard columns.upperBound >= 0, columns.lowerBound <= last else { return false }
+                let first = Int(max(0, columns.lowerBound) / tileWidth), end = Int(min(last, columns.upperBound) / tileWidth) + 1
+                return markedBefore[end] > markedBefore[first]
+            }, into: &workspace.nextShapes)
+        guard workspace.nextShapes.count >= Occlusion.fewestShapes else { return false }
+        workspace.glowBudget.limit(&workspace.nextShapes)
+        workspace.nextRegions.removeAll(keepingCapacity: true)
+        for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
+        workspace.movedLastFrame = true
+        workspace.scrolledDirtyFraction = dirty.changedFraction
+        workspace.canvas.moveColumns(area.columns, left: shift)
+        redraw(
+            dirty, of: &workspace.canvas, shapes: workspace.nextShapes, regions: workspace.nextRegions, scratch: &workspace.scratch,
+            blank: backdrop.canvas
+        ) { scratch, columns, rows in
+            let tiles = Rect(x: Float(columns.lowerBound), y: Float(rows.lowerBound), width: Float(columns.count), height: Float(rows.count))
+            backdrop.restore(tiles, in: &scratch)
+        }
+        workspace.changed.removeAll()
+        dirty.forEachRectangle { x0, y0, x1, y1 in
+            workspace.changed.mark(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)))
+        }
+        if shift != 0 {
+            workspace.changed.mark(
+                Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(workspace.canvas.height)))
+        }
+        swap(&workspace.shapes, &workspace.nextShapes)
+        swap(&workspace.drawnRegions, &workspace.nextRegions)
+        workspace.shapesArePartial = true
+        swap(&workspace.beside, &workspace.nextBeside)
+        swap(&workspace.besideRegions, &workspace.nextBesideRegions)
+        return true
+    }
+
     /// Draws the tiles `dirty` of `target` anew: each put back on the scratch canvas by
     /// `putBack` (made from `blank` the first time), every one of `shapes` touching them drawn
     /// there (a note only within the box of the dirty tiles it touches, anything else whole, as
@@ -217,6 +301,31 @@ package struct FrameWorkspace: Sendable {
     var layerShapes: [Shape] = []
     var layerRegions: [Rect?] = []
     var overShapes: [Shape] = []
+    /// Whether `shapes` holds only what the last frame drew anew (`FrameRenderer.renderMoving`).
+    var shapesArePartial = false
+    /// A frame moving left: its shapes beside the notes, where they lie, and whether they are
+    /// known (a style that cannot tell its notes' shapes from the others).
+    var beside: [Shape] = []
+    var besideRegions: [Rect?] = []
+    var knowsShapesBesideNotes = false
+    /// The next frame's, and the notes' shapes that changed: at this frame, and at the one before.
+    var nextBeside: [Shape] = []
+    var nextBesideRegions: [Rect?] = []
+    var changedNew: [Shape] = []
+    var changedOld: [Shape] = []
+
+    /// Keeps the shapes beside the notes of `nextShapes`, the notes' shapes lying at `notes`
+    /// (nil: not known), for the next frame to compare with.
+    mutating func keepShapesBesideNotes(_ notes: Range<Int>?, fonts: TextFonts) {
+        beside.removeAll(keepingCapacity: true)
+        besideRegions.removeAll(keepingCapacity: true)
+        knowsShapesBesideNotes = notes != nil
+        guard let notes else { return }
+        beside.append(contentsOf: nextShapes[..<notes.lowerBound])
+        beside.append(contentsOf: nextShapes[notes.upperBound...])
+        for shape in beside { besideRegions.append(shape.bounds(fonts: fonts)) }
+    }
+
     /// The tiles the last frame changed from the frame before it in this workspace.
     package internal(set) var changed: ChangedTiles
 

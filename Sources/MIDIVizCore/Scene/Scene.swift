@@ -211,6 +211,45 @@ package struct Scene: Sendable {
         return appendLayerChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, to: &shapes)
     }
 
+    /// The shapes at `seconds` when the scroll area moves left, with only the notes `drawn`
+    /// accepts (`StyleLayout.appendMoving`), replacing `shapes`; returns where the notes'
+    /// shapes lie (the overlays come after them), nil when the style cannot tell.
+    package func makeMovingShapes(
+        at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?, into shapes: inout [Shape]
+    ) -> Range<Int>? {
+        guard layoutTransform == nil else {
+            makeShapes(at: seconds, into: &shapes)
+            return nil
+        }
+        shapes.removeAll(keepingCapacity: true)
+        let notes = appendMoving(of: settings.style.layout, at: seconds, notes: drawn, to: &shapes)
+        appendOverlays(at: seconds, to: &shapes)
+        return notes
+    }
+
+    /// The notes' shapes that differ at `seconds` from those at `earlier` moved `shift` pixels
+    /// left (`StyleLayout.appendMovingChanges`), replacing `new` and `old`; false when the
+    /// style cannot tell.
+    package func makeMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool {
+        new.removeAll(keepingCapacity: true)
+        old.removeAll(keepingCapacity: true)
+        return appendMovingChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, new: &new, old: &old)
+    }
+
+    /// A moving frame has no `--direction` turn either (`scrollArea` is nil then).
+    private func appendMoving<Layout: StyleLayout>(
+        of layout: Layout.Type, at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?,
+        to shapes: inout [Shape]
+    ) -> Range<Int>? {
+        Layout(scene: self).appendMoving(at: seconds, notes: drawn, to: &shapes)
+    }
+
+    private func appendMovingChanges<Layout: StyleLayout>(
+        of layout: Layout.Type, from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]
+    ) -> Bool {
+        Layout(scene: self).appendMovingChanges(from: earlier, to: seconds, shift: shift, new: &new, old: &old)
+    }
+
     /// A layer has no `--direction` turn (`scrollArea` is nil then).
     private func appendLayered<Layout: StyleLayout>(
         of layout: Layout.Type, at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]

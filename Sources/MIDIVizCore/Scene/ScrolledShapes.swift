@@ -76,20 +76,42 @@ struct ScrolledShapes: Sendable {
         }
         // The strip the move uncovers (or, moving back, covers from the other end).
         if let strip = area.uncovered(by: shift) { dirty.mark(strip) }
-        for (index, region) in previousRegions.enumerated() where !keptPrevious[index] {
+        let keptPrevious = keptPrevious, keptNew = keptNew
+        Self.markChanged(
+            in: &dirty, previousRegions: previousRegions, where: { !keptPrevious[$0] }, newRegions: newRegions, where: { !keptNew[$0] }, area: area,
+            shift: shift)
+    }
+
+    /// Marks as dirty, besides what `find` marked, where shapes of the previous frame drew
+    /// (`previousRegions`, where they have moved to) and where shapes of the new one draw
+    /// (`newRegions`): shapes known to have changed without being compared.
+    mutating func markChanged(previousRegions: [Rect?], newRegions: [Rect?], area: ScrollArea, shift: Int) {
+        Self.markChanged(
+            in: &dirty, previousRegions: previousRegions, where: { _ in true }, newRegions: newRegions, where: { _ in true }, area: area, shift: shift)
+    }
+
+    private static func markChanged(
+        in dirty: inout ChangedTiles, previousRegions: [Rect?], where previousChanged: (Int) -> Bool, newRegions: [Rect?],
+        where newChanged: (Int) -> Bool, area: ScrollArea, shift: Int
+    ) {
+        let inside = area.rect
+        let offset = area.offset(shift)
+        for (index, region) in previousRegions.enumerated() where previousChanged(index) {
             guard let region else {
                 dirty.markEverything()
                 return
             }
             // Its pixels: inside the area where they have moved to (what took their place is
             // the moved frame's), elsewhere where it drew, and across the area's edge both.
-            let inside = isInside(region)
-            if inside != true { dirty.mark(region) }
-            if inside != false {
+            let isInside = inside.contains(region)
+            let isBeside =
+                !isInside && (region.maxX <= inside.minX || region.minX >= inside.maxX || region.maxY <= inside.minY || region.minY >= inside.maxY)
+            if !isInside { dirty.mark(region) }
+            if !isBeside {
                 dirty.mark(Rect(x: region.minX + Float(offset.dx), y: region.minY + Float(offset.dy), width: region.width, height: region.height))
             }
         }
-        for (index, region) in newRegions.enumerated() where !keptNew[index] {
+        for (index, region) in newRegions.enumerated() where newChanged(index) {
             guard let region else {
                 dirty.markEverything()
                 return

@@ -223,7 +223,16 @@ struct RollLayout: StyleLayout {
 
     // MARK: frames
 
-    func append(at seconds: Double, to shapes: inout [Shape]) {
+    func append(at seconds: Double, to shapes: inout [Shape]) { _ = appendMoving(at: seconds, notes: nil, to: &shapes) }
+
+    /// The shapes of the moment `seconds`, those of the notes `drawn` accepts (all without it):
+    /// it is given the columns a note's shapes may touch, with a pixel or two to spare, and
+    /// whether the note is live at the playhead (there its glow, key and sparks are). The
+    /// keys lit and the sparks are those of every note. Returns where the notes' shapes lie in
+    /// `shapes`: the bar lines come before them, everything else after.
+    func appendMoving(at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
+        -> Range<Int>?
+    {
         let accent = scene.settings.scheme.accent
         let window = Self.onScreenSeconds(settings: scene.settings)
         let past = window * Self.playheadPosition
@@ -241,18 +250,22 @@ struct RollLayout: StyleLayout {
             }
         }
         // Notes, and the colour each key is lit with: the loudest note sounding on it.
+        let notesStart = shapes.count
         let notes = scene.song.notes
         var lit = LitKeys()
         var struck: [Note] = []
         for index in scene.index.visible(at: seconds) {
             let note = notes[index]
+            let soundingEnd = scene.soundingEnd(index)
+            let draws = drawn.map { $0(columns(of: note, until: soundingEnd, at: seconds), isLive(note, until: soundingEnd, at: seconds)) } ?? true
             if note.channel == Scene.drumChannel {
-                appendDrumHit(note, at: seconds, to: &shapes)
+                if draws { appendDrumHit(note, at: seconds, to: &shapes) }
                 continue
             }
-            let soundingEnd = scene.soundingEnd(index)
-            if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: seconds, to: &shapes) }
-            appendNote(note, at: seconds, to: &shapes)
+            if draws {
+                if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: seconds, to: &shapes) }
+                appendNote(note, at: seconds, to: &shapes)
+            }
             if scene.settings.effects, Sparks.isLive(note, at: seconds), scene.pitchRange.contains(Int(note.pitch)) {
                 struck.append(note)
             }
@@ -262,6 +275,7 @@ struct RollLayout: StyleLayout {
                 lit.light(Int(note.pitch), scene.colors.color(of: note).scaled(0.55), velocity: note.velocity / 2, start: note.startSeconds)
             }
         }
+        let notesEnd = shapes.count
         appendPedalLane(at: seconds, to: &shapes)
         // The playhead.
         shapes.append(.rect(Rect(x: playheadX - 3, y: rulerTop, width: 6, height: notesBottom + drumStripHeight - rulerTop), accent.withAlpha(0.06)))
@@ -269,6 +283,84 @@ struct RollLayout: StyleLayout {
         let (sparking, share) = Sparks.chosen(struck)
         for note in sparking { appendStrike(note, at: seconds, sparks: share, to: &shapes) }
         appendLitKeys(lit, to: &shapes)
+        return notesStart..<notesEnd
+    }
+
+    /// Whether a note has shapes at the playhead at `seconds`: it sounds (its glow, its key), or
+    /// a drum hit flashes there.
+    private func isLive(_ note: Note, until soundingEnd: Double, at seconds: Double) -> Bool {
+        note.startSeconds <= seconds && (seconds < max(note.endSeconds, soundingEnd) || seconds - note.startSeconds < scene.settings.drumSeconds)
+    }
+
+    /// The columns a note's shapes may touch at `seconds` (its bar, what the pedal holds, a drum
+    /// hit), two pixels to spare: worked out without the grid, which moves them less than that.
+    private func columns(of note: Note, until soundingEnd: Double, at seconds: Double) -> ClosedRange<Float> {
+        let left = playheadX + Float((note.startSeconds - seconds) * Double(pixelsPerSecond))
+        let length = Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds) * Double(pixelsPerSecond))
+        let drawn = max(length, Self.narrowestNotePixels, drumStripHeight, Float(0.05) * pixelsPerSecond)
+        let held = playheadX + Float((soundingEnd - seconds) * Double(pixelsPerSecond))
+        return (left - 2)...(max(left + drawn, held) + 2)
+    }
+
+    /// The notes' shapes that differ at `seconds` from those at `earlier` moved `shift` pixels
+    /// left: `new` gets those at `seconds`, `old` those at `earlier` (not moved), of every note
+    /// that came into view or left it, sounds or flashes at either moment or started or stopped
+    /// in between, or is cut by either end of the notes' area at either moment. Every other
+    /// note's shapes are the same moved by exactly `shift` pixels (checked on the grid).
+    /// False when that cannot be told (going back, or not moving).
+    func appendMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool {
+        guard earlier < seconds, shift > 0 else { return false }
+        let notes = scene.song.notes
+        let span = Self.visibleSpan(settings: scene.settings)
+        func appendNoteShapes(_ index: Int, at moment: Double, to shapes: inout [Shape]) {
+            let note = notes[index]
+            if note.channel == Scene.drumChannel {
+                appendDrumHit(note, at: moment, to: &shapes)
+                return
+            }
+            let soundingEnd = scene.soundingEnd(index)
+            if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: moment, to: &shapes) }
+            appendNote(note, at: moment, to: &shapes)
+        }
+        for index in scene.index.visible(at: seconds) {
+            let soundingEnd = scene.soundingEnd(index)
+            guard span(notes[index], soundingEnd).from > earlier || !isMoved(notes[index], until: soundingEnd, from: earlier, to: seconds, shift: shift)
+            else { continue }
+            appendNoteShapes(index, at: seconds, to: &new)
+            appendNoteShapes(index, at: earlier, to: &old)
+        }
+        for index in scene.index.visible(at: earlier) where span(notes[index], scene.soundingEnd(index)).until < seconds {
+            appendNoteShapes(index, at: earlier, to: &old)
+        }
+        return true
+    }
+
+    /// Whether a note's shapes at `seconds` are those at `earlier` moved `shift` pixels left:
+    /// the same colours (not live at either moment, not started or stopped in between), every
+    /// edge moved exactly `shift` pixels, and nothing cut at either end of the notes' area.
+    private func isMoved(_ note: Note, until soundingEnd: Double, from earlier: Double, to seconds: Double, shift: Int) -> Bool {
+        let move = Float(shift)
+        /// Whether the x of `moment` moves exactly, and lies within `bounds` at both moments.
+        func movesWithin(_ moment: Double, _ bounds: ClosedRange<Float>) -> Bool {
+            let now = x(of: moment, now: seconds), before = x(of: moment, now: earlier)
+            return now == before - move && bounds.contains(now) && bounds.contains(before)
+        }
+        let start = note.startSeconds
+        if note.channel == Scene.drumChannel {
+            // Not yet struck at `seconds`, or done flashing by `earlier` (as `appendDrumHit` tells).
+            guard start > seconds || !(earlier - start < scene.settings.drumSeconds) else { return false }
+            return movesWithin(start, notesLeft...(width - drumHit.length))
+        }
+        guard scene.pitchRange.contains(Int(note.pitch)) else { return true }
+        // Coming at both moments, or played at both, as `appendNote` tells (a note sounding has
+        // its glow at the playhead).
+        func isPlayed(at moment: Double) -> Bool { moment >= note.endSeconds }
+        func isComing(at moment: Double) -> Bool { !isPlayed(at: moment) && !(moment >= start) }
+        guard (isComing(at: earlier) && isComing(at: seconds)) || (isPlayed(at: earlier) && isPlayed(at: seconds)) else { return false }
+        let length = noteRect(note, now: seconds).width
+        guard movesWithin(start, notesLeft...(width - length)) else { return false }
+        guard soundingEnd > note.endSeconds else { return true }
+        return movesWithin(note.endSeconds, notesLeft...width) && movesWithin(soundingEnd, notesLeft...width)
     }
 
     /// How long the playhead flashes where a note starts (`--effects`).
@@ -370,12 +462,17 @@ struct RollLayout: StyleLayout {
         shapes.append(.text(label, .small, center: Point(rect.minX + pad, rect.minY + rect.height / 2), ink, alignment: .left))
     }
 
+    /// A drum hit's height, and its length along the time.
+    private var drumHit: (size: Float, length: Float) {
+        let size = max(3, drumStripHeight / Float(DrumLane.slotCount) * 0.75)
+        return (size, Shape.onGrid(Double(max(size, Float(0.05) * pixelsPerSecond))))
+    }
+
     private func appendDrumHit(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
         let lane = Float(DrumLane.slot(ofKey: note.pitch))
         let laneHeight = drumStripHeight / Float(DrumLane.slotCount)
         let x = x(of: note.startSeconds, now: seconds)
-        let size = max(3, laneHeight * 0.75)
-        let length = Shape.onGrid(Double(max(size, Float(0.05) * pixelsPerSecond)))
+        let (size, length) = drumHit
         let left = max(notesLeft, x), right = min(width, x + length)
         guard right - left >= 1 else { return }
         let center = Point(x, notesBottom + laneHeight * (lane + 0.5))

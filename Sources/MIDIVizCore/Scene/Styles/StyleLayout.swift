@@ -38,6 +38,16 @@ protocol StyleLayout: SendableMetatype {
     /// `shift` pixels down the layer, for the frame to draw only where they lie; false when
     /// it cannot tell.
     func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool
+    /// When `scrollArea` moves left: the shapes of the moment `seconds`, with only the notes
+    /// `drawn` accepts (given the columns a note's shapes may touch and whether it is live at
+    /// the playhead), and where the notes' shapes lie among them (nil: the style draws every
+    /// note, and cannot tell where its notes' shapes lie).
+    func appendMoving(at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
+        -> Range<Int>?
+    /// When `scrollArea` moves left: the notes' shapes at `seconds` (`new`) and at `earlier`
+    /// (`old`, not moved) of the notes whose shapes are not those at `earlier` moved `shift`
+    /// pixels; false when it cannot tell.
+    func appendMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool
 }
 
 extension StyleLayout {
@@ -51,6 +61,13 @@ extension StyleLayout {
         return 0
     }
     func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool { false }
+    func appendMoving(at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
+        -> Range<Int>?
+    {
+        append(at: seconds, to: &shapes)
+        return nil
+    }
+    func appendMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool { false }
 
     /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
     /// fades (and at least while its sparks fly).
