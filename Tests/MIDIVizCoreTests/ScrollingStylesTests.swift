@@ -205,12 +205,18 @@ import Testing
         let roll = Scene(song: oneNote(60, length: 0.001), settings: settings)
         let rollLayout = RollLayout(scene: roll)
         #expect(rollLayout.noteRect(roll.song.notes[0], now: 1).width >= RollLayout.narrowestNotePixels)
-        // Its left edge 1.5 px past the keyboard: still 1.5 px of it on screen, and drawn.
+        // Its left edge 1.5 px past the keyboard: still 1.5 px of it on screen, and drawn, its
+        // part under the keys hidden.
         let past = 60 * RollLayout.playheadPosition
         let later = 1 + past + Double(1.5 / rollLayout.pixelsPerSecond)
         var shapes: [Shape] = []
         roll.makeShapes(at: later, into: &shapes)
-        #expect(shapes.contains { if case .roundedRect(let rect, _, _, _) = $0 { return rect.minX == rollLayout.notesLeft } else { return false } })
+        #expect(
+            shapes.contains {
+                guard case .partlyHiddenRoundedRect(let rect, _, _, _, let hidden) = $0 else { return false }
+                return rect.minX < rollLayout.notesLeft && rect.maxX - rollLayout.notesLeft >= 1
+                    && hidden.columns.upperBound == Int32(rollLayout.notesLeft)
+            })
 
         settings.style = .keyboard
         let keyboard = Scene(song: oneNote(60, length: 0.001), settings: settings)

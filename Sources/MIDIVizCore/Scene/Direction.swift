@@ -85,7 +85,8 @@ struct LayoutTransform: Sendable {
             return yy < 0
                 ? .roundedRect(map(rect), radius: radius, top: bottom, bottom: top) : .roundedRect(map(rect), radius: radius, top: top, bottom: bottom)
         case .partlyHiddenRoundedRect(let rect, let radius, let top, let bottom, _):
-            // Layouts make none (the renderer does, after this): drawn whole, as the painter would.
+            // A turned layout makes none (the roll hides the part of a note under its keys only
+            // when not turned; `Occlusion` comes after this): drawn whole, as the painter would.
             return map(.roundedRect(rect, radius: radius, top: top, bottom: bottom))
         case .circle(let center, let radius, let color): return .circle(center: map(center), radius: radius, color)
         case .glow(let center, let radius, let hole, let color): return .glow(center: map(center), radius: radius, hole: hole, color)

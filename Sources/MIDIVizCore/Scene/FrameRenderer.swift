@@ -182,17 +182,18 @@ extension FrameRenderer {
             area: area, shift: shift)
         let dirty = workspace.scrolled.dirty
         guard !Self.isMostlyDirty(dirty) else { return false }
-        // The notes touching a column of tiles holding a dirty one, and those live at the playhead.
+        // The notes touching a dirty tile, and those live at the playhead.
         var markedBefore = [0]
         for marked in dirty.markedColumns { markedBefore.append(markedBefore.last! + (marked ? 1 : 0)) }
         let tileWidth = Float(ChangedTiles.tileWidth), last = Float(workspace.canvas.width - 1)
         _ = scene.makeMovingShapes(
             at: seconds,
-            notes: { columns, live in
+            notes: { region, live in
                 guard !live else { return true }
-                guard columns.upperBound >= 0, columns.lowerBound <= last else { return false }
-                let first = Int(max(0, columns.lowerBound) / tileWidth), end = Int(min(last, columns.upperBound) / tileWidth) + 1
-                return markedBefore[end] > markedBefore[first]
+                // The columns first: a cheap test that turns most notes away.
+                guard region.maxX >= 0, region.minX <= last else { return false }
+                let first = Int(max(0, region.minX) / tileWidth), end = Int(min(last, region.maxX) / tileWidth) + 1
+                return markedBefore[end] > markedBefore[first] && dirty.touches(region)
             }, into: &workspace.nextShapes)
         guard workspace.nextShapes.count >= Occlusion.fewestShapes else { return false }
         workspace.glowBudget.limit(&workspace.nextShapes)

@@ -62,7 +62,7 @@ extension Shape {
 
     /// A rounded rectangle moved likewise, when the radius it is drawn with is on the grid too,
     /// or half a value on it (a short note's radius is half its height).
-    private static func moved(_ rect: Rect, radius: Float, by offset: Offset) -> Rect? {
+    static func moved(_ rect: Rect, radius: Float, by offset: Offset) -> Rect? {
         isOnGrid(2 * clampedRadius(radius, rect)) ? moved(rect, by: offset) : nil
     }
 

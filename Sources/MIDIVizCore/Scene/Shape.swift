@@ -4,8 +4,8 @@ package enum Shape: Sendable, Hashable {
     case background(top: RGBA, bottom: RGBA)
     case rect(Rect, RGBA)
     case roundedRect(Rect, radius: Float, top: RGBA, bottom: RGBA)
-    /// A rounded rectangle whose pixels in `hidden` a later opaque shape covers: they are not
-    /// drawn (made by `Occlusion` from `roundedRect`, never by a style).
+    /// A rounded rectangle whose pixels in `hidden` are not drawn: a later opaque shape covers
+    /// them (made by `Occlusion` from `roundedRect`), or the roll's side keyboard does.
     case partlyHiddenRoundedRect(Rect, radius: Float, top: RGBA, bottom: RGBA, hidden: PixelBox)
     case circle(center: Point, radius: Float, RGBA)
     /// A soft halo; pixels within `hole` of the centre are skipped (covered by an opaque shape).

@@ -226,11 +226,11 @@ struct RollLayout: StyleLayout {
     func append(at seconds: Double, to shapes: inout [Shape]) { _ = appendMoving(at: seconds, notes: nil, to: &shapes) }
 
     /// The shapes of the moment `seconds`, those of the notes `drawn` accepts (all without it):
-    /// it is given the columns a note's shapes may touch, with a pixel or two to spare, and
+    /// it is given where a note's shapes may lie, with a pixel or two to spare, and
     /// whether the note is live at the playhead (there its glow, key and sparks are). The
     /// keys lit and the sparks are those of every note. Returns where the notes' shapes lie in
     /// `shapes`: the bar lines come before them, everything else after.
-    func appendMoving(at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
+    func appendMoving(at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
         -> Range<Int>?
     {
         let accent = scene.settings.scheme.accent
@@ -257,7 +257,7 @@ struct RollLayout: StyleLayout {
         for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             let soundingEnd = scene.soundingEnd(index)
-            let draws = drawn.map { $0(columns(of: note, until: soundingEnd, at: seconds), isLive(note, until: soundingEnd, at: seconds)) } ?? true
+            let draws = drawn.map { $0(region(of: note, until: soundingEnd, at: seconds), isLive(note, until: soundingEnd, at: seconds)) } ?? true
             if note.channel == Scene.drumChannel {
                 if draws { appendDrumHit(note, at: seconds, to: &shapes) }
                 continue
@@ -292,14 +292,17 @@ struct RollLayout: StyleLayout {
         note.startSeconds <= seconds && (seconds < max(note.endSeconds, soundingEnd) || seconds - note.startSeconds < scene.settings.drumSeconds)
     }
 
-    /// The columns a note's shapes may touch at `seconds` (its bar, what the pedal holds, a drum
-    /// hit), two pixels to spare: worked out without the grid, which moves them less than that.
-    private func columns(of note: Note, until soundingEnd: Double, at seconds: Double) -> ClosedRange<Float> {
+    /// Where a note's shapes may lie at `seconds` (its bar, what the pedal holds, a drum hit),
+    /// two pixels to spare: worked out without the grid, which moves them less than that.
+    private func region(of note: Note, until soundingEnd: Double, at seconds: Double) -> Rect {
         let left = playheadX + Float((note.startSeconds - seconds) * Double(pixelsPerSecond))
         let length = Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds) * Double(pixelsPerSecond))
         let drawn = max(length, Self.narrowestNotePixels, drumStripHeight, Float(0.05) * pixelsPerSecond)
         let held = playheadX + Float((soundingEnd - seconds) * Double(pixelsPerSecond))
-        return (left - 2)...(max(left + drawn, held) + 2)
+        let right = max(left + drawn, held)
+        let (top, bottom) =
+            note.channel == Scene.drumChannel ? (notesBottom, notesBottom + drumStripHeight) : (rowTop(Int(note.pitch)), rowTop(Int(note.pitch)) + rowHeight)
+        return Rect(x: left - 2, y: top - 2, width: right - left + 4, height: bottom - top + 4)
     }
 
     /// The notes' shapes that differ at `seconds` from those at `earlier` moved `shift` pixels
@@ -335,11 +338,13 @@ struct RollLayout: StyleLayout {
         return true
     }
 
-    /// Whether a note's shapes at `seconds` are those at `earlier` moved `shift` pixels left:
-    /// the same colours (not live at either moment, not started or stopped in between), every
-    /// edge moved exactly `shift` pixels, and nothing cut at either end of the notes' area.
+    /// Whether a note's shapes at `seconds` are those at `earlier` moved `shift` pixels left,
+    /// as far as the notes' area shows them: the same colours (not live at either moment, not
+    /// started or stopped in between), every edge moved exactly `shift` pixels on the grid
+    /// (`Shape.moved`), shown at both moments or at neither; with names on the notes, or
+    /// what the pedal holds, nothing cut at either end of the area at either moment.
     private func isMoved(_ note: Note, until soundingEnd: Double, from earlier: Double, to seconds: Double, shift: Int) -> Bool {
-        let move = Float(shift)
+        let move = Float(shift), offset = Shape.Offset(dx: -shift, dy: 0)
         /// Whether the x of `moment` moves exactly, and lies within `bounds` at both moments.
         func movesWithin(_ moment: Double, _ bounds: ClosedRange<Float>) -> Bool {
             let now = x(of: moment, now: seconds), before = x(of: moment, now: earlier)
@@ -349,7 +354,9 @@ struct RollLayout: StyleLayout {
         if note.channel == Scene.drumChannel {
             // Not yet struck at `seconds`, or done flashing by `earlier` (as `appendDrumHit` tells).
             guard start > seconds || !(earlier - start < scene.settings.drumSeconds) else { return false }
-            return movesWithin(start, notesLeft...(width - drumHit.length))
+            let (size, length) = drumHit
+            let hit = Rect(x: x(of: start, now: earlier), y: 0, width: length, height: size)
+            return movesWithin(start, notesLeft...(width - length)) && Shape.moved(hit, radius: size * 0.3, by: offset) != nil
         }
         guard scene.pitchRange.contains(Int(note.pitch)) else { return true }
         // Coming at both moments, or played at both, as `appendNote` tells (a note sounding has
@@ -357,8 +364,17 @@ struct RollLayout: StyleLayout {
         func isPlayed(at moment: Double) -> Bool { moment >= note.endSeconds }
         func isComing(at moment: Double) -> Bool { !isPlayed(at: moment) && !(moment >= start) }
         guard (isComing(at: earlier) && isComing(at: seconds)) || (isPlayed(at: earlier) && isPlayed(at: seconds)) else { return false }
-        let length = noteRect(note, now: seconds).width
-        guard movesWithin(start, notesLeft...(width - length)) else { return false }
+        let before = noteRect(note, now: earlier), now = noteRect(note, now: seconds)
+        guard now.minX == before.minX - move, Shape.moved(before, radius: noteRadius, by: offset) != nil else { return false }
+        /// Whether `appendNote` draws the bar: a pixel of it in the notes' area.
+        func isShown(_ rect: Rect) -> Bool { min(rect.maxX, width) - max(rect.minX, notesLeft) >= 1 }
+        func isWhole(_ rect: Rect) -> Bool { rect.minX >= notesLeft && rect.maxX <= width }
+        // A name sits at the start of the bar's shown part.
+        if scene.labeler.isOn {
+            guard isWhole(before) && isWhole(now) else { return false }
+        } else {
+            guard isShown(before) == isShown(now) else { return false }
+        }
         guard soundingEnd > note.endSeconds else { return true }
         return movesWithin(note.endSeconds, notesLeft...width) && movesWithin(soundingEnd, notesLeft...width)
     }
@@ -424,6 +440,19 @@ struct RollLayout: StyleLayout {
                 scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity)).withAlpha(0.3)))
     }
 
+    /// A note's corner radius.
+    private var noteRadius: Float { Shape.onGrid(Double(min(rowHeight * 0.3, 4))) }
+
+    /// A note's bar: whole, its part under the side keyboard hidden and the canvas cutting it at
+    /// the right, so that it looks the same moved (as the roll moves, it slides under the keys);
+    /// cut to the notes' area when the roll is turned by `--direction`.
+    private func bar(_ full: Rect, visible rect: Rect, top: RGBA, bottom: RGBA) -> Shape {
+        guard scene.layoutTransform == nil else { return .roundedRect(rect, radius: noteRadius, top: top, bottom: bottom) }
+        guard full.minX < notesLeft else { return .roundedRect(full, radius: noteRadius, top: top, bottom: bottom) }
+        let keys = PixelBox(rows: 0..<Int(height), columns: 0..<Int(notesLeft))
+        return .partlyHiddenRoundedRect(full, radius: noteRadius, top: top, bottom: bottom, hidden: keys)
+    }
+
     private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
         guard scene.pitchRange.contains(Int(note.pitch)) else { return }
         let full = noteRect(note, now: seconds)
@@ -431,13 +460,12 @@ struct RollLayout: StyleLayout {
         guard right - left >= 1 else { return }
         let rect = Rect(x: left, y: full.minY, width: right - left, height: full.height)
         let base = scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity))
-        let radius = Shape.onGrid(Double(min(rowHeight * 0.3, 4)))
         let white = RGBA(1, 1, 1)
         let fill: RGBA
         if seconds >= note.endSeconds {
             // Played: dimmed.
             fill = base.scaled(0.38).withAlpha(0.75)
-            shapes.append(.roundedRect(rect, radius: radius, top: base.scaled(0.5).withAlpha(0.75), bottom: fill))
+            shapes.append(bar(full, visible: rect, top: base.scaled(0.5).withAlpha(0.75), bottom: fill))
         } else if seconds >= note.startSeconds {
             // Sounding: lit, with a glow where it crosses the playhead.
             let centre = Point(playheadX, rect.minY + rect.height / 2)
@@ -448,10 +476,10 @@ struct RollLayout: StyleLayout {
                     center: centre, radius: max(rowHeight * 2.2, height * 0.018) * (1 + 0.6 * flash), hole: 0,
                     base.mixed(with: white, 0.6 * flash).withAlpha(0.5 * NoteColors.intensity(note.velocity) + 0.5 * flash)))
             fill = base.mixed(with: white, 0.2)
-            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.5), bottom: fill))
+            shapes.append(bar(full, visible: rect, top: base.mixed(with: white, 0.5), bottom: fill))
         } else {
             fill = base.scaled(0.78).withAlpha(0.95)
-            shapes.append(.roundedRect(rect, radius: radius, top: base.mixed(with: white, 0.12).withAlpha(0.95), bottom: fill))
+            shapes.append(bar(full, visible: rect, top: base.mixed(with: white, 0.12).withAlpha(0.95), bottom: fill))
         }
         // The name at the note's visible start, when the row and the note are large enough.
         let pad = max(2, scene.labeler.pixels * 0.3)

@@ -39,10 +39,10 @@ protocol StyleLayout: SendableMetatype {
     /// it cannot tell.
     func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool
     /// When `scrollArea` moves left: the shapes of the moment `seconds`, with only the notes
-    /// `drawn` accepts (given the columns a note's shapes may touch and whether it is live at
+    /// `drawn` accepts (given where a note's shapes may lie and whether it is live at
     /// the playhead), and where the notes' shapes lie among them (nil: the style draws every
     /// note, and cannot tell where its notes' shapes lie).
-    func appendMoving(at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
+    func appendMoving(at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
         -> Range<Int>?
     /// When `scrollArea` moves left: the notes' shapes at `seconds` (`new`) and at `earlier`
     /// (`old`, not moved) of the notes whose shapes are not those at `earlier` moved `shift`
@@ -61,7 +61,7 @@ extension StyleLayout {
         return 0
     }
     func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool { false }
-    func appendMoving(at seconds: Double, notes drawn: ((_ columns: ClosedRange<Float>, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
+    func appendMoving(at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
         -> Range<Int>?
     {
         append(at: seconds, to: &shapes)
