@@ -292,8 +292,9 @@ struct RollLayout: StyleLayout {
         note.startSeconds <= seconds && (seconds < max(note.endSeconds, soundingEnd) || seconds - note.startSeconds < scene.settings.drumSeconds)
     }
 
-    /// Where a note's shapes may lie at `seconds` (its bar, what the pedal holds, a drum hit),
-    /// two pixels to spare: worked out without the grid, which moves them less than that.
+    /// Where a note's shapes may lie at `seconds` (its bar, what the pedal holds, a drum hit, its
+    /// name), two pixels to spare: worked out without the grid, which moves them less than that;
+    /// a name's letters may stand a text's height above and below its row.
     private func region(of note: Note, until soundingEnd: Double, at seconds: Double) -> Rect {
         let left = playheadX + Float((note.startSeconds - seconds) * Double(pixelsPerSecond))
         let length = Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds) * Double(pixelsPerSecond))
@@ -302,15 +303,15 @@ struct RollLayout: StyleLayout {
         let right = max(left + drawn, held)
         let (top, bottom) =
             note.channel == Scene.drumChannel ? (notesBottom, notesBottom + drumStripHeight) : (rowTop(Int(note.pitch)), rowTop(Int(note.pitch)) + rowHeight)
-        return Rect(x: left - 2, y: top - 2, width: right - left + 4, height: bottom - top + 4)
+        let spare = 2 + (scene.labeler.isOn ? scene.labeler.pixels : 0)
+        return Rect(x: left - 2, y: top - spare, width: right - left + 4, height: bottom - top + 2 * spare)
     }
 
     /// The notes' shapes that differ at `seconds` from those at `earlier` moved `shift` pixels
     /// left: `new` gets those at `seconds`, `old` those at `earlier` (not moved), of every note
-    /// that came into view or left it, sounds or flashes at either moment or started or stopped
-    /// in between, or is cut by either end of the notes' area at either moment. Every other
-    /// note's shapes are the same moved by exactly `shift` pixels (checked on the grid).
-    /// False when that cannot be told (going back, or not moving).
+    /// that came into view or left it, or is not `isMoved`. Every other note's shapes are the
+    /// same moved by exactly `shift` pixels (checked on the grid), as far as the notes' area
+    /// shows them. False when that cannot be told (going back, or not moving).
     func appendMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool {
         guard earlier < seconds, shift > 0 else { return false }
         let notes = scene.song.notes
