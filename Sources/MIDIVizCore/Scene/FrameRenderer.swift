@@ -136,26 +136,33 @@ extension FrameRenderer {
             workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
             workspace.changed.markEverything()
         } else {
-            workspace.movedLastFrame = true
-            workspace.scrolledDirtyFraction = dirty.changedFraction
-            workspace.canvas.moveColumns(area.columns, left: shift)
-            redraw(
-                dirty, of: &workspace.canvas, shapes: workspace.nextShapes, regions: workspace.nextRegions, scratch: &workspace.scratch,
-                blank: backdrop.canvas
-            ) { scratch, columns, rows in
-                let tiles = Rect(x: Float(columns.lowerBound), y: Float(rows.lowerBound), width: Float(columns.count), height: Float(rows.count))
-                backdrop.restore(tiles, in: &scratch)
-            }
-            dirty.forEachRectangle { x0, y0, x1, y1 in
-                workspace.changed.mark(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)))
-            }
-            if shift != 0 {
-                workspace.changed.mark(
-                    Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(workspace.canvas.height)))
-            }
+            drawMoved(dirty, by: shift, in: area, workspace: &workspace)
         }
         swap(&workspace.shapes, &workspace.nextShapes)
         swap(&workspace.drawnRegions, &workspace.nextRegions)
+    }
+
+    /// Moves the area's columns `shift` pixels left and draws the tiles `dirty` anew with
+    /// `workspace.nextShapes` (`redraw`); `workspace.changed` gets those tiles and the area.
+    private func drawMoved(_ dirty: ChangedTiles, by shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace) {
+        workspace.movedLastFrame = true
+        workspace.scrolledDirtyFraction = dirty.changedFraction
+        workspace.canvas.moveColumns(area.columns, left: shift)
+        redraw(
+            dirty, of: &workspace.canvas, shapes: workspace.nextShapes, regions: workspace.nextRegions, scratch: &workspace.scratch,
+            blank: backdrop.canvas
+        ) { scratch, columns, rows in
+            let tiles = Rect(x: Float(columns.lowerBound), y: Float(rows.lowerBound), width: Float(columns.count), height: Float(rows.count))
+            backdrop.restore(tiles, in: &scratch)
+        }
+        workspace.changed.removeAll()
+        dirty.forEachRectangle { x0, y0, x1, y1 in
+            workspace.changed.mark(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)))
+        }
+        if shift != 0 {
+            workspace.changed.mark(
+                Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(workspace.canvas.height)))
+        }
     }
 
     /// Draws a frame of a style moving left over the previous one moved, making only the
@@ -199,24 +206,7 @@ extension FrameRenderer {
         workspace.glowBudget.limit(&workspace.nextShapes)
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
-        workspace.movedLastFrame = true
-        workspace.scrolledDirtyFraction = dirty.changedFraction
-        workspace.canvas.moveColumns(area.columns, left: shift)
-        redraw(
-            dirty, of: &workspace.canvas, shapes: workspace.nextShapes, regions: workspace.nextRegions, scratch: &workspace.scratch,
-            blank: backdrop.canvas
-        ) { scratch, columns, rows in
-            let tiles = Rect(x: Float(columns.lowerBound), y: Float(rows.lowerBound), width: Float(columns.count), height: Float(rows.count))
-            backdrop.restore(tiles, in: &scratch)
-        }
-        workspace.changed.removeAll()
-        dirty.forEachRectangle { x0, y0, x1, y1 in
-            workspace.changed.mark(Rect(x: Float(x0), y: Float(y0), width: Float(x1 - x0), height: Float(y1 - y0)))
-        }
-        if shift != 0 {
-            workspace.changed.mark(
-                Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(workspace.canvas.height)))
-        }
+        drawMoved(dirty, by: shift, in: area, workspace: &workspace)
         swap(&workspace.shapes, &workspace.nextShapes)
         swap(&workspace.drawnRegions, &workspace.nextRegions)
         workspace.shapesArePartial = true

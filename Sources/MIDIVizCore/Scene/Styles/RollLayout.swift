@@ -294,7 +294,8 @@ struct RollLayout: StyleLayout {
 
     /// Where a note's shapes may lie at `seconds` (its bar, what the pedal holds, a drum hit, its
     /// name), two pixels to spare: worked out without the grid, which moves them less than that;
-    /// a name's letters may stand a text's height above and below its row.
+    /// a name's letters may stand out of its bar by up to a text's height on every side (whether
+    /// a name fits is estimated, not measured).
     private func region(of note: Note, until soundingEnd: Double, at seconds: Double) -> Rect {
         let left = playheadX + Float((note.startSeconds - seconds) * Double(pixelsPerSecond))
         let length = Float(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds) * Double(pixelsPerSecond))
@@ -304,7 +305,7 @@ struct RollLayout: StyleLayout {
         let (top, bottom) =
             note.channel == Scene.drumChannel ? (notesBottom, notesBottom + drumStripHeight) : (rowTop(Int(note.pitch)), rowTop(Int(note.pitch)) + rowHeight)
         let spare = 2 + (scene.labeler.isOn ? scene.labeler.pixels : 0)
-        return Rect(x: left - 2, y: top - spare, width: right - left + 4, height: bottom - top + 2 * spare)
+        return Rect(x: left - spare, y: top - spare, width: right - left + 2 * spare, height: bottom - top + 2 * spare)
     }
 
     /// The notes' shapes that differ at `seconds` from those at `earlier` moved `shift` pixels
