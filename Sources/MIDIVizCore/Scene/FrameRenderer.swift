@@ -51,7 +51,7 @@ package struct FrameRenderer: Sendable {
         }
         if let scrollArea, scrollArea.motion == .left {
             if renderMoving(at: seconds, in: scrollArea, workspace: &workspace) { return }
-            let notes = scene.makeMovingShapes(at: seconds, notes: nil, into: &workspace.nextShapes)
+            let notes = scene.makeMovingShapes(at: seconds, notes: .all, into: &workspace.nextShapes)
             workspace.keepShapesBesideNotes(notes, fonts: fonts)
         } else {
             scene.makeShapes(at: seconds, into: &workspace.nextShapes)
@@ -177,7 +177,7 @@ extension FrameRenderer {
     private func renderMoving(at seconds: Double, in area: ScrollArea, workspace: inout FrameWorkspace) -> Bool {
         guard workspace.knowsShapesBesideNotes, let previous = workspace.previousSeconds, let shift = area.shift(from: previous, to: seconds),
             scene.makeMovingChanges(from: previous, to: seconds, shift: shift, new: &workspace.changedNew, old: &workspace.changedOld),
-            let none = scene.makeMovingShapes(at: seconds, notes: { _, _ in false }, into: &workspace.nextBeside), none.isEmpty
+            let none = scene.makeMovingShapes(at: seconds, notes: .none, into: &workspace.nextBeside), none.isEmpty
         else { return false }
         workspace.nextBesideRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextBeside { workspace.nextBesideRegions.append(shape.bounds(fonts: fonts)) }
@@ -195,7 +195,7 @@ extension FrameRenderer {
         let tileWidth = Float(ChangedTiles.tileWidth), last = Float(workspace.canvas.width - 1)
         _ = scene.makeMovingShapes(
             at: seconds,
-            notes: { region, live in
+            notes: .lying { region, live in
                 guard !live else { return true }
                 // The columns first: a cheap test that turns most notes away.
                 guard region.maxX >= 0, region.minX <= last else { return false }

@@ -211,11 +211,11 @@ package struct Scene: Sendable {
         return appendLayerChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, to: &shapes)
     }
 
-    /// The shapes at `seconds` when the scroll area moves left, with only the notes `drawn`
-    /// accepts (`StyleLayout.appendMoving`), replacing `shapes`; returns where the notes'
+    /// The shapes at `seconds` when the scroll area moves left, with the notes `drawn` picks
+    /// (`StyleLayout.appendMoving`), replacing `shapes`; returns where the notes'
     /// shapes lie (the overlays come after them), nil when the style cannot tell.
     package func makeMovingShapes(
-        at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?, into shapes: inout [Shape]
+        at seconds: Double, notes drawn: NotesDrawn, into shapes: inout [Shape]
     ) -> Range<Int>? {
         guard layoutTransform == nil else {
             makeShapes(at: seconds, into: &shapes)
@@ -238,7 +238,7 @@ package struct Scene: Sendable {
 
     /// A moving frame has no `--direction` turn either (`scrollArea` is nil then).
     private func appendMoving<Layout: StyleLayout>(
-        of layout: Layout.Type, at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?,
+        of layout: Layout.Type, at seconds: Double, notes drawn: NotesDrawn,
         to shapes: inout [Shape]
     ) -> Range<Int>? {
         Layout(scene: self).appendMoving(at: seconds, notes: drawn, to: &shapes)

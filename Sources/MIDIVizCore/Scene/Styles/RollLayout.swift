@@ -223,16 +223,13 @@ struct RollLayout: StyleLayout {
 
     // MARK: frames
 
-    func append(at seconds: Double, to shapes: inout [Shape]) { _ = appendMoving(at: seconds, notes: nil, to: &shapes) }
+    func append(at seconds: Double, to shapes: inout [Shape]) { _ = appendMoving(at: seconds, notes: .all, to: &shapes) }
 
-    /// The shapes of the moment `seconds`, those of the notes `drawn` accepts (all without it):
-    /// it is given where a note's shapes may lie, with a pixel or two to spare, and
-    /// whether the note is live at the playhead (there its glow, key and sparks are). The
-    /// keys lit and the sparks are those of every note. Returns where the notes' shapes lie in
-    /// `shapes`: the bar lines come before them, everything else after.
-    func appendMoving(at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
-        -> Range<Int>?
-    {
+    /// The shapes of the moment `seconds`, with the notes `drawn` picks (a note is live at the
+    /// playhead where its glow, key and sparks are). The keys lit and the sparks are those of
+    /// every note. Returns where the notes' shapes lie in `shapes`: the bar lines come before
+    /// them, everything else after.
+    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Range<Int>? {
         let accent = scene.settings.scheme.accent
         let window = Self.onScreenSeconds(settings: scene.settings)
         let past = window * Self.playheadPosition
@@ -257,7 +254,12 @@ struct RollLayout: StyleLayout {
         for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             let soundingEnd = scene.soundingEnd(index)
-            let draws = drawn.map { $0(region(of: note, until: soundingEnd, at: seconds), isLive(note, until: soundingEnd, at: seconds)) } ?? true
+            let draws: Bool
+            switch drawn {
+            case .all: draws = true
+            case .none: draws = false
+            case .lying(let accepts): draws = accepts(region(of: note, until: soundingEnd, at: seconds), isLive(note, until: soundingEnd, at: seconds))
+            }
             if note.channel == Scene.drumChannel {
                 if draws { appendDrumHit(note, at: seconds, to: &shapes) }
                 continue
@@ -368,14 +370,12 @@ struct RollLayout: StyleLayout {
         guard (isComing(at: earlier) && isComing(at: seconds)) || (isPlayed(at: earlier) && isPlayed(at: seconds)) else { return false }
         let before = noteRect(note, now: earlier), now = noteRect(note, now: seconds)
         guard now.minX == before.minX - move, Shape.moved(before, radius: noteRadius, by: offset) != nil else { return false }
-        /// Whether `appendNote` draws the bar: a pixel of it in the notes' area.
-        func isShown(_ rect: Rect) -> Bool { min(rect.maxX, width) - max(rect.minX, notesLeft) >= 1 }
         func isWhole(_ rect: Rect) -> Bool { rect.minX >= notesLeft && rect.maxX <= width }
         // A name sits at the start of the bar's shown part.
         if scene.labeler.isOn {
             guard isWhole(before) && isWhole(now) else { return false }
         } else {
-            guard isShown(before) == isShown(now) else { return false }
+            guard (shownPart(of: before) == nil) == (shownPart(of: now) == nil) else { return false }
         }
         guard soundingEnd > note.endSeconds else { return true }
         return movesWithin(note.endSeconds, notesLeft...width) && movesWithin(soundingEnd, notesLeft...width)
@@ -455,12 +455,17 @@ struct RollLayout: StyleLayout {
         return .partlyHiddenRoundedRect(full, radius: noteRadius, top: top, bottom: bottom, hidden: keys)
     }
 
+    /// The part of a note's bar the notes' area shows; nil when under a pixel of it does.
+    private func shownPart(of full: Rect) -> Rect? {
+        let left = max(full.minX, notesLeft), right = min(full.maxX, width)
+        guard right - left >= 1 else { return nil }
+        return Rect(x: left, y: full.minY, width: right - left, height: full.height)
+    }
+
     private func appendNote(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
         guard scene.pitchRange.contains(Int(note.pitch)) else { return }
         let full = noteRect(note, now: seconds)
-        let left = max(full.minX, notesLeft), right = min(full.maxX, width)
-        guard right - left >= 1 else { return }
-        let rect = Rect(x: left, y: full.minY, width: right - left, height: full.height)
+        guard let rect = shownPart(of: full) else { return }
         let base = scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity))
         let white = RGBA(1, 1, 1)
         let fill: RGBA

@@ -38,12 +38,10 @@ protocol StyleLayout: SendableMetatype {
     /// `shift` pixels down the layer, for the frame to draw only where they lie; false when
     /// it cannot tell.
     func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool
-    /// When `scrollArea` moves left: the shapes of the moment `seconds`, with only the notes
-    /// `drawn` accepts (given where a note's shapes may lie and whether it is live at
-    /// the playhead), and where the notes' shapes lie among them (nil: the style draws every
-    /// note, and cannot tell where its notes' shapes lie).
-    func appendMoving(at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
-        -> Range<Int>?
+    /// When `scrollArea` moves left: the shapes of the moment `seconds`, with the notes `drawn`
+    /// picks, and where the notes' shapes lie among them (nil: the style draws every note, and
+    /// cannot tell where its notes' shapes lie).
+    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Range<Int>?
     /// When `scrollArea` moves left: the notes' shapes at `seconds` (`new`) and at `earlier`
     /// (`old`, not moved) of the notes whose shapes are not those at `earlier` moved `shift`
     /// pixels; false when it cannot tell.
@@ -61,9 +59,7 @@ extension StyleLayout {
         return 0
     }
     func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool { false }
-    func appendMoving(at seconds: Double, notes drawn: ((_ region: Rect, _ live: Bool) -> Bool)?, to shapes: inout [Shape])
-        -> Range<Int>?
-    {
+    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Range<Int>? {
         append(at: seconds, to: &shapes)
         return nil
     }
@@ -83,4 +79,14 @@ extension StyleLayout {
             )
         }
     }
+}
+
+/// Which notes a frame moving left makes (`StyleLayout.appendMoving`).
+package enum NotesDrawn {
+    case all
+    /// None: only the shapes beside the notes.
+    case none
+    /// Those `accepts` takes, given where a note's shapes may lie (a pixel or two to spare) and
+    /// whether the note is live at the playhead.
+    case lying(accepts: (_ region: Rect, _ live: Bool) -> Bool)
 }
