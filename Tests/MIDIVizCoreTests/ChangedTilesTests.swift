@@ -19,6 +19,24 @@ import Testing
         #expect(abs(tiles.changedFraction - Double(64 * 16 + 4 * 4) / 2000) < 1e-12)
     }
 
+    /// The roll's tiles start at its notes' left edge (125 px at 1080p): a change beside the
+    /// notes (its keys) marks no tile holding a note's pixel.
+    @Test func tilesMayStartAtAColumnOfTheCanvas() {
+        var tiles = ChangedTiles(width: 200, height: 16, columnOrigin: 125)  // columns 0..<29, 29..<61, 61..<93, 93..<125, 125..<157, 157..<189, 189..<200
+        #expect(tiles.tileColumn(ofPixel: 0) == 0 && tiles.tileColumn(ofPixel: 28) == 0 && tiles.tileColumn(ofPixel: 29) == 1)
+        #expect(tiles.tileColumn(ofPixel: 124) == 3 && tiles.tileColumn(ofPixel: 125) == 4 && tiles.tileColumn(ofPixel: 199) == 6)
+        tiles.mark(Rect(x: 0, y: 0, width: 125, height: 2))  // a key: columns 0-3, band 0
+        #expect(rectangles(tiles) == [[0, 0, 125, 8]])
+        #expect(!tiles.touches(Rect(x: 125, y: 0, width: 40, height: 8)))
+        #expect(tiles.markedBox(touchedBy: Rect(x: 100, y: 0, width: 40, height: 8)) == PixelBox(rows: 0..<8, columns: 93..<125))
+        tiles.mark(Rect(x: 190, y: 9, width: 3, height: 3))  // the last, narrower column, band 1
+        #expect(rectangles(tiles) == [[0, 0, 125, 8], [189, 8, 200, 16]])
+        #expect(tiles.markedColumns == [true, true, true, true, false, false, true])
+        #expect(abs(tiles.changedFraction - Double(125 * 8 + 11 * 8) / 3200) < 1e-12)
+        // An origin on a tile's edge is the plain grid.
+        #expect(ChangedTiles(width: 200, height: 16, columnOrigin: 64).tileColumn(ofPixel: 63) == 1)
+    }
+
     @Test func outsideTheCanvasMarksNothing() {
         var tiles = ChangedTiles(width: 64, height: 16)
         tiles.mark(Rect(x: -10, y: 2, width: 10, height: 4))

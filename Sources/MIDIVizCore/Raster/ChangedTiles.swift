@@ -1,24 +1,44 @@
 /// The parts of a canvas a frame changed, on a grid of tiles: what a consumer that keeps the
 /// previous frame (the yuv420p converter) must redo. Tiles are 32 x 8 pixels, both even, so the
-/// rectangles handed out suit 4:2:0 chroma on an even-sized canvas.
+/// rectangles handed out suit 4:2:0 chroma on an even-sized canvas when the columns of tiles
+/// start at an even column.
 package struct ChangedTiles: Sendable {
     package static let tileWidth = 32
     package static let tileHeight = 8
 
     package let width: Int
     package let height: Int
+    /// A pixel column where a column of tiles starts: the roll's notes area's left edge, so
+    /// that what changes beside it (its keys) marks no tile of the notes.
+    package let columnOrigin: Int
+    /// Columns of pixels a whole tile would reach left of the canvas: the first column of
+    /// tiles is that much narrower.
+    private let leftPad: Int
     private let columns: Int
     private let rows: Int
     private var marks: [Bool]
     /// Set when the whole canvas changed (a full-canvas shape), so no tile needs looking at.
     package private(set) var isEverything = false
 
-    package init(width: Int, height: Int) {
+    package init(width: Int, height: Int, columnOrigin: Int = 0) {
         self.width = width
         self.height = height
-        columns = (width + Self.tileWidth - 1) / Self.tileWidth
+        self.columnOrigin = columnOrigin
+        let remainder = (columnOrigin % Self.tileWidth + Self.tileWidth) % Self.tileWidth
+        leftPad = remainder == 0 ? 0 : Self.tileWidth - remainder
+        columns = (width + leftPad + Self.tileWidth - 1) / Self.tileWidth
         rows = (height + Self.tileHeight - 1) / Self.tileHeight
         marks = Array(repeating: false, count: columns * rows)
+    }
+
+    /// The column of tiles holding pixel column `x` (0 ..< width).
+    @inline(__always)
+    package func tileColumn(ofPixel x: Int) -> Int { (x + leftPad) / Self.tileWidth }
+
+    /// The pixel columns of the columns of tiles `first` through `last`, clipped to the canvas.
+    @inline(__always)
+    private func pixelColumns(ofTiles first: Int, through last: Int) -> Range<Int> {
+        max(0, first * Self.tileWidth - leftPad)..<min(width, (last + 1) * Self.tileWidth - leftPad)
     }
 
     /// Nothing changed.
@@ -59,8 +79,8 @@ package struct ChangedTiles: Sendable {
         (0..<rows).map { row in isEverything || marks[(row * columns)..<((row + 1) * columns)].contains(true) }
     }
 
-    /// For each column of tiles (`tileWidth` columns of pixels, left first), whether it holds a
-    /// marked tile.
+    /// For each column of tiles (`tileWidth` columns of pixels from `columnOrigin`, left first;
+    /// `tileColumn(ofPixel:)`), whether it holds a marked tile.
     package var markedColumns: [Bool] {
         (0..<columns).map { column in isEverything || stride(from: column, to: marks.count, by: columns).contains { marks[$0] } }
     }
@@ -98,7 +118,7 @@ package struct ChangedTiles: Sendable {
         }
         return PixelBox(
             rows: rows.lowerBound * Self.tileHeight..<min(height, (rows.upperBound + 1) * Self.tileHeight),
-            columns: columns.lowerBound * Self.tileWidth..<min(width, (columns.upperBound + 1) * Self.tileWidth))
+            columns: pixelColumns(ofTiles: columns.lowerBound, through: columns.upperBound))
     }
 
     /// The columns and rows of tiles `region` touches, clipped to the canvas; nil for none.
@@ -106,7 +126,7 @@ package struct ChangedTiles: Sendable {
         let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
         let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(height, Int(region.maxY.rounded(.up)))
         guard x1 > x0, y1 > y0 else { return nil }
-        return ((x0 / Self.tileWidth)...((x1 - 1) / Self.tileWidth), (y0 / Self.tileHeight)...((y1 - 1) / Self.tileHeight))
+        return (tileColumn(ofPixel: x0)...tileColumn(ofPixel: x1 - 1), (y0 / Self.tileHeight)...((y1 - 1) / Self.tileHeight))
     }
 
     /// The changed area as rectangles `x0..<x1, y0..<y1` clipped to the canvas: per band of tiles,
@@ -126,7 +146,8 @@ package struct ChangedTiles: Sendable {
                 }
                 let start = column
                 while column < columns, marks[row * columns + column] { column += 1 }
-                body(start * Self.tileWidth, y0, min(width, column * Self.tileWidth), y1)
+                let pixels = pixelColumns(ofTiles: start, through: column - 1)
+                body(pixels.lowerBound, y0, pixels.upperBound, y1)
             }
         }
     }

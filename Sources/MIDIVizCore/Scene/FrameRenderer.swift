@@ -192,14 +192,14 @@ extension FrameRenderer {
         // The notes touching a dirty tile, and those live at the playhead.
         var markedBefore = [0]
         for marked in dirty.markedColumns { markedBefore.append(markedBefore.last! + (marked ? 1 : 0)) }
-        let tileWidth = Float(ChangedTiles.tileWidth), last = Float(workspace.canvas.width - 1)
+        let last = Float(workspace.canvas.width - 1)
         _ = scene.makeMovingShapes(
             at: seconds,
             notes: .lying { region, live in
                 guard !live else { return true }
                 // The columns first: a cheap test that turns most notes away.
-                guard region.maxX >= 0, region.minX <= last else { return false }
-                let first = Int(max(0, region.minX) / tileWidth), end = Int(min(last, region.maxX) / tileWidth) + 1
+                guard region.maxX >= 0, region.minX <= last, region.minX < region.maxX else { return false }
+                let first = dirty.tileColumn(ofPixel: Int(max(0, region.minX))), end = dirty.tileColumn(ofPixel: Int(min(last, region.maxX))) + 1
                 return markedBefore[end] > markedBefore[first] && dirty.touches(region)
             }, into: &workspace.nextShapes)
         guard workspace.nextShapes.count >= Occlusion.fewestShapes else { return false }

@@ -25,6 +25,9 @@ struct ScrolledShapes: Sendable {
     /// Finds the dirty tiles of a frame whose shapes are `new` (in `newRegions`) after one of
     /// `previous` shapes (in `previousRegions`), moved `shift` pixels along `area`.
     mutating func find(previous: [Shape], previousRegions: [Rect?], new: [Shape], newRegions: [Rect?], area: ScrollArea, shift: Int) {
+        // Tiles start at the left edge of an area moving left: what changes beside it marks none of its tiles.
+        let origin = area.motion == .left ? area.columns.lowerBound : 0
+        if dirty.columnOrigin != origin { dirty = ChangedTiles(width: dirty.width, height: dirty.height, columnOrigin: origin) }
         dirty.removeAll()
         let inside = area.rect
         let offset = area.offset(shift)

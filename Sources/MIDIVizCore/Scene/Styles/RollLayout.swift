@@ -307,7 +307,10 @@ struct RollLayout: StyleLayout {
         let (top, bottom) =
             note.channel == Scene.drumChannel ? (notesBottom, notesBottom + drumStripHeight) : (rowTop(Int(note.pitch)), rowTop(Int(note.pitch)) + rowHeight)
         let spare = 2 + (scene.labeler.isOn ? scene.labeler.pixels : 0)
-        return Rect(x: left - spare, y: top - spare, width: right - left + 2 * spare, height: bottom - top + 2 * spare)
+        // A bar, what the pedal holds and a drum hit draw nothing left of the notes' area (a
+        // name may); a region under the keys is empty.
+        let regionLeft = scene.labeler.isOn ? left - spare : max(left - spare, notesLeft)
+        return Rect(x: regionLeft, y: top - spare, width: max(0, right + spare - regionLeft), height: bottom - top + 2 * spare)
     }
 
     /// The notes' shapes that differ at `seconds` from those at `earlier` moved `shift` pixels
@@ -336,8 +339,14 @@ struct RollLayout: StyleLayout {
             appendNoteShapes(index, at: seconds, to: &new)
             appendNoteShapes(index, at: earlier, to: &old)
         }
-        for index in scene.index.visible(at: earlier) where span(notes[index], scene.soundingEnd(index)).until < seconds {
-            appendNoteShapes(index, at: earlier, to: &old)
+        // Those that left the view: gone under the keys, moved (nothing of them shows now), or not.
+        for index in scene.index.visible(at: earlier) {
+            let note = notes[index], soundingEnd = scene.soundingEnd(index)
+            guard span(note, soundingEnd).until < seconds else { continue }
+            let isGone =
+                note.channel != Scene.drumChannel && isMoved(note, until: soundingEnd, from: earlier, to: seconds, shift: shift)
+                && shownPart(of: noteRect(note, now: seconds)) == nil
+            if !isGone { appendNoteShapes(index, at: earlier, to: &old) }
         }
         return true
     }
@@ -345,8 +354,9 @@ struct RollLayout: StyleLayout {
     /// Whether a note's shapes at `seconds` are those at `earlier` moved `shift` pixels left,
     /// as far as the notes' area shows them: the same colours (not live at either moment, not
     /// started or stopped in between), every edge moved exactly `shift` pixels on the grid
-    /// (`Shape.moved`), shown at both moments or at neither; with names on the notes, or
-    /// what the pedal holds, nothing cut at either end of the area at either moment.
+    /// (`Shape.moved`), not shown at `seconds` unless shown at `earlier` (a bar gone under the
+    /// keys left its pixels there, moved); with names on the notes, or what the pedal holds,
+    /// nothing cut at either end of the area at either moment.
     private func isMoved(_ note: Note, until soundingEnd: Double, from earlier: Double, to seconds: Double, shift: Int) -> Bool {
         let move = Float(shift), offset = Shape.Offset(dx: -shift, dy: 0)
         /// Whether the x of `moment` moves exactly, and lies within `bounds` at both moments.
@@ -375,7 +385,7 @@ struct RollLayout: StyleLayout {
         if scene.labeler.isOn {
             guard isWhole(before) && isWhole(now) else { return false }
         } else {
-            guard (shownPart(of: before) == nil) == (shownPart(of: now) == nil) else { return false }
+            guard shownPart(of: now) == nil || shownPart(of: before) != nil else { return false }
         }
         guard soundingEnd > note.endSeconds else { return true }
         return movesWithin(note.endSeconds, notesLeft...width) && movesWithin(soundingEnd, notesLeft...width)
@@ -455,10 +465,12 @@ struct RollLayout: StyleLayout {
         return .partlyHiddenRoundedRect(full, radius: noteRadius, top: top, bottom: bottom, hidden: keys)
     }
 
-    /// The part of a note's bar the notes' area shows; nil when under a pixel of it does.
+    /// The part of a note's bar the notes' area shows; nil when none of it does. A sliver is
+    /// shown, as the bar drawn whole and hidden under the keys shows it: a note sliding under
+    /// them draws what it drew a frame before, moved, until it is gone.
     private func shownPart(of full: Rect) -> Rect? {
         let left = max(full.minX, notesLeft), right = min(full.maxX, width)
-        guard right - left >= 1 else { return nil }
+        guard right > left else { return nil }
         return Rect(x: left, y: full.minY, width: right - left, height: full.height)
     }
 
