@@ -11,30 +11,32 @@ import Testing
     }
 
     @Test func marksWholeTilesMergedAlongEachBand() {
-        var tiles = ChangedTiles(width: 100, height: 20)  // 4 columns (the last 4 px wide), 3 bands
+        var tiles = ChangedTiles(width: 100, height: 20)  // 7 columns of 16 (the last 4 px wide), 3 bands of 8
         #expect(rectangles(tiles).isEmpty)
-        tiles.mark(Rect(x: 30.5, y: 7.2, width: 3, height: 2))  // columns 0-1, bands 0-1
-        tiles.mark(Rect(x: 97, y: 17, width: 50, height: 50))  // clipped: column 3, band 2
-        #expect(rectangles(tiles) == [[0, 0, 64, 8], [0, 8, 64, 16], [96, 16, 100, 20]])
-        #expect(abs(tiles.changedFraction - Double(64 * 16 + 4 * 4) / 2000) < 1e-12)
+        tiles.mark(Rect(x: 30.5, y: 7.2, width: 3, height: 2))  // columns 1-2, bands 0-1
+        tiles.mark(Rect(x: 97, y: 17, width: 50, height: 50))  // clipped: column 6, band 2
+        #expect(rectangles(tiles) == [[16, 0, 48, 8], [16, 8, 48, 16], [96, 16, 100, 20]])
+        #expect(abs(tiles.changedFraction - Double(32 * 16 + 4 * 4) / 2000) < 1e-12)
     }
 
     /// The roll's tiles start at its notes' left edge (125 px at 1080p): a change beside the
     /// notes (its keys) marks no tile holding a note's pixel.
     @Test func tilesMayStartAtAColumnOfTheCanvas() {
-        var tiles = ChangedTiles(width: 200, height: 16, columnOrigin: 125)  // columns 0..<29, 29..<61, 61..<93, 93..<125, 125..<157, 157..<189, 189..<200
-        #expect(tiles.tileColumn(ofPixel: 0) == 0 && tiles.tileColumn(ofPixel: 28) == 0 && tiles.tileColumn(ofPixel: 29) == 1)
-        #expect(tiles.tileColumn(ofPixel: 124) == 3 && tiles.tileColumn(ofPixel: 125) == 4 && tiles.tileColumn(ofPixel: 199) == 6)
-        tiles.mark(Rect(x: 0, y: 0, width: 125, height: 2))  // a key: columns 0-3, band 0
+        // Columns 0..<13, 13..<29, ... 109..<125, 125..<141, ... 173..<189, 189..<200.
+        var tiles = ChangedTiles(width: 200, height: 16, columnOrigin: 125)
+        #expect(tiles.tileColumn(ofPixel: 0) == 0 && tiles.tileColumn(ofPixel: 12) == 0 && tiles.tileColumn(ofPixel: 13) == 1)
+        #expect(tiles.tileColumn(ofPixel: 124) == 7 && tiles.tileColumn(ofPixel: 125) == 8 && tiles.tileColumn(ofPixel: 199) == 12)
+        tiles.mark(Rect(x: 0, y: 0, width: 125, height: 2))  // a key: columns 0-7, band 0
         #expect(rectangles(tiles) == [[0, 0, 125, 8]])
         #expect(!tiles.touches(Rect(x: 125, y: 0, width: 40, height: 8)))
         #expect(tiles.markedBox(touchedBy: Rect(x: 100, y: 0, width: 40, height: 8)) == PixelBox(rows: 0..<8, columns: 93..<125))
         tiles.mark(Rect(x: 190, y: 9, width: 3, height: 3))  // the last, narrower column, band 1
         #expect(rectangles(tiles) == [[0, 0, 125, 8], [189, 8, 200, 16]])
-        #expect(tiles.markedColumns == [true, true, true, true, false, false, true])
+        #expect(tiles.markedColumns == Array(repeating: true, count: 8) + Array(repeating: false, count: 4) + [true])
         #expect(abs(tiles.changedFraction - Double(125 * 8 + 11 * 8) / 3200) < 1e-12)
         // An origin on a tile's edge is the plain grid.
-        #expect(ChangedTiles(width: 200, height: 16, columnOrigin: 64).tileColumn(ofPixel: 63) == 1)
+        let plain = ChangedTiles(width: 200, height: 16, columnOrigin: 64)
+        #expect(plain.tileColumn(ofPixel: 63) == 3 && plain.tileColumn(ofPixel: 64) == 4)
     }
 
     @Test func outsideTheCanvasMarksNothing() {
@@ -47,22 +49,22 @@ import Testing
 
     /// What a scrolled frame draws a note within: the box of the marked tiles it touches.
     @Test func theMarkedBoxHoldsTheMarkedTilesARegionTouches() {
-        var tiles = ChangedTiles(width: 100, height: 44)  // 4 columns (the last 4 px wide), 6 bands (the last 4 px high)
-        tiles.mark(Rect(x: 40, y: 9, width: 1, height: 1))  // column 1, band 1
-        tiles.mark(Rect(x: 97, y: 30, width: 2, height: 2))  // column 3, band 3
-        // Touching both: columns 1-3 (to the canvas's edge), bands 1-3.
+        var tiles = ChangedTiles(width: 100, height: 44)  // 7 columns (the last 4 px wide), 6 bands (the last 4 px high)
+        tiles.mark(Rect(x: 40, y: 9, width: 1, height: 1))  // column 2, band 1
+        tiles.mark(Rect(x: 97, y: 30, width: 2, height: 2))  // column 6, band 3
+        // Touching both: columns 2-6 (to the canvas's edge), bands 1-3.
         #expect(tiles.markedBox(touchedBy: Rect(x: 10, y: 0, width: 90, height: 40)) == PixelBox(rows: 8..<32, columns: 32..<100))
         // A mark left of and below the first: the box reaches both ways, to the canvas's last row.
         tiles.mark(Rect(x: 2, y: 42, width: 1, height: 1))  // column 0, band 5
-        #expect(tiles.markedBox(touchedBy: Rect(x: 0, y: 0, width: 60, height: 44)) == PixelBox(rows: 8..<44, columns: 0..<64))
-        // Touching the first only (columns 0-2, bands 0-2): its tile.
-        #expect(tiles.markedBox(touchedBy: Rect(x: 0, y: 0, width: 70, height: 20)) == PixelBox(rows: 8..<16, columns: 32..<64))
+        #expect(tiles.markedBox(touchedBy: Rect(x: 0, y: 0, width: 60, height: 44)) == PixelBox(rows: 8..<44, columns: 0..<48))
+        // Touching the first only (columns 0-4, bands 0-2): its tile.
+        #expect(tiles.markedBox(touchedBy: Rect(x: 0, y: 0, width: 70, height: 20)) == PixelBox(rows: 8..<16, columns: 32..<48))
         // Touching none of them, or outside the canvas.
         #expect(tiles.markedBox(touchedBy: Rect(x: 0, y: 16, width: 60, height: 8)) == nil)
         #expect(tiles.markedBox(touchedBy: Rect(x: -20, y: 0, width: 10, height: 10)) == nil)
         // Everything changed: the tiles it touches.
         tiles.markEverything()
-        #expect(tiles.markedBox(touchedBy: Rect(x: 33, y: 17, width: 2, height: 2)) == PixelBox(rows: 16..<24, columns: 32..<64))
+        #expect(tiles.markedBox(touchedBy: Rect(x: 33, y: 17, width: 2, height: 2)) == PixelBox(rows: 16..<24, columns: 32..<48))
     }
 
     @Test func everythingIsOneRectangleUntilCleared() {

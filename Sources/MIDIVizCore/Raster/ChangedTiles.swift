@@ -1,9 +1,9 @@
 /// The parts of a canvas a frame changed, on a grid of tiles: what a consumer that keeps the
-/// previous frame (the yuv420p converter) must redo. Tiles are 32 x 8 pixels, both even, so the
+/// previous frame (the yuv420p converter) must redo. Tiles are 16 x 8 pixels, both even, so the
 /// rectangles handed out suit 4:2:0 chroma on an even-sized canvas when the columns of tiles
 /// start at an even column.
 package struct ChangedTiles: Sendable {
-    package static let tileWidth = 32
+    package static let tileWidth = 16
     package static let tileHeight = 8
 
     package let width: Int
