@@ -46,63 +46,61 @@ extension Canvas {
                     for y in rows {
                         let row = y * width
                         let even = evenColumns(y).clamped(to: 0..<width)
-                        let (to, top, bottom) = (target.advanced(by: row), above.advanced(by: row), below.advanced(by: row))
+                        // The layer's row copied first (a plain copy streams from memory faster
+                        // than a loop reads it), then laid over the backdrop where it is not
+                        // opaque, read back while it is in the cache.
+                        let to = target.advanced(by: row), bottom = below.advanced(by: row)
+                        to.update(from: above.advanced(by: row), count: width)
                         guard !even.isEmpty else {
-                            Self.composeRow(to, top, bottom, 0..<width)
+                            Self.layRow(to, over: bottom, 0..<width)
                             continue
                         }
-                        Self.composeRow(to, top, bottom, 0..<even.lowerBound)
-                        Self.composeRow(to, top, over: bottom[even.lowerBound], even)
-                        Self.composeRow(to, top, bottom, even.upperBound..<width)
+                        Self.layRow(to, over: bottom, 0..<even.lowerBound)
+                        Self.layRow(to, over: bottom[even.lowerBound], even)
+                        Self.layRow(to, over: bottom, even.upperBound..<width)
                     }
                 }
             }
         }
     }
 
-    /// `over` of `columns` of a row. Eight pixels at a time, copied where the layer is all
-    /// transparent or all opaque.
+    /// Lays `columns` of a row holding the layer's pixels over the backdrop's row `below`. Eight
+    /// pixels at a time: left as they are where the layer is all opaque, the backdrop's where
+    /// it is all transparent.
     @inline(__always)
-    private static func composeRow(
-        _ target: UnsafeMutablePointer<UInt32>, _ above: UnsafePointer<UInt32>, _ below: UnsafePointer<UInt32>, _ columns: Range<Int>
-    ) {
+    private static func layRow(_ row: UnsafeMutablePointer<UInt32>, over below: UnsafePointer<UInt32>, _ columns: Range<Int>) {
         var x = columns.lowerBound
         while x + 8 <= columns.upperBound {
-            let top = UnsafeRawPointer(above.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+            let top = UnsafeRawPointer(row.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
             let alphas = alphasAreAll(top)
-            let pixels: SIMD8<UInt32>
-            if alphas.transparent {
-                pixels = UnsafeRawPointer(below.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
-            } else if alphas.opaque {
-                pixels = top
-            } else {
-                pixels = over8(top, UnsafeRawPointer(below.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self))
+            if !alphas.opaque {
+                let bottom = UnsafeRawPointer(below.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+                let pixels = alphas.transparent ? bottom : over8(top, bottom)
+                UnsafeMutableRawPointer(row.advanced(by: x)).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
             }
-            UnsafeMutableRawPointer(target.advanced(by: x)).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
             x += 8
         }
         while x < columns.upperBound {
-            target[x] = over(above[x], below[x])
+            row[x] = over(row[x], below[x])
             x += 1
         }
     }
 
-    /// `over` of `columns` of a row whose backdrop there is `color`: no backdrop read.
+    /// `layRow` where the backdrop's row is `color` across `columns`: no backdrop read.
     @inline(__always)
-    private static func composeRow(
-        _ target: UnsafeMutablePointer<UInt32>, _ above: UnsafePointer<UInt32>, over color: UInt32, _ columns: Range<Int>
-    ) {
+    private static func layRow(_ row: UnsafeMutablePointer<UInt32>, over color: UInt32, _ columns: Range<Int>) {
         let bottom = SIMD8<UInt32>(repeating: color)
         var x = columns.lowerBound
         while x + 8 <= columns.upperBound {
-            let top = UnsafeRawPointer(above.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+            let top = UnsafeRawPointer(row.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
             let alphas = alphasAreAll(top)
-            let pixels = alphas.transparent ? bottom : alphas.opaque ? top : over8(top, bottom)
-            UnsafeMutableRawPointer(target.advanced(by: x)).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
+            if !alphas.opaque {
+                UnsafeMutableRawPointer(row.advanced(by: x)).storeBytes(of: alphas.transparent ? bottom : over8(top, bottom), as: SIMD8<UInt32>.self)
+            }
             x += 8
         }
         while x < columns.upperBound {
-            target[x] = over(above[x], color)
+            row[x] = over(row[x], color)
             x += 1
         }
     }
