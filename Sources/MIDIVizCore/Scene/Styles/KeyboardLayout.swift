@@ -254,6 +254,8 @@ struct KeyboardLayout: StyleLayout {
         var sparks: [(note: Note, color: RGBA)] = []
         // On a layer the drums are drawn over the falling notes.
         var drums: [Shape] = []
+        // Unwrapped once: an optional closure called for each note is retained and released each time.
+        let drawsAll = rows == nil, accepts = rows ?? { _ in true }
         for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
@@ -263,7 +265,7 @@ struct KeyboardLayout: StyleLayout {
             guard keys.contains(Int(note.pitch)) else { continue }
             let color = scene.colors.color(of: note)
             let soundingEnd = scene.soundingEnd(index)
-            if rows.map({ $0(fallingRows(note, until: soundingEnd, at: seconds)) }) ?? true {
+            if drawsAll || accepts(fallingRows(note, until: soundingEnd, at: seconds)) {
                 appendFalling(note, color: color, soundingEnd: soundingEnd, at: seconds, whole: layered, to: &shapes)
             }
             guard note.startSeconds <= seconds else { continue }
