@@ -240,13 +240,18 @@ extension Canvas {
         let half = lineWidth / 2
         let hole = max(0, radius - half - 0.5)  // pixels with centres inside this are untouched
         forEachRow(ofDiscAt: center, radius: radius + half + 0.5, margin: 0.5) { row, dySquared, columns in
+            // The hole's columns are not visited: a wide ring's row is mostly hole.
             let skip = Canvas.columns(within: hole, of: center.x, dySquared: dySquared, in: columns)
-            for x in columns where !skip.contains(x) {
-                let dx = Float(x) + 0.5 - center.x
-                let distance = (dx * dx + dySquared).squareRoot()
-                let coverage = max(0, min(1, half + 0.5 - abs(distance - radius)))
-                if coverage > 0 { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage)) }
+            func stroke(_ part: Range<Int>) {
+                for x in part {
+                    let dx = Float(x) + 0.5 - center.x
+                    let distance = (dx * dx + dySquared).squareRoot()
+                    let coverage = max(0, min(1, half + 0.5 - abs(distance - radius)))
+                    if coverage > 0 { row[x] = Canvas.blend(row[x], ink, ink.weight(coverage)) }
+                }
             }
+            stroke(columns.lowerBound..<skip.lowerBound)
+            stroke(skip.upperBound..<columns.upperBound)
         }
     }
 
