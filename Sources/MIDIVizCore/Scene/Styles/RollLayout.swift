@@ -47,9 +47,12 @@ struct RollLayout: StyleLayout {
     }
 
     /// A note comes in at the right edge and leaves at the left, at least as long as its sparks.
+    /// A pixel's time to spare at the left: the playhead's place is rounded to a pixel, so the
+    /// keys' edge lies up to half a pixel further back than a quarter of the window.
     static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
         let window = onScreenSeconds(settings: settings)
-        let past = window * playheadPosition, future = window - past
+        let perSecond = pixelsPerFrame(settings: settings) * settings.frameRate.perSecond
+        let past = window * playheadPosition + (perSecond > 0 ? 1 / perSecond : 0), future = window - window * playheadPosition
         let narrowest = narrowestNoteSeconds(settings: settings)
         let sparks = settings.effects ? Sparks.lifeSeconds : 0
         return { note, soundingEnd in
