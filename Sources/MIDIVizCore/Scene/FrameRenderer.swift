@@ -69,10 +69,7 @@ package struct FrameRenderer: Sendable {
         // not all in `shapes`: drawn whole.
         if workspace.shapesArePartial {
             workspace.shapesArePartial = false
-            backdrop.restoreAll(in: &workspace.canvas)
-            workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
-            workspace.changed.removeAll()
-            workspace.changed.markEverything()
+            drawWhole(&workspace)
             swap(&workspace.shapes, &workspace.nextShapes)
             swap(&workspace.drawnRegions, &workspace.nextRegions)
             return
@@ -129,17 +126,23 @@ extension FrameRenderer {
             previous: workspace.shapes, previousRegions: workspace.drawnRegions, new: workspace.nextShapes,
             newRegions: workspace.nextRegions, area: area, shift: shift)
         let dirty = workspace.scrolled.dirty
-        workspace.changed.removeAll()
         // Mostly dirty (a jump of seconds, or everything changing): drawn whole, at once.
         if Self.isMostlyDirty(dirty) {
-            backdrop.restoreAll(in: &workspace.canvas)
-            workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
-            workspace.changed.markEverything()
+            drawWhole(&workspace)
         } else {
             drawMoved(dirty, by: shift, in: area, workspace: &workspace)
         }
         swap(&workspace.shapes, &workspace.nextShapes)
         swap(&workspace.drawnRegions, &workspace.nextRegions)
+    }
+
+    /// Puts the whole backdrop back and draws every one of `workspace.nextShapes` over it;
+    /// `workspace.changed` gets everything.
+    private func drawWhole(_ workspace: inout FrameWorkspace) {
+        backdrop.restoreAll(in: &workspace.canvas)
+        workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
+        workspace.changed.removeAll()
+        workspace.changed.markEverything()
     }
 
     /// Moves the area's columns `shift` pixels left and draws the tiles `dirty` anew with
