@@ -21,15 +21,18 @@ extension FrameRenderer {
         if let earlier, let shift, findLayerChanges(from: earlier, to: seconds, shift: shift, in: area, workspace: &workspace) {
             let dirty = workspace.layerDirty
             let bands = dirty.markedBands
-            // The notes lying in no band of dirty tiles are not made.
+            // The notes lying in no band of dirty tiles are not made. (Those in such a band touch
+            // a dirty tile nearly all: testing each tile turns away 3 % more at 1M notes, and
+            // costs more than it saves.)
             var bandsAbove = [0]
             for marked in bands { bandsAbove.append(bandsAbove.last! + (marked ? 1 : 0)) }
-            let rows: (Range<Int>) -> Bool = { rows in
-                let first = max(0, rows.lowerBound) / ChangedTiles.tileHeight
-                let end = min(bands.count, (max(0, rows.upperBound) + ChangedTiles.tileHeight - 1) / ChangedTiles.tileHeight)
-                return first < end && bandsAbove[end] > bandsAbove[first]
+            let lying = NotesDrawn.lying { region, _ in
+                // The rows of pixels `region` touches, as `ChangedTiles.touches` counts them.
+                let top = max(0, Int(region.minY.rounded(.down))), bottom = min(height, Int(region.maxY.rounded(.up)))
+                guard bottom > top else { return false }
+                return bandsAbove[(bottom - 1) / ChangedTiles.tileHeight + 1] > bandsAbove[top / ChangedTiles.tileHeight]
             }
-            scene.makeLayeredShapes(at: seconds, rows: rows, layer: &workspace.layerShapes, over: &workspace.overShapes)
+            scene.makeLayeredShapes(at: seconds, notes: lying, layer: &workspace.layerShapes, over: &workspace.overShapes)
             hideCoveredOnLayer(&workspace)
             layer.moveRows(area.rows.clamped(to: 0..<layer.height), down: shift)
             redraw(

@@ -142,11 +142,11 @@ package struct Scene: Sendable {
 
     /// What moves at `seconds` when the style's scroll area is a layer (`ScrollArea.Motion.down`):
     /// `layer` gets the shapes that fall with the music, `over` all that is drawn over them.
-    /// With `rows`, falling notes wholly in rows it turns down may be left out.
-    package func makeLayeredShapes(at seconds: Double, rows: ((Range<Int>) -> Bool)? = nil, layer: inout [Shape], over: inout [Shape]) {
+    /// Of the falling notes, those `drawn` picks.
+    package func makeLayeredShapes(at seconds: Double, notes drawn: NotesDrawn = .all, layer: inout [Shape], over: inout [Shape]) {
         layer.removeAll(keepingCapacity: true)
         over.removeAll(keepingCapacity: true)
-        let falling = appendLayered(of: settings.style.layout, at: seconds, rows: rows, to: &layer)
+        let falling = appendLayered(of: settings.style.layout, at: seconds, notes: drawn, to: &layer)
         over.append(contentsOf: layer[falling...])
         layer.removeSubrange(falling...)
         appendOverlays(at: seconds, to: &over)
@@ -252,9 +252,9 @@ package struct Scene: Sendable {
 
     /// A layer has no `--direction` turn (`scrollArea` is nil then).
     private func appendLayered<Layout: StyleLayout>(
-        of layout: Layout.Type, at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]
+        of layout: Layout.Type, at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]
     ) -> Int {
-        Layout(scene: self).appendLayered(at: seconds, rows: rows, to: &shapes)
+        Layout(scene: self).appendLayered(at: seconds, notes: drawn, to: &shapes)
     }
 
     private func appendLayerChanges<Layout: StyleLayout>(

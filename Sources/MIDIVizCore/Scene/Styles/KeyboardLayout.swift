@@ -222,11 +222,11 @@ struct KeyboardLayout: StyleLayout {
 
     func append(at seconds: Double, to shapes: inout [Shape]) { _ = append(at: seconds, to: &shapes, layered: false) }
 
-    /// The falling shapes (bar lines, notes and what the pedal holds), whole (the layer's
-    /// rows that show are the notes' area), then the drum lane, lit keys, glows and sparks.
-    /// With `rows`, only the notes whose falling shapes lie in rows it accepts are drawn.
-    func appendLayered(at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]) -> Int {
-        append(at: seconds, to: &shapes, layered: true, rows: rows)
+    /// The falling shapes (bar lines, and of the notes `drawn` picks the notes and what the
+    /// pedal holds), whole (the layer's rows that show are the notes' area), then the drum
+    /// lane, lit keys, glows and sparks.
+    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Int {
+        append(at: seconds, to: &shapes, layered: true, notes: drawn)
     }
 
     /// The bar and beat lines falling at `seconds`.
@@ -242,8 +242,8 @@ struct KeyboardLayout: StyleLayout {
     }
 
     /// The shapes of the moment `seconds`; `layered`, falling ones first, unclipped (their
-    /// count is returned), and with `rows` only the notes in rows it accepts.
-    private func append(at seconds: Double, to shapes: inout [Shape], layered: Bool, rows: ((Range<Int>) -> Bool)? = nil) -> Int {
+    /// count is returned), of the notes `drawn` picks.
+    private func append(at seconds: Double, to shapes: inout [Shape], layered: Bool, notes drawn: NotesDrawn = .all) -> Int {
         let start = shapes.count
         let accent = scene.settings.scheme.accent
         appendBarLines(at: seconds, to: &shapes)
@@ -254,8 +254,6 @@ struct KeyboardLayout: StyleLayout {
         var sparks: [(note: Note, color: RGBA)] = []
         // On a layer the drums are drawn over the falling notes.
         var drums: [Shape] = []
-        // Unwrapped once: an optional closure called for each note is retained and released each time.
-        let drawsAll = rows == nil, accepts = rows ?? { _ in true }
         for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
@@ -265,7 +263,10 @@ struct KeyboardLayout: StyleLayout {
             guard keys.contains(Int(note.pitch)) else { continue }
             let color = scene.colors.color(of: note)
             let soundingEnd = scene.soundingEnd(index)
-            if drawsAll || accepts(fallingRows(note, until: soundingEnd, at: seconds)) {
+            if drawn.draws(
+                region: { fallingRegion(note, until: soundingEnd, at: seconds) },
+                live: { note.startSeconds <= seconds && seconds < soundingEnd })
+            {
                 appendFalling(note, color: color, soundingEnd: soundingEnd, at: seconds, whole: layered, to: &shapes)
             }
             guard note.startSeconds <= seconds else { continue }
@@ -378,13 +379,18 @@ struct KeyboardLayout: StyleLayout {
         appendNote(note, color: color, at: seconds, whole: whole, to: &shapes)
     }
 
-    /// The rows a note's falling shapes (whole) may touch at `seconds`, with a pixel to spare.
-    private func fallingRows(_ note: Note, until soundingEnd: Double, at seconds: Double) -> Range<Int> {
+    /// Where a note's falling shapes (whole: its bar, what the pedal holds, its name) may lie
+    /// at `seconds`: its rows with a pixel to spare (a name lies within its bar's rows), its
+    /// key's columns with two, and with names a text's height more (whether a name fits is
+    /// estimated, not measured).
+    private func fallingRegion(_ note: Note, until soundingEnd: Double, at seconds: Double) -> Rect {
         // `noteRect`'s bottom, and its top before the gap pulls it in.
-        let bottom = keysTop - fall(to: note.startSeconds, from: seconds)
-        let length = noteLength(note)
-        let top = min(bottom - length, keysTop - fall(to: soundingEnd, from: seconds))
-        return (Int(top.rounded(.down)) - 1)..<(Int(bottom.rounded(.up)) + 1)
+        let landing = keysTop - fall(to: note.startSeconds, from: seconds)
+        let top = min(landing - noteLength(note), keysTop - fall(to: soundingEnd, from: seconds)).rounded(.down) - 1
+        let bottom = landing.rounded(.up) + 1
+        let span = keySpan(Int(note.pitch))
+        let spare = 2 + (scene.labeler.isOn ? scene.labeler.pixels : 0)
+        return Rect(x: span.left - spare, y: top, width: span.right - span.left + 2 * spare, height: bottom - top)
     }
 
     /// What the pedal holds after a note's release: a fainter, narrower bar above the note, up

@@ -257,12 +257,8 @@ struct RollLayout: StyleLayout {
         for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             let soundingEnd = scene.soundingEnd(index)
-            let draws: Bool
-            switch drawn {
-            case .all: draws = true
-            case .none: draws = false
-            case .lying(let accepts): draws = accepts(region(of: note, until: soundingEnd, at: seconds), isLive(note, until: soundingEnd, at: seconds))
-            }
+            let draws = drawn.draws(
+                region: { region(of: note, until: soundingEnd, at: seconds) }, live: { isLive(note, until: soundingEnd, at: seconds) })
             if note.channel == Scene.drumChannel {
                 if draws { appendDrumHit(note, at: seconds, to: &shapes) }
                 continue

@@ -31,9 +31,9 @@ protocol StyleLayout: SendableMetatype {
     /// Where everything drawn moves by whole pixels from frame to frame, if anywhere.
     var scrollArea: ScrollArea? { get }
     /// The shapes of the moment `seconds` when `scrollArea` is a layer: first those that fall
-    /// on it, then those drawn over it; returns how many fall. With `rows`, the falling shapes
-    /// of notes wholly in rows it turns down may be left out.
-    func appendLayered(at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]) -> Int
+    /// on it, of the notes `drawn` picks, then those drawn over it (of every note); returns
+    /// how many fall.
+    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Int
     /// Appends the falling shapes at `seconds` that differ from those at `earlier` moved
     /// `shift` pixels down the layer, for the frame to draw only where they lie; false when
     /// it cannot tell.
@@ -54,7 +54,7 @@ extension StyleLayout {
     static var travel: RenderSettings.Direction? { nil }
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
     var scrollArea: ScrollArea? { nil }
-    func appendLayered(at seconds: Double, rows: ((Range<Int>) -> Bool)?, to shapes: inout [Shape]) -> Int {
+    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Int {
         append(at: seconds, to: &shapes)
         return 0
     }
@@ -81,12 +81,24 @@ extension StyleLayout {
     }
 }
 
-/// Which notes a frame moving left makes (`StyleLayout.appendMoving`).
+/// Which notes' shapes a frame drawn over the one before makes: a frame moving left
+/// (`StyleLayout.appendMoving`), or the falling notes of a layer moving down
+/// (`StyleLayout.appendLayered`).
 package enum NotesDrawn {
     case all
     /// None: only the shapes beside the notes.
     case none
     /// Those `accepts` takes, given where a note's shapes may lie (a pixel or two to spare) and
-    /// whether the note is live at the playhead.
+    /// whether the note is live at the playhead (it sounds, or a drum hit flashes).
     case lying(accepts: (_ region: Rect, _ live: Bool) -> Bool)
+
+    /// Whether a note's shapes are made; `region` and `live` are worked out only for `lying`.
+    @inline(__always)
+    func draws(region: () -> Rect, live: () -> Bool) -> Bool {
+        switch self {
+        case .all: true
+        case .none: false
+        case .lying(let accepts): accepts(region(), live())
+        }
+    }
 }
