@@ -22,6 +22,11 @@ struct DemoCommand: ParsableCommand {
             return
         }
         try outputs.check(options)
+        // Its parts could not be told apart (each would be demo.mp4), nor joined: `join --song`
+        // needs the song's file.
+        if outputs.segment != nil {
+            throw fail("demo renders the whole demo: --segment is for `midiviz render SONG`, whose parts `midiviz join` puts together", code: 64)
+        }
         let song: Song
         do {
             song = try SongLoader.load(bytes: DemoSong.midiBytes, name: DemoSong.name)

@@ -74,6 +74,17 @@ struct RenderRun {
 
     private func report(_ summary: RenderSummary, started: Date) {
         guard !outputs.reporting.quiet else { return }
+        if let measured = summary.loudness, measured.measuredLUFS.isFinite, case .target(let target) = options.loudness,
+            abs(measured.resultLUFS - target) > 0.5
+        {
+            // A target near 0 LUFS: the limiter holding the true-peak ceiling caps how loud it gets.
+            printWarnings([
+                String(
+                    format: "--loudness %@: the sound reached %.1f LUFS at %.1f dBTP (%+.1f dB%@): as loud as it gets under the true-peak ceiling",
+                    target.optionText, measured.resultLUFS, measured.resultTruePeakDBTP, measured.gainDB,
+                    measured.limiterThresholdDB != nil ? " and limited" : "")
+            ])
+        }
         let wall = Date().timeIntervalSince(started)
         let seconds = summary.durationSeconds
         if outputs.reporting.progress == .json {
@@ -99,8 +110,8 @@ struct RenderRun {
             FileHandle.standardError.write(
                 Data(
                     String(
-                        format: "midiviz: %@: %@, %d frames at %@ fps%@, in %.1f s (%.2fx real time)%@\n",
-                        summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames,
+                        format: "midiviz: %@: %@, %d frame%@ at %@ fps%@, in %.1f s (%.2fx real time)%@\n",
+                        summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames, summary.frames == 1 ? "" : "s",
                         options.fps.description, kept, wall, seconds / max(wall, 1e-9), loudness
                     ).utf8))
         }

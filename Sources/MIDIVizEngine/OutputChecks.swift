@@ -63,7 +63,11 @@ package enum OutputChecks {
 
     private static func checkKind(of name: String, isFolder: Bool, at path: String, reads: ReadFiles) throws(RenderError) {
         var status = stat()
-        guard stat(path, &status) == 0 else { return }  // a new name
+        guard stat(path, &status) == 0 else {
+            // A new name; a symbolic link is written through (`StagedOutput`), so it must lead somewhere.
+            if lstat(path, &status) == 0 { throw .cannotCreate("cannot write \(name): it is a symbolic link to nothing (\(linkDestination(path)))") }
+            return
+        }
         let kind = status.st_mode & S_IFMT
         if isFolder {
             guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
@@ -113,9 +117,20 @@ package enum OutputChecks {
         throw .usage("cannot write \(path): it would hold a \(format) file under .\(given); name it \(named)")
     }
 
-    /// `frame_000001.png` and the like: what a frames folder may hold.
+    /// `frame_000001.png` and the like, as `PNGFolderSink` names them: what a frames folder may
+    /// hold (not `frame_1.png` or `frame_0000001.png`, which another program wrote).
     static func isFrameName(_ name: String) -> Bool {
-        name.hasPrefix("frame_") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
+        guard name.hasPrefix("frame_"), name.hasSuffix(".png") else { return false }
+        let digits = name.dropFirst(6).dropLast(4)
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits), number >= 1 else { return false }
+        return PNGFolderSink.fileName(ofFrame: number - 1) == name
+    }
+
+    /// What a symbolic link holds. The corresponding C function is `readlink`.
+    private static func linkDestination(_ path: String) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        return count < 0 ? "unreadable" : String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func absolute(_ path: String) -> String {

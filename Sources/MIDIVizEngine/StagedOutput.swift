@@ -4,7 +4,10 @@ import Synchronization
 
 /// One output being made under a unique hidden name beside its final path
 /// (`.NAME.midiviz-PID-XXXXXX`, made by `mkstemp`/`mkdtemp`), moved into place by `commit`.
-/// The PID in the name lets a later run remove the temporaries of runs that have died.
+/// The PID in the name lets a later run remove the temporaries of runs that have died. A
+/// final path that is a symbolic link is written through: the output is made beside the
+/// link's target and replaces it, and the link stays (a frames folder linked to a larger disk
+/// gets its frames there).
 final class StagedOutput: Sendable {
     let finalPath: String
     let temporaryPath: String
@@ -31,7 +34,8 @@ final class StagedOutput: Sendable {
     /// temporaries that dead runs left for this output, and with `sweepsScratches` those of its
     /// scratch files too, whichever of them this run uses (a run with sound killed, then one
     /// without).
-    init(finalPath: String, isFolder: Bool, sweepsScratches: Bool = false) throws(RenderError) {
+    init(finalPath given: String, isFolder: Bool, sweepsScratches: Bool = false) throws(RenderError) {
+        let finalPath = Self.linkTarget(of: given) ?? given
         self.finalPath = finalPath
         self.isFolder = isFolder
         let parts = PathParts(finalPath)
@@ -63,6 +67,15 @@ final class StagedOutput: Sendable {
             close(descriptor)
             temporaryPath = made
         }
+    }
+
+    /// Where `path` leads when it is a symbolic link to something that exists (`OutputChecks`
+    /// refuses one that leads nowhere). The corresponding C functions are `lstat`, `realpath`.
+    static func linkTarget(of path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Moves the temporary into place, keeping what was there under a hidden name until

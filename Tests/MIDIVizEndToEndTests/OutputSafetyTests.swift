@@ -187,6 +187,57 @@ struct OutputSafetyTests {
         #expect(repaired.stderr.contains("midiviz: warning: ") && repaired.stderr.contains("truncated"), "\(repaired.stderr)")
     }
 
+    /// From a third hostile pass: another program's frames (`frame_1.png`) in the frames folder
+    /// are refused, not deleted; an output that is a symbolic link is written through (the
+    /// frames land in the linked folder, the video at the link's target, the links stay), and
+    /// one to nothing is refused; the demo is not cut into segments it could not join; a track
+    /// the song has not is said with its option.
+    @Test func whatAThirdHostilePassFoundIsKept() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func render(_ arguments: [String], command: String = "render") throws -> ProcessRunner.Result {
+            try ProcessRunner.midiviz([command] + arguments + Self.small, currentDirectory: URL(fileURLWithPath: folder))
+        }
+        let frames = [Self.arpeggio, "--no-video", "--to", "1"]
+        for name in ["frame_1.png", "frame_0000001.png", "frame_000000.png"] {
+            try FileManager.default.createDirectory(atPath: folder + "/theirs", withIntermediateDirectories: false)
+            try Data("theirs".utf8).write(to: URL(fileURLWithPath: folder + "/theirs/" + name))
+            let refused = try render(frames + ["--frames-dir", "theirs"])
+            #expect(refused.status == 73 && refused.stderr.contains("other than frames (\(name))"), "\(name): \(refused.stderr)")
+            #expect(contents(folder + "/theirs") == [name])
+            try FileManager.default.removeItem(atPath: folder + "/theirs")
+        }
+
+        try FileManager.default.createDirectory(atPath: folder + "/disk", withIntermediateDirectories: false)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/disk/frame_000001.png"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/linked", withDestinationPath: "disk")
+        let linked = try render(frames + ["--frames-dir", "linked"])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/linked") == "disk")
+        #expect(contents(folder + "/disk").count == 10 && FileManager.default.contents(atPath: folder + "/disk/frame_000001.png") != Data("old".utf8))
+
+        try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/disk/v.mp4"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/v.mp4", withDestinationPath: "disk/v.mp4")
+        let video = try render([Self.arpeggio, "-o", "v.mp4", "--to", "1", "--no-audio"])
+        #expect(video.status == 0, "\(video.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/v.mp4") == "disk/v.mp4")
+        #expect(try VideoTools.probe(folder + "/disk/v.mp4")["video"]?.frames == 10)
+
+        try FileManager.default.createSymbolicLink(atPath: folder + "/nowhere.mp4", withDestinationPath: "gone/n.mp4")
+        let dangling = try render([Self.arpeggio, "-o", "nowhere.mp4", "--to", "1", "--no-audio"])
+        #expect(
+            dangling.status == 73 && dangling.stderr.contains("cannot write nowhere.mp4: it is a symbolic link to nothing (gone/n.mp4)"),
+            "\(dangling.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/gone"))
+
+        let track = try render([Self.arpeggio, "-o", "t.mp4", "--hide-track", "99"])
+        #expect(track.status == 64 && track.stderr.contains("--hide-track 99: the song has "), "\(track.stderr)")
+
+        let demo = try render(["--segment", "1/2"], command: "demo")
+        #expect(demo.status == 64 && demo.stderr.contains("demo renders the whole demo: --segment is for `midiviz render SONG`"), "\(demo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/demo.mp4"))
+    }
+
     /// A file named for another format, a negative number, a hexadecimal one: one plain line,
     /// 64, and nothing written.
     @Test func aNameOrANumberSaysWhatItIs() throws {
