@@ -98,23 +98,30 @@ struct BatchCommand: ParsableCommand {
         }
         // Until the batch ends, its reports say that no song has finished.
         try writeReports(job.unfinishedReport)
-        // A batch stopped between songs is still interrupted: the rest were not made.
+        // A batch stopped between songs is still interrupted: the rest were not made. The
+        // signal's exit waits (a while) for the reports of the songs finished before it.
+        let reportsWritten = DispatchSemaphore(value: 0)
         let interruption = Interruption {
             job.stop(signal: $0)
             ToolRuns.shared.stopAll()  // a song's score being read or engraved
+            _ = reportsWritten.wait(timeout: .now() + 10)
             return false
         }
         defer { interruption.cancel() }
         let total = plan.songs.count
         let summary = job.run { [reporting] result, number in Self.announce(result, number: number, of: total, reporting: reporting) }
+        if job.wasStopped {
+            try? writeReports(summary)
+            reportsWritten.signal()
+        }
         interruption.yieldIfInterrupted()
         try writeReports(summary)
         if !reporting.quiet {
             FileHandle.standardError.write(
                 Data(
                     String(
-                        format: "midiviz batch: %d songs: %d rendered, %d up to date, %d failed, in %.1f s\n",
-                        summary.songs.count, summary.count(.rendered), summary.count(.skipped),
+                        format: "midiviz batch: %d song%@: %d rendered, %d up to date, %d failed, in %.1f s\n",
+                        summary.songs.count, summary.songs.count == 1 ? "" : "s", summary.count(.rendered), summary.count(.skipped),
                         summary.count(.failed), summary.totals.wallSeconds
                     ).utf8))
         }
@@ -167,6 +174,7 @@ struct BatchCommand: ParsableCommand {
                         format: "[%d/%d] %@: %@ (%.1f s)\n", number, total,
                         result.input, what, result.wallSeconds
                     ).utf8))
+            printWarnings(result.warnings.map { "\(result.input): \($0)" })
         }
     }
 }

@@ -9,17 +9,6 @@ func fail(_ message: String, code: Int32) -> ExitCode {
     return ExitCode(code)
 }
 
-extension RenderOptions {
-    /// What the loader repaired in `song` (a file cut short, a missing End-of-Track: what
-    /// `info` lists) and what a render of it with these options leaves out, one line each,
-    /// worded for the command line: said before the render starts (not an error).
-    func warnings(for song: Song) -> [String] {
-        let outside = notesOutsideKeys(of: song)
-        guard outside > 0 else { return song.warnings }
-        return song.warnings + ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
-    }
-}
-
 extension RenderError {
     /// The one place an engine error becomes what the user sees: one line and its exit code.
     var reported: ExitCode { fail(message, code: exitCode) }

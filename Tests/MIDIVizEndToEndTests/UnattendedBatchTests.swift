@@ -362,6 +362,29 @@ struct UnattendedBatchTests {
         #expect((byName["up/"]?["message"] as? String ?? "").contains("which holds it (a loop)"))
     }
 
+    /// What `render` warns of (a file cut short, repaired) is in a batch's report, its JUnit
+    /// file and its output; a manifest's "output" named as its input is refused as no video,
+    /// not taken as no "output".
+    @Test func aBatchSaysWhatRenderWarnsOf() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.copyItem(atPath: TestEnvironment.path(of: "fixtures/truncated-30-tracks.mid"), toPath: root + "/songs/cut.mid")
+        let made = try batch(["songs", "--output-dir", "w", "--report", "r.json", "--junit", "r.xml"], in: root)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("midiviz: warning: cut.mid: ") && made.stderr.contains("truncated"), "\(made.stderr)")
+        let songs = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
+        let byName = Dictionary(uniqueKeysWithValues: songs.map { ($0["input"] as? String ?? "", $0) })
+        #expect((byName["cut.mid"]?["warnings"] as? [String] ?? []).contains { $0.contains("truncated") }, "\(songs)")
+        #expect(byName["a.mid"]?["warnings"] as? [String] == [])
+        let junit = try String(contentsOfFile: root + "/r.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: "<system-err>midiviz: warning: ").count > 1 && junit.contains("truncated"), "\(junit)")
+
+        try (#"{"input": "a.mid", "output": "a.mid"}"# + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
+        let named = try batch(["songs/m.jsonl", "--output-dir", "w2"], in: root)
+        #expect(named.status == 64 && named.stderr.contains("a.mid"), "\(named.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/w2/a.mp4"))
+    }
+
     /// What the batch's options give every song (the font, the SoundFont, ffmpeg) is checked
     /// once, before any work, with the exit code `render` gives, not failed song by song with
     /// exit 1; the reports then say it of each song. A manifest line's own file fails that song
@@ -419,6 +442,28 @@ struct UnattendedBatchTests {
         #expect(process.terminationStatus == 143)
         let left = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
         #expect(left.count == 2 && left.allSatisfy { $0["exit_code"] as? Int == 130 && ($0["message"] as? String ?? "").hasPrefix("not finished") })
+        // Stopped after its first song (the "ffmpeg" hangs on the second): the reports are
+        // rewritten before it exits, the first song rendered, the second not finished.
+        try "#!/bin/sh\ncase \"$*\" in *b.mp4*) exec sleep 60;; esac\nexec ffmpeg \"$@\"\n".write(
+            toFile: root + "/hang-b", atomically: true, encoding: .utf8)
+        chmod(root + "/hang-b", 0o755)
+        let stopped = Process()
+        stopped.executableURL = TestEnvironment.binary
+        stopped.arguments = withSound.map { $0 == "w" ? "w6" : $0 } + ["--jobs", "1"]
+        stopped.currentDirectoryURL = URL(fileURLWithPath: root)
+        stopped.environment = ProcessInfo.processInfo.environment.merging(["MIDIVIZ_FFMPEG": root + "/hang-b"]) { $1 }
+        stopped.standardError = FileHandle.nullDevice
+        _ = try ProcessRunner.start(stopped, signalsBlocked: false)
+        let until = Date().addingTimeInterval(60)
+        while Date() < until, !FileManager.default.fileExists(atPath: root + "/w6/a.mp4.midiviz.json") { usleep(50_000) }
+        usleep(500_000)  // b under way
+        kill(stopped.processIdentifier, SIGINT)
+        stopped.waitUntilExit()
+        #expect(stopped.terminationStatus == 130)
+        let finished = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
+        #expect(finished.map { $0["status"] as? String } == ["rendered", "failed"], "\(finished)")
+        #expect(finished.last?["exit_code"] as? Int == 130 && (finished.last?["message"] as? String ?? "").hasPrefix("not finished"))
+        #expect(try String(contentsOfFile: root + "/r.xml", encoding: .utf8).components(separatedBy: "<failure").count == 2)
         // Before any work too: an input not there (66, as `render`), a manifest's output naming a
         // folder, a background video that a song's video would replace.
         for (arguments, code, words) in [

@@ -157,7 +157,7 @@ struct BatchTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/1.json"))) as? [String: Any])
         #expect(Set(object.keys) == ["songs", "totals", "shard", "plan"] && object["shard"] as? String == "1/2")
         let song = try #require((object["songs"] as? [[String: Any]])?.first)
-        #expect(Set(song.keys) == ["input", "path", "status", "exit_code", "message", "outputs", "duration_s", "frames", "wall_s", "options"])
+        #expect(Set(song.keys) == ["input", "path", "status", "exit_code", "message", "warnings", "outputs", "duration_s", "frames", "wall_s", "options"])
         #expect(song["status"] as? String == "rendered" && song["exit_code"] as? Int == 0 && song["frames"] as? Int == 15)
         #expect(song["options"] as? [String: [String]] == ["style": ["bars"], "hide-track": ["1", "2"]])
         let totals = try #require(object["totals"] as? [String: Any])
@@ -351,6 +351,7 @@ struct BatchJobTests {
         #expect(run().songs.map(\.status) == [.skipped, .skipped])
     }
 
+    /// A batch stopped after its first song starts no more, and its report says so of each.
     @Test func aStoppedBatchStartsNoMoreSongs() throws {
         let root = try BatchTests.songs(["a.mid", "b.mid", "c.mid"])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -361,7 +362,10 @@ struct BatchJobTests {
         let plan = try BatchPlan.make(inputs: [root + "/in"], outputDirectory: root + "/out", options: options)
         let job = BatchJob(plan: plan, processorCount: 1)
         let report = job.run { _, number in if number == 1 { job.stop(signal: SIGTERM) } }
-        #expect(report.songs.count == 1 && report.songs.first?.status == .rendered)
+        // The report has every song: the one finished, and the others failed as not finished.
+        #expect(report.songs.map(\.status) == [.rendered, .failed, .failed])
+        #expect(report.songs.dropFirst().allSatisfy { $0.exitCode == 130 && $0.message.hasPrefix("not finished") })
+        #expect(job.wasStopped)
         #expect(EngineTestSupport.contents(root + "/out") == ["a.mp4", "a.mp4.midiviz.json"])
     }
 }

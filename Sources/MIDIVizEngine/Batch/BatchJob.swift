@@ -43,9 +43,10 @@ public final class BatchJob: Sendable {
         state = Mutex(State(results: Array(repeating: nil, count: plan.songs.count)))
     }
 
-    /// Renders the songs; returns the report of those that were rendered, skipped or failed
-    /// (all of them unless stopped; all failed alike when the batch's font, SoundFont,
-    /// background or ffmpeg is missing: `BatchPlan.checkSetup`).
+    /// Renders the songs; returns the report of every song: rendered, skipped or failed (all
+    /// failed alike when the batch's font, SoundFont, background or ffmpeg is missing:
+    /// `BatchPlan.checkSetup`). Stopped, the songs it did not finish failed as not finished
+    /// (exit 130), and those it finished as they went.
     /// - Parameter progress: called as each song ends, with its result and how many have
     ///   ended, from the thread that rendered it.
     public func run(progress: @escaping @Sendable (BatchResult, Int) -> Void = { _, _ in }) -> BatchReport {
@@ -59,7 +60,7 @@ public final class BatchJob: Sendable {
                 // A song failed by `stop` (its tools or render stopped under it) was interrupted.
                 if result.status == .failed, state.withLock({ $0.stopped }) {
                     result.exitCode = 130
-                    result.message = "interrupted"
+                    result.message = "not finished: the batch was stopped while it rendered"
                 }
                 let number = state.withLock { state in
                     state.results[index] = result
@@ -70,7 +71,14 @@ public final class BatchJob: Sendable {
                 progress(result, number)
             }
         }
-        let done = state.withLock { $0.results.compactMap { $0 } }
+        let done = state.withLock { state in
+            zip(plan.songs, state.results).map { song, result in
+                result
+                    ?? BatchResult(
+                        song: song, status: .failed, exitCode: 130, message: "not finished: the batch was stopped before it started",
+                        durationSeconds: 0, frames: 0, wallSeconds: 0)
+            }
+        }
         return BatchReport(songs: done, wallSeconds: Date().timeIntervalSince(started), shard: plan.shard, plan: plan.identity)
     }
 
@@ -91,6 +99,9 @@ public final class BatchJob: Sendable {
         }
         return BatchReport(songs: songs, wallSeconds: 0, shard: plan.shard, plan: plan.identity)
     }
+
+    /// Whether `stop` was called.
+    public var wasStopped: Bool { state.withLock { $0.stopped } }
 
     /// Stops every song being rendered (each removes its temporaries) and starts no more.
     public func stop(signal: Int32? = nil) {
@@ -120,9 +131,11 @@ public final class BatchJob: Sendable {
     private func render(_ index: Int, workers: Int) -> BatchResult {
         let song = plan.songs[index]
         let started = Date()
+        // Once the song is loaded: what `render` would warn of.
+        var warnings: [String] = []
         func result(_ status: BatchResult.Status, code: Int32 = 0, _ message: String = "", duration: Double = 0, frames: Int = 0) -> BatchResult {
             BatchResult(
-                song: song, status: status, exitCode: code, message: message, durationSeconds: duration, frames: frames,
+                song: song, status: status, exitCode: code, message: message, warnings: warnings, durationSeconds: duration, frames: frames,
                 wallSeconds: Date().timeIntervalSince(started))
         }
         func failed(_ error: RenderError) -> BatchResult { result(.failed, code: error.exitCode, describe(error)) }
@@ -136,6 +149,7 @@ public final class BatchJob: Sendable {
             return result(.failed, code: error.exitCode, error.description)
         }
         var options = song.options
+        warnings = options.warnings(for: loaded)
         // `jobs` is songs at once: each song renders on the cores left to it.
         options.jobs = max(1, processorCount / workers)
         let request: RenderRequest
@@ -171,7 +185,7 @@ public final class BatchJob: Sendable {
             if !state.stopped { state.active[index] = job }
             return !state.stopped
         }
-        guard mayStart else { return result(.failed, code: 130, "interrupted") }
+        guard mayStart else { return result(.failed, code: 130, "not finished: the batch was stopped before it started") }
         let summary: RenderSummary
         do { summary = try job.run() } catch { return failed(error) }
         record.noteOutput(song.output)

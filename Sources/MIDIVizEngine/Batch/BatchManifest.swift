@@ -50,7 +50,7 @@ enum BatchManifest {
             }
             guard case .text(let input)? = object["input"], !input.isEmpty else { throw .usage("\(place): no \"input\"") }
             let inputPath = RenderOptions.resolvePath(input, from: folder)
-            var relative = input
+            var relative: String?
             if let output = object["output"] {
                 guard case .text(let name) = output, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
                     throw .usage("\(place): \"output\" must be a name inside the output folder")
@@ -79,10 +79,10 @@ enum BatchManifest {
             } catch {
                 throw .usage("\(place): \(error.message(prefix: ""))")
             }
+            // An "output" named as the input (`a.mid`) is taken as named, and refused as no video.
             let output =
-                relative == input
-                ? BatchPlan.outputPath(for: input, in: outputDirectory)
-                : (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + relative
+                relative.map { (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + $0 }
+                ?? BatchPlan.outputPath(for: input, in: outputDirectory)
             songs.append(BatchSong(input: inputPath, relativePath: input, output: output, options: options))
         }
         return songs

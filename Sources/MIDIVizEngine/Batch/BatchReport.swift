@@ -2,8 +2,8 @@ import Foundation
 import MIDIVizIO
 
 /// How one song of a batch went: a JSON object of the report (`--report`, and a `--progress
-/// json` line), by the keys `input`, `path`, `status`, `exit_code`, `message`, `outputs`,
-/// `duration_s`, `frames`, `wall_s` and `options`.
+/// json` line), by the keys `input`, `path`, `status`, `exit_code`, `message`, `warnings`,
+/// `outputs`, `duration_s`, `frames`, `wall_s` and `options`.
 public struct BatchResult: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable { case rendered, skipped, failed }
 
@@ -16,6 +16,9 @@ public struct BatchResult: Codable, Sendable, Equatable {
     public var exitCode: Int32
     /// Why it failed, "up to date" when skipped, else empty.
     public var message: String
+    /// What the loader repaired in the song and what its render leaves out, as `render` says
+    /// them before it starts (`midiviz: warning: ...`); empty when none, or not loaded.
+    public var warnings: [String]
     /// The files written (or up to date); none when failed.
     public var outputs: [String]
     public var durationSeconds: Double
@@ -26,12 +29,12 @@ public struct BatchResult: Codable, Sendable, Equatable {
     public var options: [String: [String]]
 
     enum CodingKeys: String, CodingKey {
-        case input, path, status, exitCode = "exit_code", message, outputs, durationSeconds = "duration_s", frames
+        case input, path, status, exitCode = "exit_code", message, warnings, outputs, durationSeconds = "duration_s", frames
         case wallSeconds = "wall_s", options
     }
 
     public init(
-        input: String, path: String, status: Status, exitCode: Int32, message: String, outputs: [String],
+        input: String, path: String, status: Status, exitCode: Int32, message: String, warnings: [String] = [], outputs: [String],
         durationSeconds: Double, frames: Int, wallSeconds: Double, options: [String: [String]]
     ) {
         self.input = input
@@ -39,6 +42,7 @@ public struct BatchResult: Codable, Sendable, Equatable {
         self.status = status
         self.exitCode = exitCode
         self.message = message
+        self.warnings = warnings
         self.outputs = outputs
         self.durationSeconds = durationSeconds
         self.frames = frames
@@ -47,14 +51,17 @@ public struct BatchResult: Codable, Sendable, Equatable {
     }
 
     /// How `song` went: its output among the outputs unless it failed.
-    public init(song: BatchSong, status: Status, exitCode: Int32, message: String, durationSeconds: Double, frames: Int, wallSeconds: Double) {
+    public init(
+        song: BatchSong, status: Status, exitCode: Int32, message: String, warnings: [String] = [], durationSeconds: Double, frames: Int,
+        wallSeconds: Double
+    ) {
         self.init(
-            input: song.relativePath, path: song.input, status: status, exitCode: exitCode, message: message,
+            input: song.relativePath, path: song.input, status: status, exitCode: exitCode, message: message, warnings: warnings,
             outputs: status == .failed ? [] : [song.output], durationSeconds: durationSeconds, frames: frames,
             wallSeconds: wallSeconds, options: song.options.shapingTexts(changedOnly: true))
     }
 
-    /// Reads a song of a report, of this version or an earlier one (without `options`).
+    /// Reads a song of a report, of this version or an earlier one (without `options` or `warnings`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         input = try container.decode(String.self, forKey: .input)
@@ -62,6 +69,7 @@ public struct BatchResult: Codable, Sendable, Equatable {
         status = try container.decode(Status.self, forKey: .status)
         exitCode = try container.decodeIfPresent(Int32.self, forKey: .exitCode) ?? (status == .failed ? 1 : 0)
         message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
+        warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
         outputs = try container.decodeIfPresent([String].self, forKey: .outputs) ?? []
         durationSeconds = try container.decodeIfPresent(Double.self, forKey: .durationSeconds) ?? 0
         frames = try container.decodeIfPresent(Int.self, forKey: .frames) ?? 0
@@ -76,6 +84,7 @@ public struct BatchResult: Codable, Sendable, Equatable {
         try container.encode(status, forKey: .status)
         try container.encode(exitCode, forKey: .exitCode)
         try container.encode(message, forKey: .message)
+        try container.encode(warnings, forKey: .warnings)
         try container.encode(outputs, forKey: .outputs)
         try container.encodeNumber(durationSeconds, forKey: .durationSeconds)
         try container.encode(frames, forKey: .frames)
@@ -301,12 +310,17 @@ public struct BatchReport: Codable, Sendable, Equatable {
             "  <testsuite name=\"\(escaped(name))\" tests=\"\(songs.count)\" failures=\"\(count(.failed))\" skipped=\"\(count(.skipped))\" time=\"\(String(format: "%.3f", wallSeconds))\">\n"
         for result in songs {
             xml += "    <testcase classname=\"midiviz.batch\" name=\"\(escaped(result.input))\" time=\"\(String(format: "%.3f", result.wallSeconds))\""
+            // The warnings as `render` prints them, on the test case's standard error.
+            let warnings =
+                result.warnings.isEmpty
+                ? "" : "      <system-err>\(escaped(result.warnings.map { "midiviz: warning: \($0)\n" }.joined()))</system-err>\n"
             switch result.status {
-            case .rendered: xml += "/>\n"
-            case .skipped: xml += ">\n      <skipped message=\"up to date\"/>\n    </testcase>\n"
+            case .rendered: xml += warnings.isEmpty ? "/>\n" : ">\n" + warnings + "    </testcase>\n"
+            case .skipped: xml += ">\n      <skipped message=\"up to date\"/>\n" + warnings + "    </testcase>\n"
             case .failed:
                 xml +=
-                    ">\n      <failure message=\"\(escaped(result.message))\" type=\"exit \(result.exitCode)\">\(escaped(result.message))</failure>\n    </testcase>\n"
+                    ">\n      <failure message=\"\(escaped(result.message))\" type=\"exit \(result.exitCode)\">\(escaped(result.message))</failure>\n"
+                    + warnings + "    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"

@@ -44,9 +44,10 @@ extension RenderOptions {
             window: window, keys: keys, chords: chords, title: title ?? song.defaultTitle)
         settings.frameRate = fps
         settings.transparent = background == .transparent
-        for track in trackColors.map(\.number) + hiddenTracks + onlyTracks where track >= song.tracks.count {
+        let named = trackColors.map { ("track-color", $0.number) } + hiddenTracks.map { ("hide-track", $0) } + onlyTracks.map { ("only-track", $0) }
+        for (option, track) in named where track >= song.tracks.count {
             throw .usage(
-                "track \(track): the song has \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s") (0 to \(song.tracks.count - 1), as `midiviz info` lists them)"
+                "--\(option) \(track): the song has \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s") (0 to \(song.tracks.count - 1), as `midiviz info` lists them)"
             )
         }
         settings.trackLook = trackLook
@@ -72,6 +73,16 @@ extension RenderOptions {
     /// `keys` as two keys (the tracks shown counted only).
     package func notesOutsideKeys(of song: Song) -> Int {
         keys.notesOutside(song.showing(trackLook))
+    }
+
+    /// What the loader repaired in `song` (a file cut short, a missing End-of-Track: what
+    /// `info` lists) and what a render of it with these options leaves out, one line each,
+    /// worded for the command line: said before the render starts (not an error), and in a
+    /// batch's report.
+    package func warnings(for song: Song) -> [String] {
+        let outside = notesOutsideKeys(of: song)
+        guard outside > 0 else { return song.warnings }
+        return song.warnings + ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
     }
 
     /// The synthesizer's settings.
