@@ -250,6 +250,26 @@ struct PublishingTests {
         print("loudness \(song): synthesizer \(before), normalized \(measured), gain \(gain) dB")
     }
 
+    /// A target the true-peak ceiling keeps out of reach is warned of, with what was reached
+    /// (ffmpeg's ebur128 measures the same); one within reach is not.
+    @Test func aLoudnessOutOfReachIsWarnedOf() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func render(_ target: String, _ name: String) throws -> ProcessRunner.Result {
+            try ProcessRunner.midiviz([
+                "render", TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid"), "--no-video", "--audio", dir + "/" + name,
+                "--to", "3", "--loudness", target, "--soundfont", AudioTools.soundFont!,
+            ])
+        }
+        let loud = try render("-3", "loud.wav")
+        #expect(loud.status == 0, "\(loud.stderr)")
+        #expect(loud.stderr.contains("midiviz: warning: --loudness -3: the sound reached "), "\(loud.stderr)")
+        let reached = try loudness(dir + "/loud.wav")
+        #expect(reached.integrated < -4 && reached.truePeak <= -1, "\(reached)")
+        let usual = try render("-14", "usual.wav")
+        #expect(usual.status == 0 && !usual.stderr.contains("warning"), "\(usual.stderr)")
+    }
+
     /// A range under EBU R128's 0.4-s block has no loudness to measure: its sound is written
     /// as made, and the line says why, not that it is silent.
     @Test func aRangeTooShortToMeasureIsNotCalledSilent() throws {
