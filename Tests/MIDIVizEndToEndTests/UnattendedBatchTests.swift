@@ -38,19 +38,24 @@ struct UnattendedBatchTests {
     }
 
     /// A manifest's song whose output would land outside the output folder (through `..` in its
-    /// input or output, or a link to a folder elsewhere) refuses the batch; nothing is written.
+    /// input or output, a link to a folder elsewhere, or a video that is a link elsewhere)
+    /// refuses the batch; nothing is written.
     @Test func noOutputLandsOutsideTheOutputFolder() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/v", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root + "/v/link", withDestinationPath: root + "/elsewhere")
+        // A video that is a link elsewhere (outputs are written through links).
+        try Data("keep me too".utf8).write(to: URL(fileURLWithPath: root + "/elsewhere/f.mp4"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/v/f.mp4", withDestinationPath: root + "/elsewhere/f.mp4")
         // The file the old batch overwrote: x/e.mp4, beside x/e.mid.
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: root + "/x/e.mp4"))
         let before = snapshot(root)
         for (line, words) in [
             (#"{"input": "../x/e.mid"}"#, "refusing to write v/../x/e.mp4 for ../x/e.mid: it is outside the output folder v"),
             (#"{"input": "a.mid", "output": "link/a.mp4"}"#, "refusing to write v/link/a.mp4 for a.mid: a link takes it outside the output folder"),
+            (#"{"input": "a.mid", "output": "f.mp4"}"#, "refusing to write v/f.mp4 for a.mid: a link takes it outside the output folder"),
             (#"{"input": "a.mid", "output": "../a.mp4"}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
             (#"{"input": "a.mid", "output": "/tmp/a.mp4"}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
         ] {

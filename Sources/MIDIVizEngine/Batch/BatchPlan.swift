@@ -114,7 +114,8 @@ public struct BatchPlan: Sendable {
     }
 
     /// Refuses a song whose video or record would lie outside the output folder (through `..`,
-    /// an absolute name or a symbolic link to a folder elsewhere) or replace a file the batch
+    /// an absolute name, a symbolic link to a folder elsewhere, or one that is itself a link
+    /// elsewhere) or replace a file the batch
     /// reads (a song, a manifest, a SoundFont, font or background image or video).
     private func checkOutputs(configFiles: [String]) throws(BatchError) {
         let reads = ReadFiles(readsOf: self, configFiles: configFiles)
@@ -127,12 +128,13 @@ public struct BatchPlan: Sendable {
             guard inside.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
                 throw .usage("refusing to write \(song.output) for \(song.relativePath): it is outside the output folder \(outputDirectory)")
             }
-            let real = Self.realPath(ofDeepestExisting: PathParts(unresolved(song.output)).folder)
-            guard real == realFolder || real.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else {
-                throw .usage("refusing to write \(song.output) for \(song.relativePath): a link takes it outside the output folder, to \(real)")
-            }
+            // A video or record that is itself a link is written through (`StagedOutput`): where it leads counts.
             for written in [song.output, BatchRecord.path(of: song.output)] {
                 let resolved = Self.realPath(ofDeepestExisting: unresolved(written))
+                guard resolved.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else {
+                    throw .usage(
+                        "refusing to write \(written) for \(song.relativePath): a link takes it outside the output folder, to \(PathParts(resolved).folder)")
+                }
                 if let what = reads.what(written) ?? reads.what(resolved) { throw .usage("refusing to write \(written): it is the \(what)") }
             }
             guard VideoContainer(outputPath: song.output) != nil else {
