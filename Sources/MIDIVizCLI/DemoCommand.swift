@@ -21,12 +21,12 @@ struct DemoCommand: ParsableCommand {
             print(ConfigFile.toml(options), terminator: "")
             return
         }
-        try outputs.check(options)
         // Its parts could not be told apart (each would be demo.mp4), nor joined: `join --song`
-        // needs the song's file.
+        // needs the song's file. Said before what else --segment would contradict.
         if outputs.segment != nil {
             throw fail("demo renders the whole demo: --segment is for `midiviz render SONG`, whose parts `midiviz join` puts together", code: 64)
         }
+        try outputs.check(options)
         let song: Song
         do {
             song = try SongLoader.load(bytes: DemoSong.midiBytes, name: DemoSong.name)

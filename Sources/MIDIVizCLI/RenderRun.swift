@@ -74,17 +74,7 @@ struct RenderRun {
 
     private func report(_ summary: RenderSummary, started: Date) {
         guard !outputs.reporting.quiet else { return }
-        if let measured = summary.loudness, measured.measuredLUFS.isFinite, case .target(let target) = options.loudness,
-            abs(measured.resultLUFS - target) > 0.5
-        {
-            // A target near 0 LUFS: the limiter holding the true-peak ceiling caps how loud it gets.
-            printWarnings([
-                String(
-                    format: "--loudness %@: the sound reached %.1f LUFS at %.1f dBTP (%+.1f dB%@): as loud as it gets under the true-peak ceiling",
-                    target.optionText, measured.resultLUFS, measured.resultTruePeakDBTP, measured.gainDB,
-                    measured.limiterThresholdDB != nil ? " and limited" : "")
-            ])
-        }
+        if let missed = options.loudnessWarning(summary.loudness) { printWarnings([missed]) }
         let wall = Date().timeIntervalSince(started)
         let seconds = summary.durationSeconds
         if outputs.reporting.progress == .json {

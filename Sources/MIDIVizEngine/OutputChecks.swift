@@ -32,7 +32,8 @@ package enum OutputChecks {
     ///   made too (else only a frames folder's are).
     static func check(_ outputs: [(path: String, isFolder: Bool)], reads: ReadFiles, makingFoldersIn made: String? = nil) throws(RenderError) {
         let madeFolder = made.map { absolute($0) + "/" }
-        var earlier: [(path: String, identity: FileIdentity?, isFolder: Bool)] = []
+        // Each output's path as written, and as the kernel will follow it (links resolved).
+        var earlier: [(path: String, real: String, identity: FileIdentity?, isFolder: Bool)] = []
         for output in outputs {
             if output.path.isEmpty { throw .usage("an output needs a name, not an empty one") }
             // `new/` or `new/.`: a folder's name where a file goes (an existing folder is 73 below).
@@ -42,22 +43,28 @@ package enum OutputChecks {
             {
                 throw .usage("cannot write \(output.path): it names a folder, not a file")
             }
-            let path = absolute(output.path)
+            let path = absolute(output.path), real = PathParts.realPath(ofDeepestExisting: path)
             let identity = FileIdentity(path: path)
             if let what = reads.what(output.path) { throw .usage("refusing to write \(output.path): it is the \(what)") }
-            if earlier.contains(where: { $0.path == path || ($0.identity != nil && $0.identity == identity) }) {
+            if earlier.contains(where: { $0.path == path || $0.real == real || ($0.identity != nil && $0.identity == identity) }) {
                 throw .usage("refusing to write \(output.path) twice: two outputs name it")
             }
-            // A frames folder is swapped whole: nothing else may live inside it.
-            if let folder = earlier.first(where: { $0.isFolder && path.hasPrefix($0.path + "/") })?.path
-                ?? (output.isFolder ? earlier.first(where: { $0.path.hasPrefix(path + "/") }).map { _ in path } : nil)
+            // A frames folder is swapped whole: nothing else may live inside it, as named or
+            // through a link.
+            func holds(_ folder: (path: String, real: String), _ inside: (path: String, real: String)) -> Bool {
+                inside.path.hasPrefix(folder.path + "/") || inside.real.hasPrefix(folder.real + "/")
+            }
+            if let folder = earlier.first(where: { $0.isFolder && holds(($0.path, $0.real), (path, real)) })?.path
+                ?? (output.isFolder ? earlier.first(where: { holds((path, real), ($0.path, $0.real)) }).map { _ in path } : nil)
             {
                 throw .usage("refusing to write \(output.path): another output lies inside the frames folder \(folder)")
             }
-            earlier.append((path, identity, output.isFolder))
+            earlier.append((path, real, identity, output.isFolder))
             try checkKind(of: output.path, isFolder: output.isFolder, at: path, reads: reads)
             let isInMadeFolder = madeFolder.map { path.hasPrefix($0) } ?? false
-            try checkWritableParent(of: path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
+            // A link is written through: its target's folder takes the output.
+            try checkWritableParent(
+                of: StagedOutput.linkTarget(of: path) ?? path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
         }
     }
 
@@ -65,18 +72,27 @@ package enum OutputChecks {
         var status = stat()
         guard stat(path, &status) == 0 else {
             // A new name; a symbolic link is written through (`StagedOutput`), so it must lead somewhere.
-            if lstat(path, &status) == 0 { throw .cannotCreate("cannot write \(name): it is a symbolic link to nothing (\(linkDestination(path)))") }
-            return
+            let looped = errno == ELOOP
+            guard lstat(path, &status) == 0 else { return }
+            throw .cannotCreate(
+                looped
+                    ? "cannot write \(name): its symbolic links lead round in a loop"
+                    : "cannot write \(name): it is a symbolic link to nothing (\(linkDestination(path)))")
         }
         let kind = status.st_mode & S_IFMT
         if isFolder {
             guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            // A frame is a regular file (not a folder or a link named as one).
+            func isFrame(_ entry: String) -> Bool {
+                var entryStatus = stat()
+                return isFrameName(entry) && lstat(path + "/" + entry, &entryStatus) == 0 && entryStatus.st_mode & S_IFMT == S_IFREG
+            }
             // The frames there go with the folder: none may be a file the run reads.
-            for frame in names.filter(isFrameName).sorted() {
+            for frame in names.filter(isFrame).sorted() {
                 if let what = reads.what(path + "/" + frame) { throw .usage("refusing to write frames into \(name): its \(frame) is the \(what)") }
             }
-            let others = names.filter { !isFrameName($0) }.sorted()
+            let others = names.filter { !isFrame($0) }.sorted()
             if let first = others.first {
                 throw .cannotCreate(
                     "cannot write frames into \(name): it holds \(others.count) file(s) other than frames (\(first)); "

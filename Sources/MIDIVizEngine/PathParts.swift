@@ -1,3 +1,5 @@
+import Foundation
+
 /// The folder and the name of a path, as `dirname` and `basename` give them. Foundation's
 /// `NSString.deletingLastPathComponent` traps on a one-character name (`-o a`), so outputs
 /// use this instead.
@@ -26,5 +28,41 @@ struct PathParts: Equatable {
     /// `name` inside `folder`.
     static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// The real path (links resolved) of `path`, or of its deepest folder that exists, with the
+    /// rest of `path` after it.
+    static func realPath(ofDeepestExisting path: String) -> String {
+        /// The corresponding C function is `realpath`; nil when `path` does not resolve.
+        func resolved(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        var existing = path
+        var rest: [String] = []
+        while resolved(existing) == nil, existing != "/", !existing.isEmpty {
+            rest.insert(PathParts(existing).name, at: 0)
+            existing = PathParts(existing).folder
+        }
+        guard let real = resolved(existing) else { return path }
+        return ([real] + rest).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+    }
+
+    /// Where `path` leads: its links followed (a link to nothing too, to the name it holds),
+    /// then `realPath(ofDeepestExisting:)`. The corresponding C functions are `lstat`, `readlink`.
+    static func realPath(followingLinksOf path: String) -> String {
+        var current = path
+        // As the kernel gives up: 40 links.
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { break }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { break }
+            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = destination.hasPrefix("/") ? destination : join(PathParts(current).folder, destination)
+        }
+        return realPath(ofDeepestExisting: current)
     }
 }

@@ -79,11 +79,19 @@ final class StagedOutput: Sendable {
     }
 
     /// Moves the temporary into place, keeping what was there under a hidden name until
-    /// `forgetBackup` (or putting it back with `rollBack`). The corresponding C functions are
-    /// `link` (a file's backup), `rename`.
+    /// `forgetBackup` (or putting it back with `rollBack`), with the permissions and group of
+    /// what was there. The corresponding C functions are `link` (a file's backup), `rename`,
+    /// `chown`, `chmod`.
     func commit() throws(RenderError) {
         // What was there, kept under the temporary's name marked old.
         let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
+        var old = stat()
+        if stat(finalPath, &old) == 0 {
+            // What replaces an output keeps its permissions, and its group where that is allowed
+            // (first: a change of group clears the set-group-ID bit).
+            _ = chown(temporaryPath, uid_t.max, old.st_gid)
+            chmod(temporaryPath, old.st_mode & 0o7777)
+        }
         if FileManager.default.fileExists(atPath: finalPath) {
             // A file is kept by a hard link (the old one stays in place until the rename); where
             // links are not supported, it is moved aside like a folder.

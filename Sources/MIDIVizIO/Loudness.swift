@@ -30,4 +30,15 @@ public struct LoudnessMeasurement: Sendable, Equatable {
     /// The integrated loudness and true peak of the sound as written (measured again when limited).
     public var resultLUFS: Double
     public var resultTruePeakDBTP: Double
+
+    package init(
+        measuredLUFS: Double, truePeakDBTP: Double, gainDB: Double, limiterThresholdDB: Double?, resultLUFS: Double, resultTruePeakDBTP: Double
+    ) {
+        self.measuredLUFS = measuredLUFS
+        self.truePeakDBTP = truePeakDBTP
+        self.gainDB = gainDB
+        self.limiterThresholdDB = limiterThresholdDB
+        self.resultLUFS = resultLUFS
+        self.resultTruePeakDBTP = resultTruePeakDBTP
+    }
 }

@@ -70,6 +70,7 @@ public enum SongLoader {
     /// Reads a whole regular file, refusing special files (a FIFO would block) and sizes no MIDI
     /// file has, before allocating. The corresponding C functions are `open`, `fstat` and `read`.
     public static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+        guard !path.isEmpty else { throw .unreadable(path: "\"\"", reason: "an input needs a name, not an empty one") }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .unreadable(path: path, reason: systemError())

@@ -191,7 +191,7 @@ struct OutputSafetyTests {
     /// are refused, not deleted; an output that is a symbolic link is written through (the
     /// frames land in the linked folder, the video at the link's target, the links stay), and
     /// one to nothing is refused; the demo is not cut into segments it could not join; a track
-    /// the song has not is said with its option.
+    /// the song has not is said with its option, an input without a name as such.
     @Test func whatAThirdHostilePassFoundIsKept() throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -233,9 +233,50 @@ struct OutputSafetyTests {
         let track = try render([Self.arpeggio, "-o", "t.mp4", "--hide-track", "99"])
         #expect(track.status == 64 && track.stderr.contains("--hide-track 99: the song has "), "\(track.stderr)")
 
+        let unnamed = try ProcessRunner.midiviz(["info", ""])
+        #expect(unnamed.status == 66 && unnamed.stderr == "midiviz: cannot read \"\": an input needs a name, not an empty one\n", "\(unnamed.stderr)")
+
         let demo = try render(["--segment", "1/2"], command: "demo")
         #expect(demo.status == 64 && demo.stderr.contains("demo renders the whole demo: --segment is for `midiviz render SONG`"), "\(demo.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/demo.mp4"))
+    }
+
+    /// Every check follows links as the kernel will: an output reaching into the frames folder
+    /// through a link is refused as one named inside it; a folder or a link named as a frame
+    /// is not a frame (refused, kept); links round in a loop are said as such. What replaces an
+    /// output keeps its permissions.
+    @Test func everyCheckFollowsLinks() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func render(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try ProcessRunner.midiviz(
+                ["render", Self.arpeggio, "--to", "1", "--no-audio"] + arguments + Self.small, currentDirectory: URL(fileURLWithPath: folder))
+        }
+        try FileManager.default.createDirectory(atPath: folder + "/fr", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/frl", withDestinationPath: "fr")
+        for arguments in [["--frames-dir", "frl", "-o", "fr/x.mp4"], ["--frames-dir", "fr", "-o", "frl/x.mp4"]] {
+            let inside = try render(arguments)
+            #expect(inside.status == 64 && inside.stderr.contains("another output lies inside the frames folder"), "\(arguments): \(inside.stderr)")
+        }
+        #expect(contents(folder + "/fr").isEmpty)
+
+        try FileManager.default.createDirectory(atPath: folder + "/fn/frame_000001.png/deep", withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder + "/fn/frame_000001.png/deep/inside.txt"))
+        let named = try render(["--no-video", "--frames-dir", "fn"])
+        #expect(named.status == 73 && named.stderr.contains("other than frames (frame_000001.png)"), "\(named.stderr)")
+        #expect(FileManager.default.contents(atPath: folder + "/fn/frame_000001.png/deep/inside.txt") == Data("keep".utf8))
+
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop-a.mp4", withDestinationPath: "loop-b.mp4")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop-b.mp4", withDestinationPath: "loop-a.mp4")
+        let loop = try render(["-o", "loop-a.mp4"])
+        #expect(loop.status == 73 && loop.stderr.contains("cannot write loop-a.mp4: its symbolic links lead round in a loop"), "\(loop.stderr)")
+
+        try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/private.mp4"))
+        chmod(folder + "/private.mp4", 0o600)
+        let replaced = try render(["-o", "private.mp4"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/private.mp4")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600 && (attributes[.size] as? Int ?? 0) > 3)
     }
 
     /// A file named for another format, a negative number, a hexadecimal one: one plain line,

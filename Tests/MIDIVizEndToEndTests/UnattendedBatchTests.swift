@@ -368,8 +368,9 @@ struct UnattendedBatchTests {
     }
 
     /// What `render` warns of (a file cut short, repaired) is in a batch's report, its JUnit
-    /// file and its output; a manifest's "output" named as its input is refused as no video,
-    /// not taken as no "output".
+    /// file and its output; a report that is a link is written through, a video that is a
+    /// link to another song's refused; a manifest's "output" named as its input is refused as
+    /// no video, not taken as no "output".
     @Test func aBatchSaysWhatRenderWarnsOf() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -383,6 +384,21 @@ struct UnattendedBatchTests {
         #expect(byName["a.mid"]?["warnings"] as? [String] == [])
         let junit = try String(contentsOfFile: root + "/r.xml", encoding: .utf8)
         #expect(junit.components(separatedBy: "<system-err>midiviz: warning: ").count > 1 && junit.contains("truncated"), "\(junit)")
+
+        // A report that is a link is written through; a song's video that is a link to
+        // another's is refused before any work.
+        try FileManager.default.createDirectory(atPath: root + "/kept", withIntermediateDirectories: false)
+        try "{}".write(toFile: root + "/kept/r.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/linked.json", withDestinationPath: "kept/r.json")
+        let through = try batch(["songs", "--output-dir", "w", "--report", "linked.json"], in: root)
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: root + "/linked.json") == "kept/r.json")
+        #expect((try report(root + "/kept/r.json")["songs"] as? [[String: Any]])?.count == 3)
+        try FileManager.default.createDirectory(atPath: root + "/w3", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: root + "/w3/a.mp4", withDestinationPath: "b.mp4")
+        let same = try batch(["songs", "--output-dir", "w3"], in: root)
+        #expect(same.status == 64 && same.stderr.contains("a link makes it the same file as w3/a.mp4"), "\(same.stderr)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: root + "/w3")) == ["a.mp4"])
 
         try (#"{"input": "a.mid", "output": "a.mid"}"# + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
         let named = try batch(["songs/m.jsonl", "--output-dir", "w2"], in: root)

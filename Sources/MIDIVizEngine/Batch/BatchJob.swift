@@ -188,6 +188,7 @@ public final class BatchJob: Sendable {
         guard mayStart else { return result(.failed, code: 130, "not finished: the batch was stopped before it started") }
         let summary: RenderSummary
         do { summary = try job.run() } catch { return failed(error) }
+        if let missed = options.loudnessWarning(summary.loudness) { warnings.append(missed) }
         record.noteOutput(song.output)
         record.durationSeconds = summary.durationSeconds
         record.frames = summary.frames

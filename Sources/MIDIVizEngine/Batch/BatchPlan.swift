@@ -115,14 +115,16 @@ public struct BatchPlan: Sendable {
 
     /// Refuses a song whose video or record would lie outside the output folder (through `..`,
     /// an absolute name, a symbolic link to a folder elsewhere, or one that is itself a link
-    /// elsewhere) or replace a file the batch
-    /// reads (a song, a manifest, a SoundFont, font or background image or video).
+    /// elsewhere), be through a link another song's video or record, or replace a file the
+    /// batch reads (a song, a manifest, a SoundFont, font or background image or video).
     private func checkOutputs(configFiles: [String]) throws(BatchError) {
         let reads = ReadFiles(readsOf: self, configFiles: configFiles)
         let folder = OutputChecks.absolute(outputDirectory.isEmpty ? "." : outputDirectory)
         // As the kernel will follow them: links first, then `..` (`link/..` is the link's parent).
         func unresolved(_ path: String) -> String { path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path }
-        let realFolder = Self.realPath(ofDeepestExisting: unresolved(outputDirectory.isEmpty ? "." : outputDirectory))
+        let realFolder = PathParts.realPath(ofDeepestExisting: unresolved(outputDirectory.isEmpty ? "." : outputDirectory))
+        // Where each video and record leads, and which of them leads there first.
+        var leadingThere: [String: String] = [:]
         for song in songs where song.problem == nil {
             let inside = OutputChecks.absolute(song.output)  // `..` resolved as text
             guard inside.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
@@ -130,12 +132,16 @@ public struct BatchPlan: Sendable {
             }
             // A video or record that is itself a link is written through (`StagedOutput`): where it leads counts.
             for written in [song.output, BatchRecord.path(of: song.output)] {
-                let resolved = Self.realPath(ofDeepestExisting: unresolved(written))
+                let resolved = PathParts.realPath(followingLinksOf: unresolved(written))
                 guard resolved.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else {
                     throw .usage(
                         "refusing to write \(written) for \(song.relativePath): a link takes it outside the output folder, to \(PathParts(resolved).folder)")
                 }
                 if let what = reads.what(written) ?? reads.what(resolved) { throw .usage("refusing to write \(written): it is the \(what)") }
+                if let other = leadingThere[resolved] {
+                    throw .usage("refusing to write \(written) for \(song.relativePath): a link makes it the same file as \(other)")
+                }
+                leadingThere[resolved] = written
             }
             guard VideoContainer(outputPath: song.output) != nil else {
                 throw .usage("cannot write \(song.output) for \(song.relativePath): a batch writes \(VideoContainer.names) (by the extension)")
@@ -153,7 +159,7 @@ public struct BatchPlan: Sendable {
     private static func folderSongs(_ folder: String, outputDirectory: String, options: RenderOptions) throws(BatchError) -> [BatchSong] {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         if let problem = unreadableFolder(root) { throw .usage("\(folder): cannot read the folder: \(problem)") }
-        let realRoot = realPath(ofDeepestExisting: root)
+        let realRoot = PathParts.realPath(ofDeepestExisting: root)
         /// Whether `real` is `ancestor` or lies inside it.
         func isWithin(_ real: String, _ ancestor: String) -> Bool { real == ancestor || real.hasPrefix(ancestor == "/" ? "/" : ancestor + "/") }
         var found: [String] = []
@@ -168,7 +174,7 @@ public struct BatchPlan: Sendable {
                 failed.append((relative + "/", "cannot read the folder \(path): \(problem)"))
                 continue
             }
-            lazy var realPath = Self.realPath(ofDeepestExisting: path)
+            lazy var realPath = PathParts.realPath(ofDeepestExisting: path)
             for entry in entries(of: path) {
                 let isSong = songExtensions.contains(URL(fileURLWithPath: entry.name).pathExtension.lowercased())
                 let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
@@ -191,7 +197,7 @@ public struct BatchPlan: Sendable {
                 if isFolder {
                     pending.append(child)
                 } else if isLinkToFolder {
-                    let real = Self.realPath(ofDeepestExisting: root + "/" + child)
+                    let real = PathParts.realPath(ofDeepestExisting: root + "/" + child)
                     if isWithin(real, realRoot) { continue }  // searched where it is
                     if isWithin(realRoot, real) || isWithin(realPath, real) {
                         failed.append((child + "/", "not following \(root)/\(child): it links to \(real), which holds it (a loop)"))
@@ -249,25 +255,6 @@ public struct BatchPlan: Sendable {
         // Listed but not searchable (read without execute): its entries cannot be looked at.
         guard access(path, X_OK) == 0 else { return systemError() }
         return nil
-    }
-
-    /// The real path (links resolved) of `path`, or of its deepest folder that exists, with the
-    /// rest of `path` after it.
-    static func realPath(ofDeepestExisting path: String) -> String {
-        /// The corresponding C function is `realpath`; nil when `path` does not resolve.
-        func resolved(_ path: String) -> String? {
-            guard let real = realpath(path, nil) else { return nil }
-            defer { free(real) }
-            return String(cString: real)
-        }
-        var existing = path
-        var rest: [String] = []
-        while resolved(existing) == nil, existing != "/", !existing.isEmpty {
-            rest.insert(PathParts(existing).name, at: 0)
-            existing = PathParts(existing).folder
-        }
-        guard let real = resolved(existing) else { return path }
-        return ([real] + rest).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
     }
 
     /// `song.mid` → `DIR/song.mp4`, `album/track.kar` → `DIR/album/track.mp4`.

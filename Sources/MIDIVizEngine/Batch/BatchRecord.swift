@@ -160,10 +160,12 @@ package enum FileDigest {
 
 /// Files a batch writes whole or not at all.
 package enum BatchFile {
-    /// Writes `data` to `path` under a temporary name, then renames it into place.
+    /// Writes `data` to `path` under a temporary name, then renames it into place; through a
+    /// symbolic link, as every output is (`StagedOutput`).
     /// - Parameter makingFolder: make its folder when it is not there (a report inside the
     ///   output folder, on a first run: `BatchPlan.check(reports:)` allowed it).
-    package static func write(_ data: Data, to path: String, makingFolder: Bool = false) throws(BatchError) {
+    package static func write(_ data: Data, to given: String, makingFolder: Bool = false) throws(BatchError) {
+        let path = StagedOutput.linkTarget(of: given) ?? given
         if makingFolder { try? FileManager.default.createDirectory(atPath: PathParts(path).folder, withIntermediateDirectories: true) }
         let temporary = path + ".midiviz-\(getpid())-tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, path) == 0 else {

@@ -75,6 +75,19 @@ extension RenderOptions {
         keys.notesOutside(song.showing(trackLook))
     }
 
+    /// The warning for a sound that missed the `--loudness` target by more than 0.1 LU (it
+    /// meets it within 0.05 when it can): a target near 0 LUFS, where the limiter holding the
+    /// true-peak ceiling caps how loud it gets. Nil when on target, off or unmeasured.
+    package func loudnessWarning(_ measured: LoudnessMeasurement?) -> String? {
+        guard let measured, measured.measuredLUFS.isFinite, case .target(let target) = loudness, abs(measured.resultLUFS - target) > 0.1 else {
+            return nil
+        }
+        return String(
+            format: "--loudness %@: the sound reached %.1f LUFS at %.1f dBTP (%+.1f dB%@): as loud as it gets under the true-peak ceiling",
+            target.optionText, measured.resultLUFS, measured.resultTruePeakDBTP, measured.gainDB,
+            measured.limiterThresholdDB != nil ? " and limited" : "")
+    }
+
     /// What the loader repaired in `song` (a file cut short, a missing End-of-Track: what
     /// `info` lists) and what a render of it with these options leaves out, one line each,
     /// worded for the command line: said before the render starts (not an error), and in a
