@@ -112,20 +112,25 @@ struct BatchCommand: ParsableCommand {
         let summary = job.run { [reporting] result, number in Self.announce(result, number: number, of: total, reporting: reporting) }
         if job.wasStopped {
             try? writeReports(summary)
+            sayTotals(of: summary)
             reportsWritten.signal()
         }
         interruption.yieldIfInterrupted()
         try writeReports(summary)
-        if !reporting.quiet {
-            FileHandle.standardError.write(
-                Data(
-                    String(
-                        format: "midiviz batch: %d song%@: %d rendered, %d up to date, %d failed, in %.1f s\n",
-                        summary.songs.count, summary.songs.count == 1 ? "" : "s", summary.count(.rendered), summary.count(.skipped),
-                        summary.count(.failed), summary.totals.wallSeconds
-                    ).utf8))
-        }
+        sayTotals(of: summary)
         if summary.count(.failed) > 0 { throw ExitCode(1) }
+    }
+
+    /// The batch's last line: its songs by how they went.
+    private func sayTotals(of summary: BatchReport) {
+        guard !reporting.quiet else { return }
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "midiviz batch: %d song%@: %d rendered, %d up to date, %d failed, in %.1f s\n",
+                    summary.songs.count, summary.songs.count == 1 ? "" : "s", summary.count(.rendered), summary.count(.skipped),
+                    summary.count(.failed), summary.totals.wallSeconds
+                ).utf8))
     }
 
     /// Writes `summary` as the `--report` and `--junit` files asked for.

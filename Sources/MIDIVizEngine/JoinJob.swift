@@ -59,7 +59,7 @@ package final class JoinJob: Sendable {
         guard !request.parts.isEmpty else { throw .usage("nothing to join: no parts") }
         // The parts' H.264 is copied: into an MP4 only (a WebM or MOV would need it re-encoded).
         guard VideoContainer(outputPath: request.output) == .mp4 else { throw .joinContainer(path: request.output) }
-        var inputs = request.parts.map { (path: $0, what: "part") }
+        var inputs = request.parts.map { (path: $0, what: "part \($0)") }
         if let song = request.songPath { inputs.append((song, "input song")) }
         if let soundFont = request.sound.soundFontPath { inputs.append((soundFont, "SoundFont")) }
         try OutputChecks.check([.mp4(path: request.output, crf: 0, preset: "")], inputs: inputs)

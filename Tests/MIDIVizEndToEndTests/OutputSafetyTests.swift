@@ -232,6 +232,8 @@ struct OutputSafetyTests {
 
         let track = try render([Self.arpeggio, "-o", "t.mp4", "--hide-track", "99"])
         #expect(track.status == 64 && track.stderr.contains("--hide-track 99: the song has "), "\(track.stderr)")
+        let nothing = try render([Self.arpeggio, "-o", "t.mp4", "--only-track", "1", "--hide-track", "1"])
+        #expect(nothing.status == 64 && nothing.stderr.contains("--only-track 1 and --hide-track 1 contradict each other"), "\(nothing.stderr)")
 
         let unnamed = try ProcessRunner.midiviz(["info", ""])
         #expect(unnamed.status == 66 && unnamed.stderr == "midiviz: cannot read \"\": an input needs a name, not an empty one\n", "\(unnamed.stderr)")

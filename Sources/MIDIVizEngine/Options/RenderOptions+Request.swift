@@ -16,6 +16,10 @@ extension RenderOptions {
         if backgroundImage != nil && background == .transparent { throw .contradiction("background-image", "background transparent") }
         if backgroundVideo != nil && background == .transparent { throw .contradiction("background-video", "background transparent") }
         if backgroundVideo != nil && backgroundImage != nil { throw .contradiction("background-video", "background-image") }
+        // Drawing only a track and hiding it draws none of it.
+        if let track = onlyTracks.first(where: hiddenTracks.contains) {
+            throw .contradiction("only-track \(track)", "hide-track \(track)")
+        }
     }
 
     /// The colours and visibility per track and channel.
