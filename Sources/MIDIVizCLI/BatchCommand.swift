@@ -110,14 +110,12 @@ struct BatchCommand: ParsableCommand {
         defer { interruption.cancel() }
         let total = plan.songs.count
         let summary = job.run { [reporting] result, number in Self.announce(result, number: number, of: total, reporting: reporting) }
-        if job.wasStopped {
-            try? writeReports(summary)
-            sayTotals(of: summary)
-            reportsWritten.signal()
-        }
-        interruption.yieldIfInterrupted()
-        try writeReports(summary)
+        // Written before a signal's exit, whenever it came (its cleanup waits for them).
+        let written = Result { try writeReports(summary) }
         sayTotals(of: summary)
+        reportsWritten.signal()
+        interruption.yieldIfInterrupted()
+        try written.get()
         if summary.count(.failed) > 0 { throw ExitCode(1) }
     }
 

@@ -43,8 +43,12 @@ package enum OutputChecks {
             {
                 throw .usage("cannot write \(output.path): it names a folder, not a file")
             }
-            let path = absolute(output.path), real = PathParts.realPath(ofDeepestExisting: path)
-            let identity = FileIdentity(path: path)
+            // As written, `..` taken as text; as the kernel will follow it, links first (`link/..`
+            // is the link's target's parent).
+            let path = absolute(output.path)
+            let raw = output.path.hasPrefix("/") ? output.path : FileManager.default.currentDirectoryPath + "/" + output.path
+            let real = PathParts.realPath(ofDeepestExisting: raw)
+            let identity = FileIdentity(path: raw)
             if let what = reads.what(output.path) { throw .usage("refusing to write \(output.path): it is the \(what)") }
             if earlier.contains(where: { $0.path == path || $0.real == real || ($0.identity != nil && $0.identity == identity) }) {
                 throw .usage("refusing to write \(output.path) twice: two outputs name it")
@@ -60,11 +64,11 @@ package enum OutputChecks {
                 throw .usage("refusing to write \(output.path): another output lies inside the frames folder \(folder)")
             }
             earlier.append((path, real, identity, output.isFolder))
-            try checkKind(of: output.path, isFolder: output.isFolder, at: path, reads: reads)
+            try checkKind(of: output.path, isFolder: output.isFolder, at: raw, reads: reads)
             let isInMadeFolder = madeFolder.map { path.hasPrefix($0) } ?? false
             // A link is written through: its target's folder takes the output.
             try checkWritableParent(
-                of: StagedOutput.linkTarget(of: path) ?? path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
+                of: StagedOutput.linkTarget(of: raw) ?? path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
         }
     }
 

@@ -20,10 +20,10 @@ final class OutputTransaction: Sendable {
         try keep(StagedOutput(finalPath: output.path, isFolder: output.isFolder, sweepsScratches: true), asScratch: false)
     }
 
-    /// A temporary file beside `path` (`.NAME.SUFFIX.midiviz-PID-XXXXXX`), removed at the end
-    /// whatever happens.
+    /// A temporary file beside `path` (`.NAME.SUFFIX.midiviz-PID-XXXXXX`; beside its target
+    /// when it is a link, as the output is staged), removed at the end whatever happens.
     func scratch(beside path: String, suffix: String) throws(RenderError) -> String {
-        try keep(StagedOutput(finalPath: path + "." + suffix, isFolder: false), asScratch: true)
+        try keep(StagedOutput(finalPath: (StagedOutput.linkTarget(of: path) ?? path) + "." + suffix, isFolder: false), asScratch: true)
     }
 
     /// Records a new temporary, unless the transaction has already ended (then it goes at once).

@@ -14,13 +14,14 @@ struct ReadFiles {
         let absolute = OutputChecks.absolute(path)
         guard byPath[absolute] == nil else { return }
         byPath[absolute] = what
-        if let file = FileIdentity(path: absolute), byFile[file] == nil { byFile[file] = what }
+        if let file = FileIdentity(path: path) ?? FileIdentity(path: absolute), byFile[file] == nil { byFile[file] = what }
     }
 
     /// What `path` is, when the run reads it.
     func what(_ path: String) -> String? {
         let absolute = OutputChecks.absolute(path)
         if let what = byPath[absolute] { return what }
-        return FileIdentity(path: absolute).flatMap { byFile[$0] }
+        // The file as the kernel finds it (`link/..` is the link's target's parent), not `absolute`.
+        return FileIdentity(path: path).flatMap { byFile[$0] }
     }
 }

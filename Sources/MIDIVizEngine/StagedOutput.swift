@@ -85,12 +85,15 @@ final class StagedOutput: Sendable {
     func commit() throws(RenderError) {
         // What was there, kept under the temporary's name marked old.
         let backup = temporaryPath.replacingOccurrences(of: ".midiviz-\(getpid())-", with: ".midiviz-old-\(getpid())-")
-        var old = stat()
-        if stat(finalPath, &old) == 0 {
-            // What replaces an output keeps its permissions, and its group where that is allowed
-            // (first: a change of group clears the set-group-ID bit).
-            _ = chown(temporaryPath, uid_t.max, old.st_gid)
-            chmod(temporaryPath, old.st_mode & 0o7777)
+        var old = stat(), made = stat()
+        if stat(finalPath, &old) == 0, stat(temporaryPath, &made) == 0 {
+            // What replaces an output keeps its group where that is allowed (first: a change of
+            // group clears the set-group-ID bit), and its permissions: the group's only with
+            // its group, and a folder stays the owner's to write (to be put back, or removed).
+            let keepsGroup = chown(temporaryPath, uid_t.max, old.st_gid) == 0
+            var mode = old.st_mode & (keepsGroup ? 0o777 : 0o707) | (keepsGroup ? 0 : made.st_mode & 0o070)
+            if isFolder { mode = mode & 0o077 | made.st_mode & 0o700 | (keepsGroup ? old.st_mode & 0o2000 : 0) }
+            chmod(temporaryPath, mode)
         }
         if FileManager.default.fileExists(atPath: finalPath) {
             // A file is kept by a hard link (the old one stays in place until the rename); where
@@ -151,7 +154,7 @@ final class StagedOutput: Sendable {
 
     /// What runs that died left beside `output`: its temporaries and its scratch files'.
     static func removeStaleTemporaries(of output: String) {
-        let parts = PathParts(output)
+        let parts = PathParts(linkTarget(of: output) ?? output)
         removeStaleTemporaries(in: parts.folder, of: [parts.name] + scratchNames(of: parts.name))
     }
 

@@ -261,6 +261,12 @@ struct OutputSafetyTests {
             #expect(inside.status == 64 && inside.stderr.contains("another output lies inside the frames folder"), "\(arguments): \(inside.stderr)")
         }
         #expect(contents(folder + "/fr").isEmpty)
+        // `up/..` is where the kernel takes it: the link's target's parent, fr (not the folder).
+        try FileManager.default.createDirectory(atPath: folder + "/fr/inner", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/up", withDestinationPath: "fr/inner")
+        let dotted = try render(["--frames-dir", "fr", "-o", "up/../x.mp4"])
+        #expect(dotted.status == 64 && dotted.stderr.contains("another output lies inside the frames folder"), "\(dotted.stderr)")
+        try FileManager.default.removeItem(atPath: folder + "/fr/inner")
 
         try FileManager.default.createDirectory(atPath: folder + "/fn/frame_000001.png/deep", withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: URL(fileURLWithPath: folder + "/fn/frame_000001.png/deep/inside.txt"))
@@ -279,6 +285,12 @@ struct OutputSafetyTests {
         #expect(replaced.status == 0, "\(replaced.stderr)")
         let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/private.mp4")
         #expect((attributes[.posixPermissions] as? Int) == 0o600 && (attributes[.size] as? Int ?? 0) > 3)
+        // A frames folder keeps what its group and others may do; its owner may still write it.
+        chmod(folder + "/fr", 0o750)
+        let frames = try render(["--no-video", "--frames-dir", "fr"])
+        #expect(frames.status == 0, "\(frames.stderr)")
+        #expect((try FileManager.default.attributesOfItem(atPath: folder + "/fr")[.posixPermissions] as? Int) == 0o750)
+        #expect(contents(folder + "/fr").count == 10)
     }
 
     /// A file named for another format, a negative number, a hexadecimal one: one plain line,

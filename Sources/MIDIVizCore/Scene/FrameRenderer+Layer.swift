@@ -27,8 +27,9 @@ extension FrameRenderer {
             var bandsAbove = [0]
             for marked in bands { bandsAbove.append(bandsAbove.last! + (marked ? 1 : 0)) }
             let lying = NotesDrawn.lying { region, _ in
-                // The rows of pixels `region` touches, as `ChangedTiles.touches` counts them.
-                let top = max(0, Int(region.minY.rounded(.down))), bottom = min(height, Int(region.maxY.rounded(.up)))
+                // The rows of pixels `region` touches, within the bands.
+                let top = max(0, Int(region.minY.rounded(.down)))
+                let bottom = min(bands.count * ChangedTiles.tileHeight, Int(region.maxY.rounded(.up)))
                 guard bottom > top else { return false }
                 return bandsAbove[(bottom - 1) / ChangedTiles.tileHeight + 1] > bandsAbove[top / ChangedTiles.tileHeight]
             }

@@ -87,9 +87,9 @@ extension RenderOptions {
             return nil
         }
         return String(
-            format: "--loudness %@: the sound reached %.1f LUFS at %.1f dBTP (%+.1f dB%@): as loud as it gets under the true-peak ceiling",
-            target.optionText, measured.resultLUFS, measured.resultTruePeakDBTP, measured.gainDB,
-            measured.limiterThresholdDB != nil ? " and limited" : "")
+            format: "--loudness %@: the sound reached %.1f LUFS at %.1f dBTP (%+.1f dB%@), not the %@ asked", target.optionText,
+            measured.resultLUFS, measured.resultTruePeakDBTP, measured.gainDB, measured.limiterThresholdDB != nil ? " and limited" : "",
+            target.optionText)
     }
 
     /// What the loader repaired in `song` (a file cut short, a missing End-of-Track: what
