@@ -46,7 +46,7 @@ package enum OutputChecks {
             // As written, `..` taken as text; as the kernel will follow it, links first (`link/..`
             // is the link's target's parent).
             let path = absolute(output.path)
-            let raw = output.path.hasPrefix("/") ? output.path : FileManager.default.currentDirectoryPath + "/" + output.path
+            let raw = PathParts.fromWorkingFolder(output.path)
             let real = PathParts.realPath(ofDeepestExisting: raw)
             let identity = FileIdentity(path: raw)
             if let what = reads.what(output.path) { throw .usage("refusing to write \(output.path): it is the \(what)") }
@@ -81,7 +81,7 @@ package enum OutputChecks {
             throw .cannotCreate(
                 looped
                     ? "cannot write \(name): its symbolic links lead round in a loop"
-                    : "cannot write \(name): it is a symbolic link to nothing (\(linkDestination(path)))")
+                    : "cannot write \(name): it is a symbolic link to nothing (\(PathParts.linkDestination(of: path) ?? "unreadable"))")
         }
         let kind = status.st_mode & S_IFMT
         if isFolder {
@@ -144,13 +144,6 @@ package enum OutputChecks {
         let digits = name.dropFirst(6).dropLast(4)
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits), number >= 1 else { return false }
         return PNGFolderSink.fileName(ofFrame: number - 1) == name
-    }
-
-    /// What a symbolic link holds. The corresponding C function is `readlink`.
-    private static func linkDestination(_ path: String) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        return count < 0 ? "unreadable" : String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func absolute(_ path: String) -> String {

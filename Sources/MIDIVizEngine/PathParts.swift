@@ -50,19 +50,31 @@ struct PathParts: Equatable {
     }
 
     /// Where `path` leads: its links followed (a link to nothing too, to the name it holds),
-    /// then `realPath(ofDeepestExisting:)`. The corresponding C functions are `lstat`, `readlink`.
+    /// then `realPath(ofDeepestExisting:)`. The corresponding C function is `lstat`.
     static func realPath(followingLinksOf path: String) -> String {
         var current = path
         // As the kernel gives up: 40 links.
         for _ in 0..<40 {
             var status = stat()
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { break }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(current, &buffer, buffer.count - 1)
-            guard count > 0 else { break }
-            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let destination = linkDestination(of: current), !destination.isEmpty else { break }
             current = destination.hasPrefix("/") ? destination : join(PathParts(current).folder, destination)
         }
         return realPath(ofDeepestExisting: current)
+    }
+
+    /// What a symbolic link holds; nil when it cannot be read. The corresponding C function is
+    /// `readlink`.
+    static func linkDestination(of path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `path` from the working folder, as the kernel will take it: links first, then `..`
+    /// (`link/..` is the link's target's parent), unlike `OutputChecks.absolute`.
+    static func fromWorkingFolder(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }

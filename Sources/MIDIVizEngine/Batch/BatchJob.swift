@@ -75,7 +75,7 @@ public final class BatchJob: Sendable {
             zip(plan.songs, state.results).map { song, result in
                 result
                     ?? BatchResult(
-                        song: song, status: .failed, exitCode: 130, message: "not finished: the batch was stopped before it started",
+                        song: song, status: .failed, exitCode: 130, message: Self.notStarted,
                         durationSeconds: 0, frames: 0, wallSeconds: 0)
             }
         }
@@ -99,6 +99,9 @@ public final class BatchJob: Sendable {
         }
         return BatchReport(songs: songs, wallSeconds: 0, shard: plan.shard, plan: plan.identity)
     }
+
+    /// Why a song a stopped batch did not start has no video.
+    private static let notStarted = "not finished: the batch was stopped before it started"
 
     /// Whether `stop` was called.
     public var wasStopped: Bool { state.withLock { $0.stopped } }
@@ -185,7 +188,7 @@ public final class BatchJob: Sendable {
             if !state.stopped { state.active[index] = job }
             return !state.stopped
         }
-        guard mayStart else { return result(.failed, code: 130, "not finished: the batch was stopped before it started") }
+        guard mayStart else { return result(.failed, code: 130, Self.notStarted) }
         let summary: RenderSummary
         do { summary = try job.run() } catch { return failed(error) }
         if let missed = options.loudnessWarning(summary.loudness) { warnings.append(missed) }

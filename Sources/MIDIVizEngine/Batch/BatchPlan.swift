@@ -120,9 +120,7 @@ public struct BatchPlan: Sendable {
     private func checkOutputs(configFiles: [String]) throws(BatchError) {
         let reads = ReadFiles(readsOf: self, configFiles: configFiles)
         let folder = OutputChecks.absolute(outputDirectory.isEmpty ? "." : outputDirectory)
-        // As the kernel will follow them: links first, then `..` (`link/..` is the link's parent).
-        func unresolved(_ path: String) -> String { path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path }
-        let realFolder = PathParts.realPath(ofDeepestExisting: unresolved(outputDirectory.isEmpty ? "." : outputDirectory))
+        let realFolder = PathParts.realPath(ofDeepestExisting: PathParts.fromWorkingFolder(outputDirectory.isEmpty ? "." : outputDirectory))
         // Where each video and record leads, and which of them leads there first.
         var leadingThere: [String: String] = [:]
         for song in songs where song.problem == nil {
@@ -132,7 +130,7 @@ public struct BatchPlan: Sendable {
             }
             // A video or record that is itself a link is written through (`StagedOutput`): where it leads counts.
             for written in [song.output, BatchRecord.path(of: song.output)] {
-                let resolved = PathParts.realPath(followingLinksOf: unresolved(written))
+                let resolved = PathParts.realPath(followingLinksOf: PathParts.fromWorkingFolder(written))
                 guard resolved.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else {
                     throw .usage(
                         "refusing to write \(written) for \(song.relativePath): a link takes it outside the output folder, to \(PathParts(resolved).folder)")

@@ -24,9 +24,14 @@ struct RollLayout: StyleLayout {
     /// `--direction` (the lead-in is worked out from the frame, not from the turned notes area)
     /// keep `--window` as it is.
     static func onScreenSeconds(settings: RenderSettings) -> Double {
-        let perFrame = pixelsPerFrame(settings: settings)
-        guard perFrame > 0, isRounded(settings) else { return settings.windowSeconds }
-        return notesWidth(settings: settings) / (perFrame * settings.frameRate.perSecond)
+        let perSecond = pixelsPerSecond(settings: settings)
+        guard perSecond > 0, isRounded(settings) else { return settings.windowSeconds }
+        return notesWidth(settings: settings) / perSecond
+    }
+
+    /// How far notes move in a second, in pixels: `pixelsPerFrame` at the frame rate.
+    static func pixelsPerSecond(settings: RenderSettings) -> Double {
+        pixelsPerFrame(settings: settings) * settings.frameRate.perSecond
     }
 
     /// How far notes move from one frame to the next, in pixels: whole, or a half, or as
@@ -51,7 +56,7 @@ struct RollLayout: StyleLayout {
     /// keys' edge lies up to half a pixel further back than a quarter of the window.
     static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
         let window = onScreenSeconds(settings: settings)
-        let perSecond = pixelsPerFrame(settings: settings) * settings.frameRate.perSecond
+        let perSecond = pixelsPerSecond(settings: settings)
         let past = window * playheadPosition + (perSecond > 0 ? 1 / perSecond : 0), future = window - window * playheadPosition
         let narrowest = narrowestNoteSeconds(settings: settings)
         let sparks = settings.effects ? Sparks.lifeSeconds : 0
@@ -126,7 +131,7 @@ struct RollLayout: StyleLayout {
         pedalLaneBottom = bottom - 1
         rowHeight = (notesBottom - notesTop) / Float(scene.pitchRange.count)
         playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
-        pixelsPerSecond = Float(Self.pixelsPerFrame(settings: scene.settings) * scene.settings.frameRate.perSecond)
+        pixelsPerSecond = Float(Self.pixelsPerSecond(settings: scene.settings))
         blackKeyLength = (keyboardWidth * PianoKeys.blackKeyLength).rounded()
         keyboardKeys = max(0, scene.pitchRange.lowerBound - 1)...min(127, scene.pitchRange.upperBound + 1)
         showsOctaveNames = rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide)) * 1.1
