@@ -35,6 +35,25 @@ import Testing
         }
     }
 
+    /// A worker's kept lookups (`VisibleNotes`) answer as the index does, whatever order the
+    /// moments come in: a frame and the one before, again, a jump back, the same moment twice.
+    @Test func keptLookupsAnswerAsTheIndexDoes() {
+        let notes = notes(count: 2000, seed: 5)
+        let index = NoteIndex(notes: notes, visibleFrom: { $0.startSeconds - 2 }, visibleUntil: { $0.endSeconds })
+        var kept = VisibleNotes()
+        var random = SeededNumbers(state: 17)
+        var moments: [Double] = []
+        for _ in 0..<100 {
+            let now = Double.random(in: 0..<120, using: &random)
+            moments += [now, now + 1.0 / 30, now, now + 1.0 / 30, now + 2.0 / 30, now - 5, now - 5]
+        }
+        for moment in moments {
+            let found = kept.at(moment, in: index)
+            #expect(found == index.visible(at: moment), "at \(moment)")
+            if found != index.visible(at: moment) { return }
+        }
+    }
+
     /// Notes out of order (a visibleFrom that is not monotonic) are still found, in the order
     /// they come into view.
     @Test func unsortedSpansAreFound() {

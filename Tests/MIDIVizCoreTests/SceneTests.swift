@@ -178,7 +178,8 @@ import Testing
         try #require(scene.scrollArea?.motion == .down, "the notes fall on a layer")
         let span = KeyboardLayout(scene: scene).keySpan(60)
         var layer: [Shape] = [], over: [Shape] = []
-        scene.makeLayeredShapes(at: 1.3, layer: &layer, over: &over)
+        var visible = VisibleNotes()
+        scene.makeLayeredShapes(at: 1.3, visible: &visible, layer: &layer, over: &over)
         func onC4(_ shapes: [Shape]) -> [Shape] {
             shapes.filter { if case .glow(let center, _, _, _) = $0 { return center.x == (span.left + span.right) / 2 } else { return false } }
         }

@@ -392,7 +392,8 @@ import Testing
             let earlier = settings.seconds(ofFrame: frame), later = settings.seconds(ofFrame: frame + 2)
             let shift = try #require(area.shift(from: earlier, to: later))
             changes.removeAll()
-            let told = layout.appendLayerChanges(from: earlier, to: later, shift: shift, to: &changes)
+            var visible = VisibleNotes()
+            let told = layout.appendLayerChanges(from: earlier, to: later, shift: shift, visible: &visible, to: &changes)
             // A note on its way down: a second and a half to go.
             (note.startSeconds, note.endSeconds) = (later + 1.5, later + 1.7)
             let notesMove = layout.noteRect(note, now: later).minY - layout.noteRect(note, now: earlier).minY

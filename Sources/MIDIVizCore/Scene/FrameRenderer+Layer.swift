@@ -33,7 +33,8 @@ extension FrameRenderer {
                 guard bottom > top else { return false }
                 return bandsAbove[(bottom - 1) / ChangedTiles.tileHeight + 1] > bandsAbove[top / ChangedTiles.tileHeight]
             }
-            scene.makeLayeredShapes(at: seconds, notes: lying, layer: &workspace.layerShapes, over: &workspace.overShapes)
+            scene.makeLayeredShapes(
+                at: seconds, notes: lying, visible: &workspace.visible, layer: &workspace.layerShapes, over: &workspace.overShapes)
             hideCoveredOnLayer(&workspace)
             layer.moveRows(area.rows.clamped(to: 0..<layer.height), down: shift)
             redraw(
@@ -45,7 +46,7 @@ extension FrameRenderer {
             moved = true
         }
         if !moved {
-            scene.makeLayeredShapes(at: seconds, layer: &workspace.layerShapes, over: &workspace.overShapes)
+            scene.makeLayeredShapes(at: seconds, visible: &workspace.visible, layer: &workspace.layerShapes, over: &workspace.overShapes)
             hideCoveredOnLayer(&workspace)
             layer.clear(columns: 0..<layer.width, rows: area.rows.clamped(to: 0..<layer.height))
             layer.draw(workspace.layerShapes, fonts: fonts)
@@ -68,7 +69,9 @@ extension FrameRenderer {
     private func findLayerChanges(from earlier: Double, to seconds: Double, shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace)
         -> Bool
     {
-        guard scene.makeLayerChanges(from: earlier, to: seconds, shift: shift, into: &workspace.layerShapes) else { return false }
+        guard scene.makeLayerChanges(from: earlier, to: seconds, shift: shift, visible: &workspace.visible, into: &workspace.layerShapes) else {
+            return false
+        }
         workspace.layerDirty.removeAll()
         if let strip = area.uncovered(by: shift) { workspace.layerDirty.mark(strip) }
         for shape in workspace.layerShapes {

@@ -51,7 +51,7 @@ package struct FrameRenderer: Sendable {
         }
         if let scrollArea, scrollArea.motion == .left {
             if renderMoving(at: seconds, in: scrollArea, workspace: &workspace) { return }
-            let notes = scene.makeMovingShapes(at: seconds, notes: .all, into: &workspace.nextShapes)
+            let notes = scene.makeMovingShapes(at: seconds, notes: .all, visible: &workspace.visible, into: &workspace.nextShapes)
             workspace.keepShapesBesideNotes(notes, fonts: fonts)
         } else {
             scene.makeShapes(at: seconds, into: &workspace.nextShapes)
@@ -179,8 +179,9 @@ extension FrameRenderer {
     /// frame is new, or so few shapes are made that `GlowBudget` might see fewer than it must.
     private func renderMoving(at seconds: Double, in area: ScrollArea, workspace: inout FrameWorkspace) -> Bool {
         guard workspace.knowsShapesBesideNotes, let previous = workspace.previousSeconds, let shift = area.shift(from: previous, to: seconds),
-            scene.makeMovingChanges(from: previous, to: seconds, shift: shift, new: &workspace.changedNew, old: &workspace.changedOld),
-            let none = scene.makeMovingShapes(at: seconds, notes: .none, into: &workspace.nextBeside), none.isEmpty
+            scene.makeMovingChanges(
+                from: previous, to: seconds, shift: shift, visible: &workspace.visible, new: &workspace.changedNew, old: &workspace.changedOld),
+            let none = scene.makeMovingShapes(at: seconds, notes: .none, visible: &workspace.visible, into: &workspace.nextBeside), none.isEmpty
         else { return false }
         workspace.nextBesideRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextBeside { workspace.nextBesideRegions.append(shape.bounds(fonts: fonts)) }
@@ -204,7 +205,7 @@ extension FrameRenderer {
                 guard region.maxX >= 0, region.minX <= last, region.minX < region.maxX else { return false }
                 let first = dirty.tileColumn(ofPixel: Int(max(0, region.minX))), end = dirty.tileColumn(ofPixel: Int(min(last, region.maxX))) + 1
                 return markedBefore[end] > markedBefore[first] && dirty.touches(region)
-            }, into: &workspace.nextShapes)
+            }, visible: &workspace.visible, into: &workspace.nextShapes)
         guard workspace.nextShapes.count >= Occlusion.fewestShapes else { return false }
         workspace.glowBudget.limit(&workspace.nextShapes)
         workspace.nextRegions.removeAll(keepingCapacity: true)
@@ -285,6 +286,8 @@ package struct FrameWorkspace: Sendable {
     /// What later opaque shapes cover, found anew for each frame.
     var occlusion = Occlusion()
     var glowBudget = GlowBudget()
+    /// The notes visible at the last moments drawn.
+    var visible = VisibleNotes()
     /// The moment of the last frame drawn here (nil: none, or not over the still backdrop).
     var previousSeconds: Double?
     /// What a scrolled frame draws anew, and the canvas it draws it on.

@@ -58,7 +58,24 @@ package struct NoteIndex: Sendable {
         // The spans that have begun: froms[0..<begun].
         let begun = froms.partitioningIndex { $0 > seconds }
         guard begun > 0 else { return }
-        visit(node: 1, firstBlock: 0, blocks: leafCount, begun: begun, seconds: seconds, body)
+        // The subtrees still to visit, the next on top: node n covers `blocks` blocks from
+        // `firstBlock`, left to right. A loop, not a recursion, so that `body` is inlined
+        // where it is known (`visible`).
+        var pending: [(node: Int, firstBlock: Int, blocks: Int)] = [(1, 0, leafCount)]
+        pending.reserveCapacity(2 * leafCount.bitWidth)
+        while let (node, firstBlock, blocks) = pending.popLast() {
+            guard firstBlock * Self.blockSize < begun, latestUntil[node] >= seconds else { continue }
+            if blocks == 1 {
+                for position in (firstBlock * Self.blockSize)..<min(begun, (firstBlock + 1) * Self.blockSize)
+                where untils[position] >= seconds {
+                    body(Int(order[position]))
+                }
+                continue
+            }
+            let half = blocks / 2
+            pending.append((2 * node + 1, firstBlock + half, half))
+            pending.append((2 * node, firstBlock, half))
+        }
     }
 
     /// The indices `forEachVisible` visits, in its order. A loop over them spares a caller's
@@ -67,20 +84,5 @@ package struct NoteIndex: Sendable {
         var indices: [Int] = []
         forEachVisible(at: seconds) { indices.append($0) }
         return indices
-    }
-
-    /// Visits the subtree `node`, covering blocks firstBlock..<firstBlock + blocks, left to right.
-    private func visit(node: Int, firstBlock: Int, blocks: Int, begun: Int, seconds: Double, _ body: (Int) -> Void) {
-        guard firstBlock * Self.blockSize < begun, latestUntil[node] >= seconds else { return }
-        if blocks == 1 {
-            for position in (firstBlock * Self.blockSize)..<min(begun, (firstBlock + 1) * Self.blockSize)
-            where untils[position] >= seconds {
-                body(Int(order[position]))
-            }
-            return
-        }
-        let half = blocks / 2
-        visit(node: 2 * node, firstBlock: firstBlock, blocks: half, begun: begun, seconds: seconds, body)
-        visit(node: 2 * node + 1, firstBlock: firstBlock + half, blocks: half, begun: begun, seconds: seconds, body)
     }
 }

@@ -143,10 +143,12 @@ package struct Scene: Sendable {
     /// What moves at `seconds` when the style's scroll area is a layer (`ScrollArea.Motion.down`):
     /// `layer` gets the shapes that fall with the music, `over` all that is drawn over them.
     /// Of the falling notes, those `drawn` picks.
-    package func makeLayeredShapes(at seconds: Double, notes drawn: NotesDrawn = .all, layer: inout [Shape], over: inout [Shape]) {
+    package func makeLayeredShapes(
+        at seconds: Double, notes drawn: NotesDrawn = .all, visible: inout VisibleNotes, layer: inout [Shape], over: inout [Shape]
+    ) {
         layer.removeAll(keepingCapacity: true)
         over.removeAll(keepingCapacity: true)
-        let falling = appendLayered(of: settings.style.layout, at: seconds, notes: drawn, to: &layer)
+        let falling = appendLayered(of: settings.style.layout, at: seconds, notes: drawn, visible: &visible, to: &layer)
         over.append(contentsOf: layer[falling...])
         layer.removeSubrange(falling...)
         appendOverlays(at: seconds, to: &over)
@@ -206,23 +208,25 @@ package struct Scene: Sendable {
     /// The falling shapes at `seconds` that differ from those at `earlier` moved `shift` pixels
     /// down the layer (`StyleLayout.appendLayerChanges`), replacing `shapes`; false when the
     /// style cannot tell.
-    package func makeLayerChanges(from earlier: Double, to seconds: Double, shift: Int, into shapes: inout [Shape]) -> Bool {
+    package func makeLayerChanges(
+        from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, into shapes: inout [Shape]
+    ) -> Bool {
         shapes.removeAll(keepingCapacity: true)
-        return appendLayerChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, to: &shapes)
+        return appendLayerChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, visible: &visible, to: &shapes)
     }
 
     /// The shapes at `seconds` when the scroll area moves left, with the notes `drawn` picks
     /// (`StyleLayout.appendMoving`), replacing `shapes`; returns where the notes'
     /// shapes lie (the overlays come after them), nil when the style cannot tell.
     package func makeMovingShapes(
-        at seconds: Double, notes drawn: NotesDrawn, into shapes: inout [Shape]
+        at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, into shapes: inout [Shape]
     ) -> Range<Int>? {
         guard layoutTransform == nil else {
             makeShapes(at: seconds, into: &shapes)
             return nil
         }
         shapes.removeAll(keepingCapacity: true)
-        let notes = appendMoving(of: settings.style.layout, at: seconds, notes: drawn, to: &shapes)
+        let notes = appendMoving(of: settings.style.layout, at: seconds, notes: drawn, visible: &visible, to: &shapes)
         appendOverlays(at: seconds, to: &shapes)
         return notes
     }
@@ -230,37 +234,40 @@ package struct Scene: Sendable {
     /// The notes' shapes that differ at `seconds` from those at `earlier` moved `shift` pixels
     /// left (`StyleLayout.appendMovingChanges`), replacing `new` and `old`; false when the
     /// style cannot tell.
-    package func makeMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool {
+    package func makeMovingChanges(
+        from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, new: inout [Shape], old: inout [Shape]
+    ) -> Bool {
         new.removeAll(keepingCapacity: true)
         old.removeAll(keepingCapacity: true)
-        return appendMovingChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, new: &new, old: &old)
+        return appendMovingChanges(of: settings.style.layout, from: earlier, to: seconds, shift: shift, visible: &visible, new: &new, old: &old)
     }
 
     /// A moving frame has no `--direction` turn either (`scrollArea` is nil then).
     private func appendMoving<Layout: StyleLayout>(
-        of layout: Layout.Type, at seconds: Double, notes drawn: NotesDrawn,
+        of layout: Layout.Type, at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes,
         to shapes: inout [Shape]
     ) -> Range<Int>? {
-        Layout(scene: self).appendMoving(at: seconds, notes: drawn, to: &shapes)
+        Layout(scene: self).appendMoving(at: seconds, notes: drawn, visible: &visible, to: &shapes)
     }
 
     private func appendMovingChanges<Layout: StyleLayout>(
-        of layout: Layout.Type, from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]
+        of layout: Layout.Type, from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, new: inout [Shape],
+        old: inout [Shape]
     ) -> Bool {
-        Layout(scene: self).appendMovingChanges(from: earlier, to: seconds, shift: shift, new: &new, old: &old)
+        Layout(scene: self).appendMovingChanges(from: earlier, to: seconds, shift: shift, visible: &visible, new: &new, old: &old)
     }
 
     /// A layer has no `--direction` turn (`scrollArea` is nil then).
     private func appendLayered<Layout: StyleLayout>(
-        of layout: Layout.Type, at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]
+        of layout: Layout.Type, at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, to shapes: inout [Shape]
     ) -> Int {
-        Layout(scene: self).appendLayered(at: seconds, notes: drawn, to: &shapes)
+        Layout(scene: self).appendLayered(at: seconds, notes: drawn, visible: &visible, to: &shapes)
     }
 
     private func appendLayerChanges<Layout: StyleLayout>(
-        of layout: Layout.Type, from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]
+        of layout: Layout.Type, from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, to shapes: inout [Shape]
     ) -> Bool {
-        Layout(scene: self).appendLayerChanges(from: earlier, to: seconds, shift: shift, to: &shapes)
+        Layout(scene: self).appendLayerChanges(from: earlier, to: seconds, shift: shift, visible: &visible, to: &shapes)
     }
 
     /// Where frames move by whole pixels from one to the next (`ScrollArea`): the style's own,

@@ -220,13 +220,16 @@ struct KeyboardLayout: StyleLayout {
 
     // MARK: frames
 
-    func append(at seconds: Double, to shapes: inout [Shape]) { _ = append(at: seconds, to: &shapes, layered: false) }
+    func append(at seconds: Double, to shapes: inout [Shape]) {
+        var visible = VisibleNotes()
+        _ = append(at: seconds, to: &shapes, layered: false, notes: .all, visible: &visible)
+    }
 
     /// The falling shapes (bar lines, and of the notes `drawn` picks the notes and what the
     /// pedal holds), whole (the layer's rows that show are the notes' area), then the drum
     /// lane, lit keys, glows and sparks.
-    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Int {
-        append(at: seconds, to: &shapes, layered: true, notes: drawn)
+    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Int {
+        append(at: seconds, to: &shapes, layered: true, notes: drawn, visible: &visible)
     }
 
     /// The bar and beat lines falling at `seconds`.
@@ -243,7 +246,7 @@ struct KeyboardLayout: StyleLayout {
 
     /// The shapes of the moment `seconds`; `layered`, falling ones first, unclipped (their
     /// count is returned), of the notes `drawn` picks.
-    private func append(at seconds: Double, to shapes: inout [Shape], layered: Bool, notes drawn: NotesDrawn = .all) -> Int {
+    private func append(at seconds: Double, to shapes: inout [Shape], layered: Bool, notes drawn: NotesDrawn, visible: inout VisibleNotes) -> Int {
         let start = shapes.count
         let accent = scene.settings.scheme.accent
         appendBarLines(at: seconds, to: &shapes)
@@ -254,7 +257,7 @@ struct KeyboardLayout: StyleLayout {
         var sparks: [(note: Note, color: RGBA)] = []
         // On a layer the drums are drawn over the falling notes.
         var drums: [Shape] = []
-        for index in scene.index.visible(at: seconds) {
+        for index in visible.at(seconds, in: scene.index) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
                 if layered { lane.append(note, at: seconds, to: &drums) } else { lane.append(note, at: seconds, to: &shapes) }
@@ -338,7 +341,7 @@ struct KeyboardLayout: StyleLayout {
     /// `earlier` moved: a note moves by exactly the layer's pixels (`fall(to:from:)`, checked) and
     /// `Occlusion` leaves out only what could not show, so a note looks the same whatever comes
     /// and goes around it. False when that cannot be told (then nothing is appended).
-    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool {
+    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Bool {
         // The notes move by the frames' places apart: the layer's move only when that is exactly
         // `shift` pixels (at 29.97 fps the speed is not a whole number of 256ths a frame, and
         // now and then a frame's place is one 256th off).
@@ -360,13 +363,13 @@ struct KeyboardLayout: StyleLayout {
             guard note.channel != Scene.drumChannel, keys.contains(Int(note.pitch)) else { return }
             appendFalling(note, color: scene.colors.color(of: note), soundingEnd: scene.soundingEnd(index), at: seconds, whole: true, to: &shapes)
         }
-        for index in scene.index.visible(at: seconds) {
+        for index in visible.at(seconds, in: scene.index) {
             let note = notes[index]
             if isBetween(note.startSeconds) || isBetween(note.endSeconds) || isBetween(span(note, scene.soundingEnd(index)).from) {
                 appendChanged(index, note)
             }
         }
-        for index in scene.index.visible(at: earlier) {
+        for index in visible.at(earlier, in: scene.index) {
             let note = notes[index]
             if span(note, scene.soundingEnd(index)).until < seconds { appendChanged(index, note) }
         }

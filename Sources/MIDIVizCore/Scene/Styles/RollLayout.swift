@@ -111,6 +111,11 @@ struct RollLayout: StyleLayout {
     let playheadX: Float
     let pixelsPerSecond: Float
     let blackKeyLength: Float
+    /// The gap between a note's bar and the edges of its row, and the height left for the bar.
+    private let barGap: Float
+    private let barRoom: Float
+    /// A note's corner radius.
+    private let noteRadius: Float
     /// The keys of the side keyboard: the rows' pitches and one more at each end, clipped to
     /// the rows, so the keys at the ends fill their rows.
     let keyboardKeys: ClosedRange<Int>
@@ -133,6 +138,9 @@ struct RollLayout: StyleLayout {
         playheadX = (keyboardWidth + (width - keyboardWidth) * Float(Self.playheadPosition)).rounded()
         pixelsPerSecond = Float(Self.pixelsPerSecond(settings: scene.settings))
         blackKeyLength = (keyboardWidth * PianoKeys.blackKeyLength).rounded()
+        barGap = min(1, rowHeight * 0.1)
+        barRoom = rowHeight - 2 * barGap
+        noteRadius = Shape.onGrid(Double(min(rowHeight * 0.3, 4)))
         keyboardKeys = max(0, scene.pitchRange.lowerBound - 1)...min(127, scene.pitchRange.upperBound + 1)
         showsOctaveNames = rowHeight * 5 / 3 >= Float(TextSize.small.pixelSize(canvasSide: scene.settings.textSide)) * 1.1
     }
@@ -152,15 +160,22 @@ struct RollLayout: StyleLayout {
 
     /// The bar of `note` at `now`, before clipping to the notes area.
     func noteRect(_ note: Note, now: Double) -> Rect {
-        let left = x(of: note.startSeconds, now: now)
-        let length = max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds)
-        let gap = min(1, rowHeight * 0.1)
         // `--velocity`: a softer note is a thinner bar, centred in its row.
-        let height = rowHeight - 2 * gap, thickness = scene.colors.thickness(note.velocity)
+        let thickness = scene.colors.thickness(note.velocity)
         return Rect(
-            x: left, y: rowTop(Int(note.pitch)) + gap + (thickness < 1 ? height * (1 - thickness) / 2 : 0),
-            width: max(Shape.onGrid(length * Double(pixelsPerSecond)), Self.narrowestNotePixels),
-            height: thickness < 1 ? height * thickness : height)
+            x: x(of: note.startSeconds, now: now), y: rowTop(Int(note.pitch)) + barGap + (thickness < 1 ? barRoom * (1 - thickness) / 2 : 0),
+            width: barLength(note), height: barHeight(note))
+    }
+
+    /// The height of a note's bar (`noteRect`).
+    private func barHeight(_ note: Note) -> Float {
+        let thickness = scene.colors.thickness(note.velocity)
+        return thickness < 1 ? barRoom * thickness : barRoom
+    }
+
+    /// The length of a note's bar in pixels, the same at every moment (`noteRect`).
+    private func barLength(_ note: Note) -> Float {
+        max(Shape.onGrid(max(note.endSeconds - note.startSeconds, Self.shortestNoteSeconds) * Double(pixelsPerSecond)), Self.narrowestNotePixels)
     }
 
     // MARK: backdrop
@@ -231,20 +246,23 @@ struct RollLayout: StyleLayout {
 
     // MARK: frames
 
-    func append(at seconds: Double, to shapes: inout [Shape]) { _ = appendMoving(at: seconds, notes: .all, to: &shapes) }
+    func append(at seconds: Double, to shapes: inout [Shape]) {
+        var visible = VisibleNotes()
+        _ = appendMoving(at: seconds, notes: .all, visible: &visible, to: &shapes)
+    }
 
     /// The shapes of the moment `seconds`, with the notes `drawn` picks (a note is live at the
     /// playhead where its glow, key and sparks are). The keys lit and the sparks are those of
     /// every note. Returns where the notes' shapes lie in `shapes`: the bar lines come before
     /// them, everything else after.
-    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Range<Int>? {
+    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Range<Int>? {
         let accent = scene.settings.scheme.accent
         let window = Self.onScreenSeconds(settings: scene.settings)
         let past = window * Self.playheadPosition
-        let visible = (seconds - past - 0.5)...(seconds + window - past + 0.5)
+        let shownTimes = (seconds - past - 0.5)...(seconds + window - past + 0.5)
         // Bar and beat lines with the bar numbers in the ruler.
         let rulerY = (rulerTop + notesTop) / 2
-        scene.beatGrid.forEachLine(in: visible) { line in
+        scene.beatGrid.forEachLine(in: shownTimes) { line in
             let x = x(of: line.seconds, now: seconds).rounded()
             guard x >= notesLeft, x < width else { return }
             if line.isBarStart {
@@ -259,7 +277,7 @@ struct RollLayout: StyleLayout {
         let notes = scene.song.notes
         var lit = LitKeys()
         var struck: [Note] = []
-        for index in scene.index.visible(at: seconds) {
+        for index in visible.at(seconds, in: scene.index) {
             let note = notes[index]
             let soundingEnd = scene.soundingEnd(index)
             let draws = drawn.draws(
@@ -322,7 +340,9 @@ struct RollLayout: StyleLayout {
     /// that came into view or left it, or is not `isMoved`. Every other note's shapes are the
     /// same moved by exactly `shift` pixels (checked on the grid), as far as the notes' area
     /// shows them. False when that cannot be told (going back, or not moving).
-    func appendMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool {
+    func appendMovingChanges(
+        from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, new: inout [Shape], old: inout [Shape]
+    ) -> Bool {
         guard earlier < seconds, shift > 0 else { return false }
         let notes = scene.song.notes
         let span = Self.visibleSpan(settings: scene.settings)
@@ -336,7 +356,7 @@ struct RollLayout: StyleLayout {
             if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: moment, to: &shapes) }
             appendNote(note, at: moment, to: &shapes)
         }
-        for index in scene.index.visible(at: seconds) {
+        for index in visible.at(seconds, in: scene.index) {
             let soundingEnd = scene.soundingEnd(index)
             guard span(notes[index], soundingEnd).from > earlier || !isMoved(notes[index], until: soundingEnd, from: earlier, to: seconds, shift: shift)
             else { continue }
@@ -344,7 +364,7 @@ struct RollLayout: StyleLayout {
             appendNoteShapes(index, at: earlier, to: &old)
         }
         // Those that left the view: gone under the keys, moved (nothing of them shows now), or not.
-        for index in scene.index.visible(at: earlier) {
+        for index in visible.at(earlier, in: scene.index) {
             let note = notes[index], soundingEnd = scene.soundingEnd(index)
             guard span(note, soundingEnd).until < seconds else { continue }
             let isGone =
@@ -382,7 +402,10 @@ struct RollLayout: StyleLayout {
         func isPlayed(at moment: Double) -> Bool { moment >= note.endSeconds }
         func isComing(at moment: Double) -> Bool { !isPlayed(at: moment) && !(moment >= start) }
         guard (isComing(at: earlier) && isComing(at: seconds)) || (isPlayed(at: earlier) && isPlayed(at: seconds)) else { return false }
-        let before = noteRect(note, now: earlier), now = noteRect(note, now: seconds)
+        // Only the bar's columns matter (and its size, for its corners): it moves along its row.
+        let length = barLength(note), height = barHeight(note)
+        let before = Rect(x: x(of: start, now: earlier), y: 0, width: length, height: height)
+        let now = Rect(x: x(of: start, now: seconds), y: 0, width: length, height: height)
         guard now.minX == before.minX - move, Shape.moved(before, radius: noteRadius, by: offset) != nil else { return false }
         func isWhole(_ rect: Rect) -> Bool { rect.minX >= notesLeft && rect.maxX <= width }
         // A name sits at the start of the bar's shown part.
@@ -455,9 +478,6 @@ struct RollLayout: StyleLayout {
                 Rect(x: left, y: full.minY + inset, width: right - left, height: full.height - 2 * inset),
                 scene.colors.color(of: note).scaled(scene.colors.brightness(note.velocity)).withAlpha(0.3)))
     }
-
-    /// A note's corner radius.
-    private var noteRadius: Float { Shape.onGrid(Double(min(rowHeight * 0.3, 4))) }
 
     /// A note's bar: whole, its part under the side keyboard hidden and the canvas cutting it at
     /// the right, so that it looks the same moved (as the roll moves, it slides under the keys);

@@ -32,20 +32,22 @@ protocol StyleLayout: SendableMetatype {
     var scrollArea: ScrollArea? { get }
     /// The shapes of the moment `seconds` when `scrollArea` is a layer: first those that fall
     /// on it, of the notes `drawn` picks, then those drawn over it (of every note); returns
-    /// how many fall.
-    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Int
+    /// how many fall. `visible`: the notes visible at the moments looked up before.
+    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Int
     /// Appends the falling shapes at `seconds` that differ from those at `earlier` moved
     /// `shift` pixels down the layer, for the frame to draw only where they lie; false when
     /// it cannot tell.
-    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool
+    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Bool
     /// When `scrollArea` moves left: the shapes of the moment `seconds`, with the notes `drawn`
     /// picks, and where the notes' shapes lie among them (nil: the style draws every note, and
     /// cannot tell where its notes' shapes lie).
-    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Range<Int>?
+    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Range<Int>?
     /// When `scrollArea` moves left: the notes' shapes at `seconds` (`new`) and at `earlier`
     /// (`old`, not moved) of the notes whose shapes are not those at `earlier` moved `shift`
     /// pixels; false when it cannot tell.
-    func appendMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool
+    func appendMovingChanges(
+        from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, new: inout [Shape], old: inout [Shape]
+    ) -> Bool
 }
 
 extension StyleLayout {
@@ -54,16 +56,20 @@ extension StyleLayout {
     static var travel: RenderSettings.Direction? { nil }
     static func secondsOnScreenBeforeStart(settings: RenderSettings) -> Double { 0.5 }
     var scrollArea: ScrollArea? { nil }
-    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Int {
+    func appendLayered(at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Int {
         append(at: seconds, to: &shapes)
         return 0
     }
-    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, to shapes: inout [Shape]) -> Bool { false }
-    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, to shapes: inout [Shape]) -> Range<Int>? {
+    func appendLayerChanges(from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Bool {
+        false
+    }
+    func appendMoving(at seconds: Double, notes drawn: NotesDrawn, visible: inout VisibleNotes, to shapes: inout [Shape]) -> Range<Int>? {
         append(at: seconds, to: &shapes)
         return nil
     }
-    func appendMovingChanges(from earlier: Double, to seconds: Double, shift: Int, new: inout [Shape], old: inout [Shape]) -> Bool { false }
+    func appendMovingChanges(
+        from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, new: inout [Shape], old: inout [Shape]
+    ) -> Bool { false }
 
     /// How long notes that do not move stay: a drum hit briefly, a note while it sounds and
     /// fades (and at least while its sparks fly).
