@@ -34,6 +34,14 @@ import Testing
         #expect(rectangles(tiles) == [[0, 0, 125, 8], [189, 8, 200, 16]])
         #expect(tiles.markedColumns == Array(repeating: true, count: 8) + Array(repeating: false, count: 4) + [true])
         #expect(abs(tiles.changedFraction - Double(125 * 8 + 11 * 8) / 3200) < 1e-12)
+        // The runs of columns with a marked tile, among the bands touching some rows.
+        #expect(tiles.markedColumnRuns(inRows: 0..<16) == [0..<125, 189..<200])
+        #expect(tiles.markedColumnRuns(inRows: 0..<8) == [0..<125])
+        #expect(tiles.markedColumnRuns(inRows: 7..<9) == [0..<125, 189..<200])
+        #expect(tiles.markedColumnRuns(inRows: 12..<40) == [189..<200])
+        #expect(tiles.markedColumnRuns(inRows: 16..<40).isEmpty && tiles.markedColumnRuns(inRows: -5..<0).isEmpty)
+        tiles.markEverything()
+        #expect(tiles.markedColumnRuns(inRows: 3..<4) == [0..<200])
         // An origin on a tile's edge is the plain grid.
         let plain = ChangedTiles(width: 200, height: 16, columnOrigin: 64)
         #expect(plain.tileColumn(ofPixel: 63) == 3 && plain.tileColumn(ofPixel: 64) == 4)

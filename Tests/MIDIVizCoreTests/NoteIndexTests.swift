@@ -35,6 +35,30 @@ import Testing
         }
     }
 
+    /// The notes in any of a few parts (begun by one time, lasting until another) are those a
+    /// scan finds, each once, in song order: parts apart, overlapping, one inside another,
+    /// empty, and the part that is the notes visible at a moment.
+    @Test(arguments: [1, 16, 1000, 5000])
+    func findsThePartsAScanFinds(count: Int) {
+        let notes = notes(count: count, seed: UInt64(count) + 3)
+        let lead = 1.5
+        let index = NoteIndex(notes: notes, visibleFrom: { $0.startSeconds - lead }, visibleUntil: { $0.endSeconds })
+        var random = SeededNumbers(state: 41)
+        for _ in 0..<200 {
+            let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                NoteIndex.Part(begunBy: Double.random(in: -5..<130, using: &random), lastingUntil: Double.random(in: -5..<130, using: &random))
+            }
+            let expected = notes.indices.filter { note in
+                let from = notes[note].startSeconds - lead, until = max(from, notes[note].endSeconds)
+                return parts.contains { from <= $0.begunBy && until >= $0.lastingUntil }
+            }
+            #expect(index.indices(inAnyOf: parts) == expected, "\(parts)")
+            let moment = parts[0].begunBy
+            #expect(index.indices(inAnyOf: [NoteIndex.Part(begunBy: moment, lastingUntil: moment)]) == index.visible(at: moment))
+        }
+        #expect(index.indices(inAnyOf: []) == [])
+    }
+
     /// A worker's kept lookups (`VisibleNotes`) answer as the index does, whatever order the
     /// moments come in: a frame and the one before, again, a jump back, the same moment twice.
     @Test func keptLookupsAnswerAsTheIndexDoes() {

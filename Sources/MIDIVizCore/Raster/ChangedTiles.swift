@@ -85,6 +85,25 @@ package struct ChangedTiles: Sendable {
         (0..<columns).map { column in isEverything || stride(from: column, to: marks.count, by: columns).contains { marks[$0] } }
     }
 
+    /// The pixel columns of each run of columns of tiles with a marked tile among those
+    /// touching pixel rows `pixelRows`, left to right.
+    package func markedColumnRuns(inRows pixelRows: Range<Int>) -> [Range<Int>] {
+        let bands = max(0, pixelRows.lowerBound) / Self.tileHeight..<min(rows, (max(0, pixelRows.upperBound) + Self.tileHeight - 1) / Self.tileHeight)
+        guard !bands.isEmpty else { return [] }
+        guard !isEverything else { return [0..<width] }
+        var runs: [Range<Int>] = []
+        var first: Int? = nil
+        for column in 0...columns {
+            let marked = column < columns && bands.contains { marks[$0 * columns + column] }
+            if marked, first == nil { first = column }
+            if !marked, let start = first {
+                runs.append(pixelColumns(ofTiles: start, through: column - 1))
+                first = nil
+            }
+        }
+        return runs
+    }
+
     /// Whether `region` (clipped to the canvas) touches a marked tile.
     package func touches(_ region: Rect) -> Bool {
         if isEverything { return true }

@@ -199,7 +199,7 @@ extension FrameRenderer {
         let last = Float(workspace.canvas.width - 1)
         _ = scene.makeMovingShapes(
             at: seconds,
-            notes: .lying { region, live in
+            notes: .lying(tiles: dirty) { region, live in
                 guard !live else { return true }
                 // The columns first: a cheap test that turns most notes away.
                 guard region.maxX >= 0, region.minX <= last, region.minX < region.maxX else { return false }

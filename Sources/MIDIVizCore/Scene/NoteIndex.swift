@@ -54,28 +54,7 @@ package struct NoteIndex: Sendable {
     /// Calls `body` with the index of each note visible at `seconds`, in the order they came into
     /// view (song order, where all notes come into view alike).
     package func forEachVisible(at seconds: Double, _ body: (Int) -> Void) {
-        guard seconds.isFinite, !order.isEmpty else { return }
-        // The spans that have begun: froms[0..<begun].
-        let begun = froms.partitioningIndex { $0 > seconds }
-        guard begun > 0 else { return }
-        // The subtrees still to visit, the next on top: node n covers `blocks` blocks from
-        // `firstBlock`, left to right. A loop, not a recursion, so that `body` is inlined
-        // where it is known (`visible`).
-        var pending: [(node: Int, firstBlock: Int, blocks: Int)] = [(1, 0, leafCount)]
-        pending.reserveCapacity(2 * leafCount.bitWidth)
-        while let (node, firstBlock, blocks) = pending.popLast() {
-            guard firstBlock * Self.blockSize < begun, latestUntil[node] >= seconds else { continue }
-            if blocks == 1 {
-                for position in (firstBlock * Self.blockSize)..<min(begun, (firstBlock + 1) * Self.blockSize)
-                where untils[position] >= seconds {
-                    body(Int(order[position]))
-                }
-                continue
-            }
-            let half = blocks / 2
-            pending.append((2 * node + 1, firstBlock + half, half))
-            pending.append((2 * node, firstBlock, half))
-        }
+        forEachPosition(begunBy: seconds, lastingUntil: seconds) { body(Int(order[$0])) }
     }
 
     /// The indices `forEachVisible` visits, in its order. A loop over them spares a caller's
@@ -84,5 +63,74 @@ package struct NoteIndex: Sendable {
         var indices: [Int] = []
         forEachVisible(at: seconds) { indices.append($0) }
         return indices
+    }
+
+    /// A part of the notes: those whose span has begun by `begunBy` (`from <= begunBy`) and
+    /// lasts until `lastingUntil` or later. The notes visible at a moment are the part whose
+    /// two times are that moment.
+    package struct Part: Sendable, Hashable {
+        package var begunBy: Double
+        package var lastingUntil: Double
+
+        package init(begunBy: Double, lastingUntil: Double) {
+            self.begunBy = begunBy
+            self.lastingUntil = lastingUntil
+        }
+    }
+
+    /// The indices of the notes in any of `parts`, each once, in the order they came into view.
+    package func indices(inAnyOf parts: [Part]) -> [Int] {
+        var lists: [[Int32]] = []
+        for part in parts {
+            var positions: [Int32] = []
+            forEachPosition(begunBy: part.begunBy, lastingUntil: part.lastingUntil) { positions.append(Int32($0)) }
+            lists.append(positions)
+        }
+        // Each list rises: merged pairwise, without repeats.
+        var merged = lists.first ?? []
+        for list in lists.dropFirst() {
+            var both: [Int32] = []
+            both.reserveCapacity(merged.count + list.count)
+            var (i, j) = (0, 0)
+            while i < merged.count || j < list.count {
+                if j == list.count || (i < merged.count && merged[i] < list[j]) {
+                    both.append(merged[i])
+                    i += 1
+                } else {
+                    if i < merged.count && merged[i] == list[j] { i += 1 }
+                    both.append(list[j])
+                    j += 1
+                }
+            }
+            merged = both
+        }
+        return merged.map { Int(order[Int($0)]) }
+    }
+
+    /// Calls `body` with the position (in `order`) of each span that has begun by `begunBy` and
+    /// lasts until `lastingUntil` or later, rising.
+    private func forEachPosition(begunBy: Double, lastingUntil: Double, _ body: (Int) -> Void) {
+        guard begunBy.isFinite, lastingUntil.isFinite, !order.isEmpty else { return }
+        // The spans that have begun: froms[0..<begun].
+        let begun = froms.partitioningIndex { $0 > begunBy }
+        guard begun > 0 else { return }
+        // The subtrees still to visit, the next on top: node n covers `blocks` blocks from
+        // `firstBlock`, left to right. A loop, not a recursion, so that `body` is inlined
+        // where it is known (`visible`).
+        var pending: [(node: Int, firstBlock: Int, blocks: Int)] = [(1, 0, leafCount)]
+        pending.reserveCapacity(2 * leafCount.bitWidth)
+        while let (node, firstBlock, blocks) = pending.popLast() {
+            guard firstBlock * Self.blockSize < begun, latestUntil[node] >= lastingUntil else { continue }
+            if blocks == 1 {
+                for position in (firstBlock * Self.blockSize)..<min(begun, (firstBlock + 1) * Self.blockSize)
+                where untils[position] >= lastingUntil {
+                    body(position)
+                }
+                continue
+            }
+            let half = blocks / 2
+            pending.append((2 * node + 1, firstBlock + half, half))
+            pending.append((2 * node, firstBlock, half))
+        }
     }
 }

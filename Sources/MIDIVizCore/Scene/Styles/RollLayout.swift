@@ -55,9 +55,7 @@ struct RollLayout: StyleLayout {
     /// A pixel's time to spare at the left: the playhead's place is rounded to a pixel, so the
     /// keys' edge lies up to half a pixel further back than a quarter of the window.
     static func visibleSpan(settings: RenderSettings) -> (Note, Double) -> (from: Double, until: Double) {
-        let window = onScreenSeconds(settings: settings)
-        let perSecond = pixelsPerSecond(settings: settings)
-        let past = window * playheadPosition + (perSecond > 0 ? 1 / perSecond : 0), future = window - window * playheadPosition
+        let (past, future) = reach(settings: settings)
         let narrowest = narrowestNoteSeconds(settings: settings)
         let sparks = settings.effects ? Sparks.lifeSeconds : 0
         return { note, soundingEnd in
@@ -66,6 +64,14 @@ struct RollLayout: StyleLayout {
                 max(max(soundingEnd, note.startSeconds + shortestNoteSeconds, note.startSeconds + narrowest) + past, note.startSeconds + sparks)
             )
         }
+    }
+
+    /// How long a note stays in view after it sounds (`past`) and comes into view before
+    /// (`future`), its length aside (`visibleSpan`).
+    private static func reach(settings: RenderSettings) -> (past: Double, future: Double) {
+        let window = onScreenSeconds(settings: settings)
+        let perSecond = pixelsPerSecond(settings: settings)
+        return (window * playheadPosition + (perSecond > 0 ? 1 / perSecond : 0), window - window * playheadPosition)
     }
 
     let scene: Scene
@@ -277,7 +283,7 @@ struct RollLayout: StyleLayout {
         let notes = scene.song.notes
         var lit = LitKeys()
         var struck: [Note] = []
-        for index in visible.at(seconds, in: scene.index) {
+        for index in candidates(at: seconds, for: drawn, visible: &visible) {
             let note = notes[index]
             let soundingEnd = scene.soundingEnd(index)
             let draws = drawn.draws(
@@ -308,6 +314,44 @@ struct RollLayout: StyleLayout {
         for note in sparking { appendStrike(note, at: seconds, sparks: share, to: &shapes) }
         appendLitKeys(lit, to: &shapes)
         return notesStart..<notesEnd
+    }
+
+    /// The visible notes `appendMoving` goes through: all of them, or when `drawn` is none or
+    /// says in which columns it takes notes, only those that may lie there (`region`) or be
+    /// live, lit or sparking at the playhead; in the order they came into view.
+    private func candidates(at seconds: Double, for drawn: NotesDrawn, visible: inout VisibleNotes) -> [Int] {
+        let (past, future) = Self.reach(settings: scene.settings)
+        // Some room for rounding: the index's times are Doubles, a region's Floats.
+        let slack = 1e-6
+        /// The visible notes whose span has begun by `begunBy` and lasts until `lastingUntil`.
+        func part(begunBy: Double, lastingUntil: Double) -> NoteIndex.Part {
+            NoteIndex.Part(begunBy: min(seconds, begunBy + slack), lastingUntil: max(seconds, lastingUntil - slack))
+        }
+        // Started (the index's `from` is a note's start less `future`), and still sounding, a
+        // drum hit flashing or sparks flying: ended at most `recent` ago (`until` is at least
+        // its end plus `past`).
+        let recent = max(scene.settings.drumSeconds, scene.settings.effects ? Sparks.lifeSeconds : 0)
+        let live = part(begunBy: seconds - future, lastingUntil: seconds - recent + past)
+        let perSecond = Double(pixelsPerSecond)
+        switch drawn {
+        case .none:
+            return scene.index.indices(inAnyOf: [live])
+        case .lying(let tiles?, _) where perSecond > 0:
+            // `region`: a note lies from its start's x less `spare` to its end's x (or
+            // `longest` past its start's) plus `spare`, in its row (the drums' strip) with
+            // `spare` above and below. Two pixels more for rounding.
+            let spare = Double(2 + (scene.labeler.isOn ? scene.labeler.pixels : 0)) + 2
+            let longest = Double(max(Self.narrowestNotePixels, drumStripHeight, Float(0.05) * pixelsPerSecond))
+            let rows = Int((Double(notesTop) - spare).rounded(.down))..<Int((Double(notesBottom + drumStripHeight) + spare).rounded(.up))
+            let lying = tiles.markedColumnRuns(inRows: rows).map { columns in
+                part(
+                    begunBy: seconds + (Double(columns.upperBound) + spare - Double(playheadX)) / perSecond - future,
+                    lastingUntil: seconds + (Double(columns.lowerBound) - spare - longest - Double(playheadX)) / perSecond + past)
+            }
+            return scene.index.indices(inAnyOf: [live] + lying)
+        default:
+            return visible.at(seconds, in: scene.index)
+        }
     }
 
     /// Whether a note has shapes at the playhead at `seconds`: it sounds (its glow, its key), or

@@ -95,8 +95,10 @@ package enum NotesDrawn {
     /// None: only the shapes beside the notes.
     case none
     /// Those `accepts` takes, given where a note's shapes may lie (a pixel or two to spare) and
-    /// whether the note is live at the playhead (it sounds, or a drum hit flashes).
-    case lying(accepts: (_ region: Rect, _ live: Bool) -> Bool)
+    /// whether the note is live at the playhead (it sounds, or a drum hit flashes). `tiles`,
+    /// when given: `accepts` takes no note that is not live and touches none of their marked
+    /// tiles, so a style may leave such notes out without asking.
+    case lying(tiles: ChangedTiles? = nil, accepts: (_ region: Rect, _ live: Bool) -> Bool)
 
     /// Whether a note's shapes are made; `region` and `live` are worked out only for `lying`.
     @inline(__always)
@@ -104,7 +106,7 @@ package enum NotesDrawn {
         switch self {
         case .all: true
         case .none: false
-        case .lying(let accepts): accepts(region(), live())
+        case .lying(_, let accepts): accepts(region(), live())
         }
     }
 }
