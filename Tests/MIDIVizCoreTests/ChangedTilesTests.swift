@@ -17,6 +17,12 @@ import Testing
         tiles.mark(Rect(x: 97, y: 17, width: 50, height: 50))  // clipped: column 6, band 2
         #expect(rectangles(tiles) == [[16, 0, 48, 8], [16, 8, 48, 16], [96, 16, 100, 20]])
         #expect(abs(tiles.changedFraction - Double(32 * 16 + 4 * 4) / 2000) < 1e-12)
+        // Bands 0-2 are marked: one run of rows, the last band cut at the canvas.
+        #expect(tiles.markedBandRuns == [0..<20])
+        var apart = ChangedTiles(width: 100, height: 40)
+        apart.mark(Rect(x: 0, y: 1, width: 2, height: 2))
+        apart.mark(Rect(x: 50, y: 25, width: 2, height: 10))
+        #expect(apart.markedBandRuns == [0..<8, 24..<40])
     }
 
     /// The roll's tiles start at its notes' left edge (125 px at 1080p): a change beside the

@@ -85,6 +85,16 @@ package struct ChangedTiles: Sendable {
         (0..<columns).map { column in isEverything || stride(from: column, to: marks.count, by: columns).contains { marks[$0] } }
     }
 
+    /// The pixel rows of each run of bands of tiles holding a marked tile, top first.
+    package var markedBandRuns: [Range<Int>] {
+        var runs: [Range<Int>] = []
+        for (band, marked) in markedBands.enumerated() where marked {
+            let rows = band * Self.tileHeight..<min(height, (band + 1) * Self.tileHeight)
+            if let last = runs.last, last.upperBound == rows.lowerBound { runs[runs.count - 1] = last.lowerBound..<rows.upperBound } else { runs.append(rows) }
+        }
+        return runs
+    }
+
     /// The pixel columns of each run of columns of tiles with a marked tile among those
     /// touching pixel rows `pixelRows`, left to right.
     package func markedColumnRuns(inRows pixelRows: Range<Int>) -> [Range<Int>] {

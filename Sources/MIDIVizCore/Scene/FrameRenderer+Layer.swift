@@ -26,7 +26,7 @@ extension FrameRenderer {
             // costs more than it saves.)
             var bandsAbove = [0]
             for marked in bands { bandsAbove.append(bandsAbove.last! + (marked ? 1 : 0)) }
-            let lying = NotesDrawn.lying { region, _ in
+            let lying = NotesDrawn.lying(tiles: dirty) { region, _ in
                 // The rows of pixels `region` touches, within the bands.
                 let top = max(0, Int(region.minY.rounded(.down)))
                 let bottom = min(bands.count * ChangedTiles.tileHeight, Int(region.maxY.rounded(.up)))

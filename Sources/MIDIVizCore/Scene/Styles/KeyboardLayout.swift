@@ -257,7 +257,7 @@ struct KeyboardLayout: StyleLayout {
         var sparks: [(note: Note, color: RGBA)] = []
         // On a layer the drums are drawn over the falling notes.
         var drums: [Shape] = []
-        for index in visible.at(seconds, in: scene.index) {
+        for index in candidates(at: seconds, for: drawn, layered: layered, visible: &visible) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
                 if layered { lane.append(note, at: seconds, to: &drums) } else { lane.append(note, at: seconds, to: &shapes) }
@@ -380,6 +380,32 @@ struct KeyboardLayout: StyleLayout {
     private func appendFalling(_ note: Note, color: RGBA, soundingEnd: Double, at seconds: Double, whole: Bool, to shapes: inout [Shape]) {
         if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, color: color, at: seconds, whole: whole, to: &shapes) }
         appendNote(note, color: color, at: seconds, whole: whole, to: &shapes)
+    }
+
+    /// The visible notes `append` goes through, in the order they came into view: all of them,
+    /// or on a layer drawn only where its tiles say (`NotesDrawn.lying`) in a song without
+    /// drums (a drum hit is drawn wherever it is), only those started (struck, sounding,
+    /// glowing, sparking) and those whose `fallingRegion` may touch a band of marked tiles.
+    private func candidates(at seconds: Double, for drawn: NotesDrawn, layered: Bool, visible: inout VisibleNotes) -> [Int] {
+        guard layered, movesOnLayer, !scene.hasDrums, pixelsPerSecond > 0, case .lying(let tiles?, _) = drawn else {
+            return visible.at(seconds, in: scene.index)
+        }
+        // The index's `from` is a note's start less the window; its `until` is at least its
+        // end, what the pedal holds and its shortest bar's top. Some room for rounding.
+        let window = scene.settings.windowSeconds, perSecond = Double(pixelsPerSecond), slack = 1e-6
+        func part(begunBy: Double, lastingUntil: Double) -> NoteIndex.Part {
+            NoteIndex.Part(begunBy: min(seconds, begunBy + slack), lastingUntil: max(seconds, lastingUntil - slack))
+        }
+        let started = part(begunBy: seconds - window, lastingUntil: seconds)
+        // A region's bottom lies at most 2 pixels below its start's place, its top at most 2
+        // above its top's: 4 pixels more to spare, and the shortest bar's length.
+        let spare = 6.0, below = Double(Self.shortestNotePixels)
+        let lying = tiles.markedBandRuns.map { rows in
+            part(
+                begunBy: seconds + (Double(keysTop) + spare - Double(rows.lowerBound)) / perSecond - window,
+                lastingUntil: seconds + (Double(keysTop) - spare - below - Double(rows.upperBound)) / perSecond)
+        }
+        return scene.index.indices(inAnyOf: [started] + lying)
     }
 
     /// Where a note's falling shapes (whole: its bar, what the pedal holds, its name) may lie
