@@ -46,11 +46,14 @@ import Testing
         var random = SeededNumbers(state: 41)
         for _ in 0..<200 {
             let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                NoteIndex.Part(begunBy: Double.random(in: -5..<130, using: &random), lastingUntil: Double.random(in: -5..<130, using: &random))
+                let begunBy = Double.random(in: -5..<130, using: &random), lastingUntil = Double.random(in: -5..<130, using: &random)
+                // Some begun after a time: a few seconds before, or any time.
+                let begunAfter = Bool.random(using: &random) ? begunBy - Double.random(in: 0..<5, using: &random) : -.infinity
+                return NoteIndex.Part(begunAfter: begunAfter, begunBy: begunBy, lastingUntil: lastingUntil)
             }
             let expected = notes.indices.filter { note in
                 let from = notes[note].startSeconds - lead, until = max(from, notes[note].endSeconds)
-                return parts.contains { from <= $0.begunBy && until >= $0.lastingUntil }
+                return parts.contains { $0.begunAfter < from && from <= $0.begunBy && until >= $0.lastingUntil }
             }
             #expect(index.indices(inAnyOf: parts) == expected, "\(parts)")
             let moment = parts[0].begunBy

@@ -251,9 +251,10 @@ import Testing
     /// the frame is drawn anew). Without names, the notes sliding under the keys draw nothing
     /// anew: the notes' first column of tiles is dirty in under half its bands in moved frames
     /// (where what the pedal holds is cut at the keys: 44 %), where a note gone under the keys
-    /// made it dirty too (59 %).
-    @Test(arguments: [(false, true), (true, true), (false, false)])
-    func aDenseRollMakesOnlyWhatChangedAndDrawsTheFramesDrawnAlone(effects: Bool, names: Bool) {
+    /// made it dirty too (59 %). Without names and the pedal the frame goes through only the
+    /// notes a move can change (`RollLayout.movingCandidates`).
+    @Test(arguments: [(false, true, true), (true, true, true), (false, false, true), (true, false, false), (false, false, false)])
+    func aDenseRollMakesOnlyWhatChangedAndDrawsTheFramesDrawnAlone(effects: Bool, names: Bool, pedal held: Bool) {
         var random = SeededNumbers(state: 29)
         let dense = denseSong()
         let drums = (0..<300).map { _ -> Note in
@@ -261,7 +262,7 @@ import Testing
             return Note(startSeconds: start, endSeconds: start + 0.1, pitch: UInt8.random(in: 35...50, using: &random), velocity: 100, channel: 9, track: 1)
         }
         let notes = (dense.notes + drums).sorted { $0.startSeconds < $1.startSeconds }
-        let pedal = [(0.5, 127), (1.4, 0), (2.0, 127), (3.1, 0)].map { TimedMessage(seconds: $0.0, bytes: [0xB0, 64, UInt8($0.1)]) }
+        let pedal = held ? [(0.5, 127), (1.4, 0), (2.0, 127), (3.1, 0)].map { TimedMessage(seconds: $0.0, bytes: [0xB0, 64, UInt8($0.1)]) } : []
         let song = Song(
             format: 1, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4.2,
             tracks: [
@@ -294,6 +295,68 @@ import Testing
         }
         #expect(fewer > frames.count / 2, "\(fewer) of \(frames.count) frames made fewer shapes than drawn alone")
         if !names { #expect(dirtyBands * 2 < bands, "the notes' first tiles dirty in \(dirtyBands) of \(bands) bands") }
+    }
+
+    /// A roll frame drawn over the one before goes through only some notes
+    /// (`RollLayout.movingCandidates`): every note a move changes (`isMoved`, or come into
+    /// view) is among them, and every note that left the view. A dense song with notes held for
+    /// minutes (their bars' left ends beyond the grid's reach, or a bar too long for it coming
+    /// in), at 30 and 60 fps, frames one to three apart; with drums (whose hits are off the grid
+    /// at this size: every note is gone through) and without.
+    @Test(arguments: [(30, false), (60, false), (30, true)])
+    func theNotesAMoveChangesAreAllGoneThrough(fps: Int, withDrums: Bool) throws {
+        var random = SeededNumbers(state: 37)
+        let dense = denseSong().notes.map { note in
+            var note = note
+            (note.startSeconds, note.endSeconds) = (note.startSeconds + 296, note.endSeconds + 296)
+            return note
+        }
+        let drums = (0..<(withDrums ? 300 : 0)).map { _ -> Note in
+            let start = 296 + Double.random(in: 0..<4, using: &random)
+            return Note(startSeconds: start, endSeconds: start + 0.1, pitch: UInt8.random(in: 35...50, using: &random), velocity: 100, channel: 9, track: 1)
+        }
+        let held =
+            (0..<6).map { Note(startSeconds: Double($0), endSeconds: 297 + Double($0), pitch: UInt8(50 + $0), velocity: 90, channel: 0, track: 0) }
+            + [Note(startSeconds: 299.5, endSeconds: 700, pitch: 60, velocity: 90, channel: 0, track: 0)]
+        let notes = (dense + drums + held).sorted { $0.startSeconds < $1.startSeconds }
+        let song = Song(
+            format: 1, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 710,
+            tracks: [
+                TrackSummary(name: nil, noteCount: dense.count + held.count, channels: [0], programs: []),
+                TrackSummary(name: nil, noteCount: drums.count, channels: [9], programs: []),
+            ],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+        var settings = RenderSettings.forTesting
+        settings.style = .roll
+        settings.frameRate = try #require(FrameRate(numerator: fps, denominator: 1))
+        let scene = Scene(song: song, settings: settings)
+        let layout = RollLayout(scene: scene)
+        let area = try #require(scene.scrollArea)
+        let span = RollLayout.visibleSpan(settings: settings)
+        var visible = VisibleNotes()
+        var checked = 0, fewer = 0
+        // The dense notes come in from 290 s; the held ones stop from 297 s.
+        for frame in stride(from: 289 * fps, to: 301 * fps, by: 1) {
+            for step in 1...3 {
+                let earlier = settings.seconds(ofFrame: frame), seconds = settings.seconds(ofFrame: frame + step)
+                let shift = try #require(area.shift(from: earlier, to: seconds))
+                let candidates = layout.movingCandidates(from: earlier, to: seconds, shift: shift, visible: &visible)
+                let now = Set(candidates.now), before = Set(candidates.before)
+                if now.count < scene.index.visible(at: seconds).count { fewer += 1 }
+                for index in scene.index.visible(at: seconds) {
+                    let note = notes[index]
+                    guard span(note, note.endSeconds).from > earlier || !layout.isMoved(note, until: note.endSeconds, from: earlier, to: seconds, shift: shift)
+                    else { continue }
+                    checked += 1
+                    #expect(now.contains(index), "frame \(frame) + \(step): \(note)")
+                }
+                for index in scene.index.visible(at: earlier) where span(notes[index], notes[index].endSeconds).until < seconds {
+                    #expect(before.contains(index), "frame \(frame) + \(step): \(notes[index]) left")
+                }
+            }
+        }
+        #expect(checked > 1000, "\(checked) notes changed")
+        #expect(withDrums ? fewer == 0 : fewer > 30 * fps, "\(fewer) of \(36 * fps) frames went through fewer notes than are visible")
     }
 
     /// Notes move by whole pixels a frame (or half pixels: whole ones every second frame) when

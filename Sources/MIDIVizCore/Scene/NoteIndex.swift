@@ -54,7 +54,7 @@ package struct NoteIndex: Sendable {
     /// Calls `body` with the index of each note visible at `seconds`, in the order they came into
     /// view (song order, where all notes come into view alike).
     package func forEachVisible(at seconds: Double, _ body: (Int) -> Void) {
-        forEachPosition(begunBy: seconds, lastingUntil: seconds) { body(Int(order[$0])) }
+        forEachPosition(begunAfter: -.infinity, begunBy: seconds, lastingUntil: seconds) { body(Int(order[$0])) }
     }
 
     /// The indices `forEachVisible` visits, in its order. A loop over them spares a caller's
@@ -65,14 +65,16 @@ package struct NoteIndex: Sendable {
         return indices
     }
 
-    /// A part of the notes: those whose span has begun by `begunBy` (`from <= begunBy`) and
-    /// lasts until `lastingUntil` or later. The notes visible at a moment are the part whose
-    /// two times are that moment.
+    /// A part of the notes: those whose span has begun after `begunAfter` and by `begunBy`
+    /// (`begunAfter < from <= begunBy`) and lasts until `lastingUntil` or later. The notes
+    /// visible at a moment are the part whose last two times are that moment.
     package struct Part: Sendable, Hashable {
+        package var begunAfter: Double
         package var begunBy: Double
         package var lastingUntil: Double
 
-        package init(begunBy: Double, lastingUntil: Double) {
+        package init(begunAfter: Double = -.infinity, begunBy: Double, lastingUntil: Double) {
+            self.begunAfter = begunAfter
             self.begunBy = begunBy
             self.lastingUntil = lastingUntil
         }
@@ -83,7 +85,7 @@ package struct NoteIndex: Sendable {
         var lists: [[Int32]] = []
         for part in parts {
             var positions: [Int32] = []
-            forEachPosition(begunBy: part.begunBy, lastingUntil: part.lastingUntil) { positions.append(Int32($0)) }
+            forEachPosition(begunAfter: part.begunAfter, begunBy: part.begunBy, lastingUntil: part.lastingUntil) { positions.append(Int32($0)) }
             lists.append(positions)
         }
         // Each list rises: merged pairwise, without repeats.
@@ -107,22 +109,25 @@ package struct NoteIndex: Sendable {
         return merged.map { Int(order[Int($0)]) }
     }
 
-    /// Calls `body` with the position (in `order`) of each span that has begun by `begunBy` and
-    /// lasts until `lastingUntil` or later, rising.
-    private func forEachPosition(begunBy: Double, lastingUntil: Double, _ body: (Int) -> Void) {
-        guard begunBy.isFinite, lastingUntil.isFinite, !order.isEmpty else { return }
-        // The spans that have begun: froms[0..<begun].
+    /// Calls `body` with the position (in `order`) of each span that has begun after
+    /// `begunAfter` and by `begunBy` and lasts until `lastingUntil` or later, rising.
+    private func forEachPosition(begunAfter: Double, begunBy: Double, lastingUntil: Double, _ body: (Int) -> Void) {
+        guard begunBy.isFinite, lastingUntil.isFinite, !begunAfter.isNaN, !order.isEmpty else { return }
+        // The spans begun in time: froms[first..<begun].
         let begun = froms.partitioningIndex { $0 > begunBy }
-        guard begun > 0 else { return }
+        let first = begunAfter == -.infinity ? 0 : froms.partitioningIndex { $0 > begunAfter }
+        guard begun > first else { return }
         // The subtrees still to visit, the next on top: node n covers `blocks` blocks from
         // `firstBlock`, left to right. A loop, not a recursion, so that `body` is inlined
         // where it is known (`visible`).
         var pending: [(node: Int, firstBlock: Int, blocks: Int)] = [(1, 0, leafCount)]
         pending.reserveCapacity(2 * leafCount.bitWidth)
         while let (node, firstBlock, blocks) = pending.popLast() {
-            guard firstBlock * Self.blockSize < begun, latestUntil[node] >= lastingUntil else { continue }
+            guard firstBlock * Self.blockSize < begun, (firstBlock + blocks) * Self.blockSize > first, latestUntil[node] >= lastingUntil else {
+                continue
+            }
             if blocks == 1 {
-                for position in (firstBlock * Self.blockSize)..<min(begun, (firstBlock + 1) * Self.blockSize)
+                for position in max(first, firstBlock * Self.blockSize)..<min(begun, (firstBlock + 1) * Self.blockSize)
                 where untils[position] >= lastingUntil {
                     body(position)
                 }

@@ -152,8 +152,13 @@ struct RollLayout: StyleLayout {
     }
 
     /// The x of a moment `seconds` when the playhead is at `now`, on the grid of
-    /// `Shape.shifted(by:)`: from frame to frame, by whole pixels.
-    func x(of seconds: Double, now: Double) -> Float { playheadX + Shape.onGrid((seconds - now) * Double(pixelsPerSecond)) }
+    /// `Shape.shifted(by:)`: the distance between the two moments' places on it (`gridPlace`),
+    /// so that from one frame to another everything moves by the same pixels, the frames'
+    /// places apart.
+    func x(of seconds: Double, now: Double) -> Float { playheadX + Float((gridPlace(seconds) - gridPlace(now)) / 256) }
+
+    /// Where a moment lies along the roll, in 256ths of a pixel.
+    private func gridPlace(_ seconds: Double) -> Double { (seconds * Double(pixelsPerSecond) * 256).rounded() }
 
     /// The notes area's columns, where everything moves with the music (`ScrollArea`).
     var scrollArea: ScrollArea? {
@@ -383,11 +388,13 @@ struct RollLayout: StyleLayout {
     /// left: `new` gets those at `seconds`, `old` those at `earlier` (not moved), of every note
     /// that came into view or left it, or is not `isMoved`. Every other note's shapes are the
     /// same moved by exactly `shift` pixels (checked on the grid), as far as the notes' area
-    /// shows them. False when that cannot be told (going back, or not moving).
+    /// shows them. False when that cannot be told (going back, not moving, or not by the
+    /// frames' places apart).
     func appendMovingChanges(
         from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes, new: inout [Shape], old: inout [Shape]
     ) -> Bool {
-        guard earlier < seconds, shift > 0 else { return false }
+        guard earlier < seconds, shift > 0, gridPlace(seconds) - gridPlace(earlier) == Double(256 * shift) else { return false }
+        let candidates = movingCandidates(from: earlier, to: seconds, shift: shift, visible: &visible)
         let notes = scene.song.notes
         let span = Self.visibleSpan(settings: scene.settings)
         func appendNoteShapes(_ index: Int, at moment: Double, to shapes: inout [Shape]) {
@@ -400,7 +407,7 @@ struct RollLayout: StyleLayout {
             if soundingEnd > note.endSeconds { appendSustain(note, until: soundingEnd, at: moment, to: &shapes) }
             appendNote(note, at: moment, to: &shapes)
         }
-        for index in visible.at(seconds, in: scene.index) {
+        for index in candidates.now {
             let soundingEnd = scene.soundingEnd(index)
             guard span(notes[index], soundingEnd).from > earlier || !isMoved(notes[index], until: soundingEnd, from: earlier, to: seconds, shift: shift)
             else { continue }
@@ -408,7 +415,7 @@ struct RollLayout: StyleLayout {
             appendNoteShapes(index, at: earlier, to: &old)
         }
         // Those that left the view: gone under the keys, moved (nothing of them shows now), or not.
-        for index in visible.at(earlier, in: scene.index) {
+        for index in candidates.before {
             let note = notes[index], soundingEnd = scene.soundingEnd(index)
             guard span(note, soundingEnd).until < seconds else { continue }
             let isGone =
@@ -419,13 +426,49 @@ struct RollLayout: StyleLayout {
         return true
     }
 
+    /// The notes `appendMovingChanges` goes through, in the order they came into view: those
+    /// visible at `seconds` (`now`) and at `earlier` (`before`, for those that left the view).
+    /// All of them, unless names, `--velocity` and the pedal's holds are off and every bar and
+    /// drum hit is drawn on the grid: then, as everything moves by the frames' places apart
+    /// (`x(of:now:)`), only the notes whose shapes a move can change: those that sounded (or
+    /// flashed) between the two moments, came in at the right, lie at the keys or far beyond
+    /// the right edge (a bar too long for the grid), or left the view (`isMoved` then tells).
+    func movingCandidates(from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes) -> (now: [Int], before: [Int]) {
+        let perSecond = Double(pixelsPerSecond)
+        let (size, length) = drumHit
+        let barsMove = Shape.isOnGrid(2 * noteRadius) && (barRoom / 2 >= noteRadius || Shape.isOnGrid(barRoom))
+        let hitsMove =
+            !scene.hasDrums || Shape.moved(Rect(x: 0, y: 0, width: length, height: size), radius: size * 0.3, by: Shape.Offset(dx: -shift, dy: 0)) != nil
+        guard perSecond > 0, !scene.labeler.isOn, !scene.settings.velocity, scene.soundingEnds == nil, barsMove, hitsMove else {
+            return (visible.at(seconds, in: scene.index), visible.at(earlier, in: scene.index))
+        }
+        // The index's `from` is a note's start less `future`; its `until` at least its end
+        // plus `past`. Some room for rounding, and for a drum hit's length at the edges.
+        let (past, future) = Self.reach(settings: scene.settings)
+        let slack = 1e-6, margin = 4 + Double(length)
+        /// The moment whose place is column `x` when the playhead is at `now`.
+        func moment(atColumn x: Double, _ now: Double) -> Double { now + (x - Double(playheadX)) / perSecond }
+        /// Of the notes visible at `seconds`.
+        func shown(begunAfter: Double = -.infinity, begunBy: Double, lastingUntil: Double) -> NoteIndex.Part {
+            NoteIndex.Part(begunAfter: begunAfter, begunBy: min(seconds, begunBy + slack), lastingUntil: max(seconds, lastingUntil - slack))
+        }
+        let flash = scene.hasDrums ? scene.settings.drumSeconds : 0
+        let sounded = shown(begunBy: seconds - future, lastingUntil: earlier - flash + past)
+        let atKeys = shown(begunBy: moment(atColumn: Double(notesLeft) + margin, seconds) - future, lastingUntil: seconds)
+        let cameIn = shown(begunAfter: moment(atColumn: Double(width) - margin, earlier) - future - slack, begunBy: seconds, lastingUntil: seconds)
+        let beyond = shown(begunBy: seconds, lastingUntil: moment(atColumn: Double(width) + 256, seconds) + past)
+        // Gone by `seconds`: begun `past` before it at least, visible at `earlier`.
+        let gone = NoteIndex.Part(begunBy: min(earlier, seconds - past - future + slack), lastingUntil: earlier)
+        return (scene.index.indices(inAnyOf: [sounded, atKeys, cameIn, beyond]), scene.index.indices(inAnyOf: [gone]))
+    }
+
     /// Whether a note's shapes at `seconds` are those at `earlier` moved `shift` pixels left,
     /// as far as the notes' area shows them: the same colours (not live at either moment, not
     /// started or stopped in between), every edge moved exactly `shift` pixels on the grid
     /// (`Shape.moved`), not shown at `seconds` unless shown at `earlier` (a bar gone under the
     /// keys left its pixels there, moved); with names on the notes, or what the pedal holds,
     /// nothing cut at either end of the area at either moment.
-    private func isMoved(_ note: Note, until soundingEnd: Double, from earlier: Double, to seconds: Double, shift: Int) -> Bool {
+    func isMoved(_ note: Note, until soundingEnd: Double, from earlier: Double, to seconds: Double, shift: Int) -> Bool {
         let move = Float(shift), offset = Shape.Offset(dx: -shift, dy: 0)
         /// Whether the x of `moment` moves exactly, and lies within `bounds` at both moments.
         func movesWithin(_ moment: Double, _ bounds: ClosedRange<Float>) -> Bool {
