@@ -3,13 +3,15 @@
 in TRACKS tracks, 960 ticks a second (480 per quarter at 120 bpm), running status throughout.
 
   make-black-midi.py OUT.mid --notes 1000000 [--tracks 64] [--seconds 600] [--held]
-  make-black-midi.py OUT.mid --notes 180000 --tracks 16 --seconds 60 --random 0.2
+  make-black-midi.py OUT.mid --notes 180000 --tracks 16 --seconds 60 --random 0.2 [--drums]
 
 Track k plays notes k, k + TRACKS, k + 2 TRACKS, ... one after another, each lasting 90 % of the
 gap to its track's next note, pitches sweeping the piano. --held writes only note-ons: notes
 never released (a note-off never comes), the file a buggy exporter leaves. --random LENGTH
 writes the dense songs of the bench instead: notes at random times and keys of the piano
-(seeded, so the same bytes each time), each LENGTH seconds long, spread over the tracks."""
+(seeded, so the same bytes each time), each LENGTH seconds long, spread over the tracks; with
+--drums the tracks on channel 10 stay there (a song made on all 16 channels plays a sixteenth of
+its notes as drums), else they move to another channel."""
 import argparse
 import random
 import struct
@@ -44,11 +46,11 @@ def track_bytes(index, tracks, notes, ticks, held):
     return b"MTrk" + struct.pack(">I", len(body)) + bytes(body)
 
 
-def random_track_bytes(index, tracks, notes, ticks, length, seed):
+def random_track_bytes(index, tracks, notes, ticks, length, seed, drums):
     """Track `index` of a --random song: its share of NOTES at random ticks and keys."""
     generator = random.Random(seed * 100003 + index)
     channel = index % 16
-    if channel == 9:
+    if channel == 9 and not drums:
         channel = 15 - index % 6  # keep the drum channel out: these are pitched notes
     count = notes // tracks + (1 if index < notes % tracks else 0)
     events = []
@@ -80,6 +82,7 @@ def main():
     parser.add_argument("--held", action="store_true")
     parser.add_argument("--random", type=float, metavar="LENGTH", help="random keys and times, notes LENGTH seconds long")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--drums", action="store_true", help="with --random: keep the tracks on channel 10 there")
     arguments = parser.parse_args()
     ticks = int(arguments.seconds * 960)
     with open(arguments.output, "wb") as out:
@@ -87,7 +90,7 @@ def main():
         for index in range(arguments.tracks):
             if arguments.random:
                 length = max(1, round(arguments.random * 960))
-                out.write(random_track_bytes(index, arguments.tracks, arguments.notes, ticks, length, arguments.seed))
+                out.write(random_track_bytes(index, arguments.tracks, arguments.notes, ticks, length, arguments.seed, arguments.drums))
             else:
                 out.write(track_bytes(index, arguments.tracks, arguments.notes, ticks, arguments.held))
 

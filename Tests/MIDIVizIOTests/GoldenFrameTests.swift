@@ -190,28 +190,35 @@ import Testing
     /// A dense song on the keyboard's layer, where each frame draws anew only where notes came
     /// or went or started or stopped sounding (`Scene.makeLayerChanges`): with names on the
     /// notes, a pedal holding them, velocity, notes from 0.05 to 5 s (longer than the frame is
-    /// high), a title band, bar and beat lines and sparks, every frame two or four after the
-    /// last (as workers take them), and jumps, equals the frame drawn alone.
-    @Test func denseKeyboardFramesDrawnWhereTheyChangeAreTheFramesDrawnAlone() throws {
+    /// high), a title band, bar and beat lines and sparks, with drums flashing in their lane and
+    /// without, every frame two or four after the last (as workers take them), and jumps,
+    /// equals the frame drawn alone.
+    @Test(arguments: [false, true])
+    func denseKeyboardFramesDrawnWhereTheyChangeAreTheFramesDrawnAlone(withDrums: Bool) throws {
         let fonts = try #require(Self.fonts, "DejaVu Sans is missing: apt-get install fonts-dejavu-core")
         var state: UInt64 = 29
         func next(_ range: ClosedRange<Double>) -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
         }
-        let notes = (0..<8000).map { _ -> Note in
+        let pitched = (0..<8000).map { _ -> Note in
             let start = next(0...6), kind = next(0...1)
             let length = kind < 0.7 ? next(0.05...0.3) : kind < 0.95 ? next(0.3...1.5) : next(2...5)
             let channel = UInt8(next(0...1.99))
             return Note(
                 startSeconds: start, endSeconds: start + length, pitch: UInt8(next(48...83.99)), velocity: UInt8(next(20...127)),
                 channel: channel, track: Int(channel))
-        }.sorted { $0.startSeconds < $1.startSeconds }
+        }
+        let drums = (0..<(withDrums ? 400 : 0)).map { _ -> Note in
+            let start = next(0...6)
+            return Note(startSeconds: start, endSeconds: start + 0.1, pitch: UInt8(next(35...59.99)), velocity: UInt8(next(40...127)), channel: 9, track: 2)
+        }
+        let notes = (pitched + drums).sorted { $0.startSeconds < $1.startSeconds }
         let pedal = [(1.0, 127), (2.5, 0), (4.0, 127), (5.5, 0)].map { TimedMessage(seconds: $0.0, bytes: [0xB0, 64, UInt8($0.1)]) }
         let song = Song(
             format: 1, division: .ticksPerQuarter(96), endTick: 2000, durationSeconds: 11,
-            tracks: [0, 1].map { track in
-                TrackSummary(name: nil, noteCount: notes.filter { $0.track == track }.count, channels: [UInt8(track)], programs: [])
+            tracks: [(0, 0), (1, 1), (2, 9)].map { track, channel in
+                TrackSummary(name: nil, noteCount: notes.filter { $0.track == track }.count, channels: [UInt8(channel)], programs: [])
             },
             notes: notes, tempoChanges: [TempoChange(seconds: 0, tick: 0, beatsPerMinute: 132)], timeSignatures: [], keySignatures: [],
             synthEvents: pedal, warnings: [])
@@ -221,6 +228,7 @@ import Testing
         settings.title = "Dense"
         let scene = Scene(song: song, settings: settings)
         #expect(scene.scrollArea?.motion == .down, "the notes fall on a layer")
+        #expect(scene.hasDrums == withDrums)
         #expect(notes.indices.contains { scene.soundingEnd($0) > notes[$0].endSeconds }, "the pedal holds notes")
         let renderer = FrameRenderer(scene: scene, fonts: fonts)
         var sequence = renderer.makeWorkspace()

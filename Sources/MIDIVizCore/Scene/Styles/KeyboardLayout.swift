@@ -383,11 +383,11 @@ struct KeyboardLayout: StyleLayout {
     }
 
     /// The visible notes `append` goes through, in the order they came into view: all of them,
-    /// or on a layer drawn only where its tiles say (`NotesDrawn.lying`) in a song without
-    /// drums (a drum hit is drawn wherever it is), only those started (struck, sounding,
-    /// glowing, sparking) and those whose `fallingRegion` may touch a band of marked tiles.
+    /// or on a layer drawn only where its tiles say (`NotesDrawn.lying`), only those started
+    /// (struck, sounding, glowing, sparking, a drum hit flashing in its lane) and those whose
+    /// `fallingRegion` may touch a band of marked tiles.
     private func candidates(at seconds: Double, for drawn: NotesDrawn, layered: Bool, visible: inout VisibleNotes) -> [Int] {
-        guard layered, movesOnLayer, !scene.hasDrums, pixelsPerSecond > 0, case .lying(let tiles?, _) = drawn else {
+        guard layered, movesOnLayer, pixelsPerSecond > 0, case .lying(let tiles?, _) = drawn else {
             return visible.at(seconds, in: scene.index)
         }
         // The index's `from` is a note's start less the window; its `until` is at least its

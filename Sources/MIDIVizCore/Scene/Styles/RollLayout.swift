@@ -435,10 +435,10 @@ struct RollLayout: StyleLayout {
     /// the right edge (a bar too long for the grid), or left the view (`isMoved` then tells).
     func movingCandidates(from earlier: Double, to seconds: Double, shift: Int, visible: inout VisibleNotes) -> (now: [Int], before: [Int]) {
         let perSecond = Double(pixelsPerSecond)
-        let (size, length) = drumHit
+        let (size, length, radius) = drumHit
         let barsMove = Shape.isOnGrid(2 * noteRadius) && (barRoom / 2 >= noteRadius || Shape.isOnGrid(barRoom))
         let hitsMove =
-            !scene.hasDrums || Shape.moved(Rect(x: 0, y: 0, width: length, height: size), radius: size * 0.3, by: Shape.Offset(dx: -shift, dy: 0)) != nil
+            !scene.hasDrums || Shape.moved(Rect(x: 0, y: 0, width: length, height: size), radius: radius, by: Shape.Offset(dx: -shift, dy: 0)) != nil
         guard perSecond > 0, !scene.labeler.isOn, !scene.settings.velocity, scene.soundingEnds == nil, barsMove, hitsMove else {
             return (visible.at(seconds, in: scene.index), visible.at(earlier, in: scene.index))
         }
@@ -479,9 +479,9 @@ struct RollLayout: StyleLayout {
         if note.channel == Scene.drumChannel {
             // Not yet struck at `seconds`, or done flashing by `earlier` (as `appendDrumHit` tells).
             guard start > seconds || !(earlier - start < scene.settings.drumSeconds) else { return false }
-            let (size, length) = drumHit
+            let (size, length, radius) = drumHit
             let hit = Rect(x: x(of: start, now: earlier), y: 0, width: length, height: size)
-            return movesWithin(start, notesLeft...(width - length)) && Shape.moved(hit, radius: size * 0.3, by: offset) != nil
+            return movesWithin(start, notesLeft...(width - length)) && Shape.moved(hit, radius: radius, by: offset) != nil
         }
         guard scene.pitchRange.contains(Int(note.pitch)) else { return true }
         // Coming at both moments, or played at both, as `appendNote` tells (a note sounding has
@@ -620,17 +620,19 @@ struct RollLayout: StyleLayout {
         shapes.append(.text(label, .small, center: Point(rect.minX + pad, rect.minY + rect.height / 2), ink, alignment: .left))
     }
 
-    /// A drum hit's height, and its length along the time.
-    private var drumHit: (size: Float, length: Float) {
+    /// A drum hit's height, its length along the time and its corner radius: the length and
+    /// the radius on the grid, so that a hit moved by whole pixels draws the same pixels moved
+    /// (`Shape.moved`).
+    private var drumHit: (size: Float, length: Float, radius: Float) {
         let size = max(3, drumStripHeight / Float(DrumLane.slotCount) * 0.75)
-        return (size, Shape.onGrid(Double(max(size, Float(0.05) * pixelsPerSecond))))
+        return (size, Shape.onGrid(Double(max(size, Float(0.05) * pixelsPerSecond))), Shape.onGrid(Double(size * 0.3)))
     }
 
     private func appendDrumHit(_ note: Note, at seconds: Double, to shapes: inout [Shape]) {
         let lane = Float(DrumLane.slot(ofKey: note.pitch))
         let laneHeight = drumStripHeight / Float(DrumLane.slotCount)
         let x = x(of: note.startSeconds, now: seconds)
-        let (size, length) = drumHit
+        let (size, length, radius) = drumHit
         let left = max(notesLeft, x), right = min(width, x + length)
         guard right - left >= 1 else { return }
         let center = Point(x, notesBottom + laneHeight * (lane + 0.5))
@@ -649,7 +651,7 @@ struct RollLayout: StyleLayout {
         }
         shapes.append(
             .roundedRect(
-                Rect(x: left, y: center.y - size / 2, width: right - left, height: size), radius: size * 0.3,
+                Rect(x: left, y: center.y - size / 2, width: right - left, height: size), radius: radius,
                 top: accent.withAlpha(alpha), bottom: accent.scaled(0.8).withAlpha(alpha)))
     }
 
