@@ -252,7 +252,8 @@ import Testing
     /// anew: the notes' first column of tiles is dirty in under half its bands in moved frames
     /// (where what the pedal holds is cut at the keys: 44 %), where a note gone under the keys
     /// made it dirty too (59 %). Without names and the pedal the frame goes through only the
-    /// notes a move can change (`RollLayout.movingCandidates`).
+    /// notes a move can change (`RollLayout.movingCandidates`), long notes and drum hits among
+    /// them.
     @Test(arguments: [(false, true, true), (true, true, true), (false, false, true), (true, false, false), (false, false, false)])
     func aDenseRollMakesOnlyWhatChangedAndDrawsTheFramesDrawnAlone(effects: Bool, names: Bool, pedal held: Bool) {
         var random = SeededNumbers(state: 29)
@@ -261,12 +262,17 @@ import Testing
             let start = Double.random(in: 0..<4, using: &random)
             return Note(startSeconds: start, endSeconds: start + 0.1, pitch: UInt8.random(in: 35...50, using: &random), velocity: 100, channel: 9, track: 1)
         }
-        let notes = (dense.notes + drums).sorted { $0.startSeconds < $1.startSeconds }
+        // Long notes too: crossing the playhead for seconds, one longer than the window.
+        let long = (0..<8).map { (step: Int) -> Note in
+            let start = Double(step) * 0.5, length = 1.5 + Double(step)
+            return Note(startSeconds: start, endSeconds: start + length, pitch: UInt8(50 + 2 * step), velocity: 80, channel: 0, track: 0)
+        }
+        let notes = (dense.notes + drums + long).sorted { $0.startSeconds < $1.startSeconds }
         let pedal = held ? [(0.5, 127), (1.4, 0), (2.0, 127), (3.1, 0)].map { TimedMessage(seconds: $0.0, bytes: [0xB0, 64, UInt8($0.1)]) } : []
         let song = Song(
             format: 1, division: .ticksPerQuarter(96), endTick: 768, durationSeconds: 4.2,
             tracks: [
-                TrackSummary(name: nil, noteCount: dense.notes.count, channels: [0], programs: []),
+                TrackSummary(name: nil, noteCount: dense.notes.count + long.count, channels: [0], programs: []),
                 TrackSummary(name: nil, noteCount: drums.count, channels: [9], programs: []),
             ],
             notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: pedal, warnings: [])

@@ -39,6 +39,9 @@ package struct Scene: Sendable {
     /// window of the style on average. The keyboard then moves its falling notes on a layer.
     let isDense: Bool
     static let denseNotesOnScreen = 2000
+    /// In a dense song with drums, the velocity each note's drum hit is drawn with (0: drawn as
+    /// an earlier hit: `DrumLane.drawnVelocities`); nil otherwise.
+    let drumVelocities: [UInt8]?
 
     package static let drumChannel: UInt8 = 9
 
@@ -69,6 +72,7 @@ package struct Scene: Sendable {
             count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }, visibleUntil: { span(notes[$0], sounding($0)).until })
         let window = settings.windowSeconds
         isDense = Double(notes.count) * window / max(song.durationSeconds, window) >= Double(Self.denseNotesOnScreen)
+        drumVelocities = isDense && hasDrums ? DrumLane.drawnVelocities(of: notes, drumChannel: Self.drumChannel) : nil
         beatGrid = settings.style.layout.scrolls ? BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window) : BeatGrid(lines: [])
         if let color = settings.background {
             background = (color, color.scaled(0.35))

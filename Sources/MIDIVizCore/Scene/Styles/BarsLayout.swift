@@ -103,7 +103,7 @@ struct BarsLayout: StyleLayout {
         for index in scene.index.visible(at: seconds) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
-                lane.append(note, at: seconds, to: &shapes)
+                lane.append(note, index: index, at: seconds, to: &shapes)
             } else if scene.settings.effects, Sparks.isLive(note, at: seconds) {
                 struck.append(note)
             }

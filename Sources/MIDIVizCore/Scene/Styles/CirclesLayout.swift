@@ -52,7 +52,7 @@ struct CirclesLayout: StyleLayout {
             for index in scene.index.visible(at: seconds) {
                 let note = notes[index]
                 if note.channel == Scene.drumChannel {
-                    lane.append(note, at: seconds, to: &shapes)
+                    lane.append(note, index: index, at: seconds, to: &shapes)
                     continue
                 }
                 // Outside `--keys LOW-HIGH`: not drawn.

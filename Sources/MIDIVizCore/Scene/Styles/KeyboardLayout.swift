@@ -260,7 +260,7 @@ struct KeyboardLayout: StyleLayout {
         for index in candidates(at: seconds, for: drawn, layered: layered, visible: &visible) {
             let note = notes[index]
             if note.channel == Scene.drumChannel {
-                if layered { lane.append(note, at: seconds, to: &drums) } else { lane.append(note, at: seconds, to: &shapes) }
+                if layered { lane.append(note, index: index, at: seconds, to: &drums) } else { lane.append(note, index: index, at: seconds, to: &shapes) }
                 continue
             }
             guard keys.contains(Int(note.pitch)) else { continue }
