@@ -14,7 +14,9 @@ Semantics, as the SMF specification and a General MIDI synthesizer have them:
   any track apply to all; format 2 tracks play one after another, each starting at the tick
   where the previous one ended;
 - a note-on of velocity 0 is a note-off; a note-off ends every sounding note of its channel and
-  key, whichever track started it; notes never ended end with the song;
+  key, whichever track started it, except one another track started at the same tick (a note
+  struck again as the other ends, whatever the order of the tracks); notes never ended end with
+  the song;
 - SMPTE division: 1 / (fps * ticks per frame) seconds a tick (29 means 29.97), tempo ignored;
 - the song lasts until its last event (End-of-Track included).
 Needs mido and pretty_midi (scripts/requirements-reference.txt).
@@ -126,8 +128,14 @@ def reference(path):
         if message.type == 'note_on' and message.velocity > 0:
             sounding.setdefault((message.channel, message.note), []).append((tick, message.velocity, track))
         elif message.type in ('note_on', 'note_off'):
+            kept = []
             for start, velocity, started_by in sounding.pop((message.channel, message.note), []):
-                notes.append((start, tick, message.note, velocity, message.channel, started_by))
+                if start == tick and started_by != track:
+                    kept.append((start, velocity, started_by))
+                else:
+                    notes.append((start, tick, message.note, velocity, message.channel, started_by))
+            if kept:
+                sounding[(message.channel, message.note)] = kept
     hanging = [(start, end_tick, pitch, velocity, channel, track)
                for (channel, pitch), held in sounding.items() for start, velocity, track in held]
     if hanging:

@@ -39,6 +39,41 @@ import Testing
         #expect(result.notes.map(\.endSeconds) == [0.5, 1.0])
     }
 
+    /// A key released in one track as another track strikes it again is two notes, whatever
+    /// the order of the tracks; the synthesizer hears the release first.
+    @Test(arguments: [false, true]) func aKeyStruckAgainAsAnotherTrackReleasesItIsANewNote(swapped: Bool) {
+        let first = swapped ? 1 : 0, second = swapped ? 0 : 1
+        // In stream order: ties by track.
+        let atHalf: [(Int, Int, [UInt8])] =
+            swapped ? [(96, 0, [0x90, 60, 81]), (96, 1, [0x80, 60, 0])] : [(96, 0, [0x80, 60, 0]), (96, 1, [0x90, 60, 81])]
+        let result = song([(0, first, [0x90, 60, 80])] + atHalf + [(192, second, [0x80, 60, 0])])
+        #expect(result.notes.map(\.startSeconds) == [0, 0.5])
+        #expect(result.notes.map(\.endSeconds) == [0.5, 1.0])
+        #expect(result.notes.map(\.track) == [first, second])
+        #expect(result.notes.map(\.velocity) == [80, 81])
+        #expect(result.synthEvents.filter { $0.seconds == 0.5 }.map { Array($0.bytes) } == [[0x80, 60, 0], [0x90, 60, 81]])
+    }
+
+    /// The note-on played after the release takes the rest of its track's messages at that tick
+    /// with it, in their order; a track's own note-off still ends its own note of that tick.
+    @Test func aNoteStruckAgainMovesWithTheRestOfItsTracksTick() {
+        let result = song(
+            [
+                (0, 2, [0x90, 60, 70]),
+                (96, 0, [0x90, 60, 81]), (96, 0, [0xB0, 7, 100]),
+                (96, 1, [0x90, 60, 90]), (96, 1, [0x80, 60, 0]),
+                (96, 2, [0x80, 60, 0]), (96, 2, [0x90, 62, 50]),
+                (192, 0, [0x80, 60, 0]), (192, 2, [0x80, 62, 0]),
+            ], trackCount: 3)
+        #expect(result.notes.map { [$0.startSeconds, $0.endSeconds, Double($0.track)] } == [[0, 0.5, 2], [0.5, 1.0, 0], [0.5, 0.5, 1], [0.5, 1.0, 2]])
+        // Track 1's note ends in track 1; track 0's, struck first, is kept by both note-offs: it
+        // and its controller follow the last.
+        #expect(
+            result.synthEvents.filter { $0.seconds == 0.5 }.map { Array($0.bytes) } == [
+                [0x90, 60, 90], [0x80, 60, 0], [0x80, 60, 0], [0x90, 60, 81], [0xB0, 7, 100], [0x90, 62, 50],
+            ])
+    }
+
     @Test func unreleasedNotesEndAtTheEndOfTheSongWithAWarning() {
         let result = song([(0, 0, [0x99, 36, 100]), (384, 1, [0xFF, 0x2F, 0x00])])
         #expect(result.notes.count == 1 && result.notes[0].endSeconds == 2.0 && result.notes[0].channel == 9)

@@ -119,6 +119,32 @@ struct AudioTests {
         #expect(wav.seconds >= 1.0 && wav.seconds <= 2.5 + 0.001, "\(wav.seconds) s")
     }
 
+    /// C4 held 0-0.5 s in one track and struck again at 0.5 s, until 1 s, in the other: the
+    /// second note sounds, and the sound is the same sample for sample whichever track comes
+    /// first (the merged stream puts the second note-on before the first note's release when its
+    /// track comes first).
+    @Test func aKeyStruckAgainInAnotherTrackSoundsWhicheverTrackComesFirst() throws {
+        func track(_ body: [UInt8]) -> [UInt8] { Array("MTrk".utf8) + [0, 0, 0, UInt8(body.count)] + body }
+        // 96 ticks a quarter at 120 bpm: 96 ticks are 0.5 s.
+        let first = track([0x00, 0x90, 60, 100, 0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00])
+        let second = track([0x60, 0x90, 60, 100, 0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00])
+        var samples: [[Float]] = []
+        for tracks in [first + second, second + first] {
+            let song = temporaryFile("struck-again.mid")
+            try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 1, 0, 2, 0, 96] + tracks).write(to: URL(fileURLWithPath: song))
+            defer { unlink(song) }
+            let (wav, path) = try bounce(song, ["--loudness", "off", "--no-reverb", "--no-chorus", "--max-tail", "0.5"])
+            defer { unlink(path) }
+            samples.append(wav.samples[0])
+        }
+        let differing = zip(samples[0], samples[1]).filter { $0 != $1 }.count + abs(samples[0].count - samples[1].count)
+        #expect(differing == 0, "the two orders differ in \(differing) samples")
+        let rate = 48000
+        func rms(_ part: ArraySlice<Float>) -> Double { (part.reduce(0.0) { $0 + Double($1 * $1) } / Double(part.count)).squareRoot() }
+        let held = rms(samples[1][(rate / 10)..<(rate * 45 / 100)]), struck = rms(samples[1][(rate * 6 / 10)..<(rate * 95 / 100)])
+        #expect(struck > held / 4, "the second note: RMS \(struck) against \(held) for the first")
+    }
+
     /// `--from` brings the synthesizer to the state at the start instead of playing the song up
     /// to it: an organ (program 19) holding C4 from 0 s and E4 from 10 s, and G4 struck at 21 s
     /// and released at 22 s under a sustain pedal held from 20 s, all ringing until 30 s. From
