@@ -33,16 +33,17 @@ package struct AudioBouncer: Sendable {
     ///     to the state of `prerollSeconds` before the start without rendering (programs,
     ///     controllers, pedals, the notes held or sustained then), and renders from there, so
     ///     a start late in a long song costs what one near its beginning does. Without an end,
-    ///     the sound rings out after the song's end (the tail).
+    ///     the sound rings out after the song's end (the tail), until `limit` at the latest.
     ///   - length: given the natural length in seconds, the length to write; silence pads the rest.
     ///   - shouldStop: asked between blocks; when it says yes the bounce throws `.stopped`.
     package func bounce(
         _ song: Song, soundFont: String, into sink: some SoundSink, from start: Double = 0, until end: Double? = nil,
-        length: (Double) -> Double = { $0 }, shouldStop: () -> Bool = { false }
+        ringingUntil limit: Double? = nil, length: (Double) -> Double = { $0 }, shouldStop: () -> Bool = { false }
     ) throws(AudioError) -> Result {
         let synthesizer = try FluidSynthesizer(
             soundFont: soundFont, sampleRate: sampleRate, gain: gain, reverb: reverb, chorus: chorus, polyphony: polyphony)
-        let result = try render(song, with: synthesizer, into: sink, from: start, until: end, length: length, shouldStop: shouldStop)
+        let result = try render(
+            song, with: synthesizer, into: sink, from: start, until: end, ringingUntil: limit, length: length, shouldStop: shouldStop)
         try sink.finish()
         return result
     }
@@ -53,7 +54,7 @@ package struct AudioBouncer: Sendable {
 
     private func render(
         _ song: Song, with synthesizer: FluidSynthesizer, into writer: some SoundSink, from start: Double,
-        until end: Double?, length: (Double) -> Double, shouldStop: () -> Bool
+        until end: Double?, ringingUntil limit: Double?, length: (Double) -> Double, shouldStop: () -> Bool
     ) throws(AudioError) -> Result {
         let rate = Double(sampleRate)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
@@ -111,7 +112,7 @@ package struct AudioBouncer: Sendable {
             synthesizer.releaseEverything()
             let silent: Float = 0.5 / 32767  // rounds to 0 in 16 bits
             let window = max(1, sampleRate / 20)
-            let tailLimit = songEnd + Int(maximumTailSeconds * rate)
+            let tailLimit = min(songEnd + Int(maximumTailSeconds * rate), limit.map { max(songEnd, Int(($0 * rate).rounded())) } ?? Int.max)
             while position < tailLimit {
                 if try advance(to: min(tailLimit, position + window), measuringPeak: true) < silent { break }
             }

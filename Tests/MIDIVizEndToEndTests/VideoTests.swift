@@ -132,6 +132,30 @@ struct VideoTests {
         #expect(abs((streams["audio"]?.duration ?? 0) - 4.0) <= 1.0 / 30)
     }
 
+    /// Tubular bells struck for 0.5 s ring on until about 3.5 s, well past the picture's end
+    /// (about 2 s): `--to 3` ends picture and sound at 3 s; a `--to` past the ringing ends
+    /// where the ringing does, as without one.
+    @Test(arguments: [(3.0, 90), (10.0, 0)]) func aToWhileTheSoundRingsOnEndsThere(to: Double, frames: Int) throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body: [UInt8] = [0x00, 0xC0, 14, 0x00, 0x90, 60, 110, 0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let song = folder.appendingPathComponent("bells.mid")
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, 0, UInt8(body.count)] + body).write(to: song)
+        func render(_ name: String, _ range: [String]) throws -> [String: VideoTools.Stream] {
+            let video = folder.appendingPathComponent(name).path
+            let result = try ProcessRunner.midiviz(
+                ["render", song.path, "-o", video, "--size", "160x90", "--fps", "30", "--quiet", "--soundfont", AudioTools.soundFont!] + range)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try VideoTools.probe(video)
+        }
+        // From 0: no lead-in before the song.
+        let whole = try render("whole.mp4", ["--from", "0"]), ranged = try render("ranged.mp4", ["--from", "0", "--to", String(to)])
+        let rung = try #require(whole["video"]?.frames)
+        #expect(rung > 100, "the bells ring past 3 s: \(rung) frames")
+        #expect(ranged["video"]?.frames == (frames > 0 ? frames : rung))
+        #expect(abs((ranged["audio"]?.duration ?? 0) - Double(ranged["video"]?.frames ?? 0) / 30) <= 1.0 / 30)
+    }
+
     @Test func rangeInSecondsAndClockTime() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -122,7 +122,8 @@ public final class RenderJob: Sendable {
         var sound: RenderSound?
         if let soundFont = plan.soundFont, let settings = request.sound {
             sound = RenderSound(
-                song: request.song, settings: settings, soundFont: soundFont, start: plan.start, end: plan.end, shouldStop: { self.shouldStop })
+                song: request.song, settings: settings, soundFont: soundFont, start: plan.start, end: plan.end, limit: plan.soundLimit,
+                shouldStop: { self.shouldStop })
         }
         var frames = plan.frameCount(forAudioSeconds: 0)
         var audioSeconds = 0.0

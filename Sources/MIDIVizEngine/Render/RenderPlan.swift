@@ -14,6 +14,9 @@ struct RenderPlan: Sendable {
     let end: Double?
     /// Where the picture ends: `end`, or the song, its tail and the postroll.
     let visualEnd: Double
+    /// A `--to` (with the postroll) past where the picture ends: the sound rings on to it at
+    /// the latest, and the frames with it.
+    let soundLimit: Double?
     /// A segment's share of the whole song's frames: fixed, whatever the sound does.
     let segmentFrames: Int?
     /// A segment's share: its first frame among the whole song's, and the whole song's frames.
@@ -42,6 +45,7 @@ struct RenderPlan: Sendable {
         let songEnd = request.song.durationSeconds + settings.tailSeconds
         end = request.segment != nil ? nil : request.endSeconds.flatMap { $0 < songEnd ? $0 + request.postrollSeconds : nil }
         visualEnd = end ?? songEnd + request.postrollSeconds
+        soundLimit = request.segment == nil && end == nil ? request.endSeconds.map { $0 + request.postrollSeconds } : nil
         guard abs(request.startSeconds) < 1e9, visualEnd > request.startSeconds else {  // finite, and frames fit an Int
             throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd)
         }
@@ -92,10 +96,12 @@ struct RenderPlan: Sendable {
     }
 
     /// The frames: the range (and the sound's tail, when it rings on longer than a whole song's
-    /// picture); a segment's share, fixed.
+    /// picture, up to `soundLimit`); a segment's share, fixed.
     func frameCount(forAudioSeconds audio: Double) -> Int {
         if let segmentFrames { return segmentFrames }
-        return settings.frameCount(seconds: end != nil ? visualEnd - start : max(audio, visualEnd - start))
+        if end != nil { return settings.frameCount(seconds: visualEnd - start) }
+        let rung = max(audio, visualEnd - start)
+        return settings.frameCount(seconds: soundLimit.map { min(rung, max($0, visualEnd) - start) } ?? rung)
     }
 
     /// The sound's length in seconds for a natural length, and the frames it settles: both

@@ -12,6 +12,8 @@ struct RenderSound: Sendable {
     let soundFont: String
     let start: Double
     let end: Double?
+    /// Without an end, the latest the sound may ring on to (`RenderPlan.soundLimit`).
+    var limit: Double? = nil
     let shouldStop: @Sendable () -> Bool
 
     /// Sound bounced into the spool and measured.
@@ -25,7 +27,7 @@ struct RenderSound: Sendable {
     func bounce(into sink: some SoundSink, length: (Double) -> Double) throws(RenderError) -> Double {
         do {
             return try settings.bouncer.bounce(
-                song, soundFont: soundFont, into: sink, from: start, until: end, length: length, shouldStop: shouldStop
+                song, soundFont: soundFont, into: sink, from: start, until: end, ringingUntil: limit, length: length, shouldStop: shouldStop
             ).seconds
         } catch .stopped {
             throw .interrupted(signal: nil)
