@@ -97,10 +97,13 @@ package struct AudioBouncer: Sendable {
             }
             return peak
         }
-        for event in song.synthEvents[nextEvent...] {
+        // Asked every 256 events too: a burst of thousands of notes at one instant, each looking
+        // through every voice, takes seconds at a high polyphony.
+        for (index, event) in song.synthEvents[nextEvent...].enumerated() {
             let at = Int((event.seconds * rate).rounded())
             if at >= endFrame { break }
             _ = try advance(to: at)
+            if index % 256 == 255 && shouldStop() { throw .stopped }
             synthesizer.play(event.bytes)
         }
         let songEnd = max(position, Int((song.durationSeconds * rate).rounded()))

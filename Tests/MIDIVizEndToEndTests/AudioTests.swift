@@ -145,6 +145,34 @@ struct AudioTests {
         #expect(struck > held / 4, "the second note: RMS \(struck) against \(held) for the first")
     }
 
+    /// A signal during a burst of 40,000 notes struck at one instant with 16,384 voices (each
+    /// note-on looks through them all: about 20 s of the synthesizer's work here) is acted on
+    /// at once: exit 130 within 5 s, no WAV. It once waited for the whole burst.
+    @Test func aSignalDuringABurstOfNotesInterruptsAtOnce() throws {
+        var body: [UInt8] = []
+        for index in 0..<40_000 { body += [0x00, 0x90, UInt8(36 + index % 48), 100] }
+        body += [0x60, 0xB0, 123, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let count = UInt32(body.count)
+        let header = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8)
+        let song = temporaryFile("burst.mid"), wav = temporaryFile("burst.wav")
+        try Data(header + [UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)] + body)
+            .write(to: URL(fileURLWithPath: song))
+        defer { unlink(song) }
+        let process = Process()
+        process.executableURL = TestEnvironment.binary
+        process.arguments = ["render", song, "--no-video", "--audio", wav, "--soundfont", Self.soundFont!, "--polyphony", "16384", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        _ = try ProcessRunner.start(process, signalsBlocked: false)
+        Thread.sleep(forTimeInterval: 1.5)
+        let signalled = ContinuousClock.now
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let waited = ContinuousClock.now - signalled
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(waited < .seconds(5), "exited \(waited) after the signal")
+        #expect(!FileManager.default.fileExists(atPath: wav))
+    }
+
     /// `--from` brings the synthesizer to the state at the start instead of playing the song up
     /// to it: an organ (program 19) holding C4 from 0 s and E4 from 10 s, and G4 struck at 21 s
     /// and released at 22 s under a sustain pedal held from 20 s, all ringing until 30 s. From
