@@ -13,14 +13,17 @@ Semantics, as the SMF specification and a General MIDI synthesizer have them:
 - the tracks are merged by tick (ties: track order, then order in the track); tempo events of
   any track apply to all; format 2 tracks play one after another, each starting at the tick
   where the previous one ended;
+- at one tick, a track releasing a key is read (all its events of the tick) before the tracks
+  striking that key, unless tracks would each have to come first (then the stream's order): a
+  note struck again as another track lets the key go is a new note, whatever the order of the
+  tracks;
 - a note-on of velocity 0 is a note-off; a note-off ends every sounding note of its channel and
-  key, whichever track started it, except one another track started at the same tick (a note
-  struck again as the other ends, whatever the order of the tracks); notes never ended end with
-  the song;
+  key, whichever track started it; notes never ended end with the song;
 - SMPTE division: 1 / (fps * ticks per frame) seconds a tick (29 means 29.97), tempo ignored;
 - the song lasts until its last event (End-of-Track included).
 Needs mido and pretty_midi (scripts/requirements-reference.txt).
 """
+import heapq
 import io
 import json
 import struct
@@ -77,7 +80,54 @@ def merged_events(midi):
         if midi.type == 2:
             offset = tick
     events.sort(key=lambda event: event[:3])
-    return events
+    ordered, start = [], 0
+    while start < len(events):
+        end = start
+        while end < len(events) and events[end][0] == events[start][0]:
+            end += 1
+        ordered += releasers_first(events[start:end])
+        start = end
+    return ordered
+
+
+def releasers_first(tick):
+    """One tick's events with each track releasing a key before the tracks striking it."""
+    runs = []
+    for event in tick:
+        if runs and runs[-1][0][1] == event[1]:
+            runs[-1].append(event)
+        else:
+            runs.append([event])
+    strikers, releasers = {}, {}
+    for run, events in enumerate(runs):
+        for _, _, _, message in events:
+            if message.type not in ('note_on', 'note_off'):
+                continue
+            table = strikers if message.type == 'note_on' and message.velocity > 0 else releasers
+            held = table.setdefault((message.channel, message.note), [])
+            if not held or held[-1] != run:
+                held.append(run)
+    edges = [(releaser, striker) for key, runs_releasing in releasers.items()
+             for releaser in runs_releasing for striker in strikers.get(key, []) if releaser != striker]
+    if not any(before > after for before, after in edges):
+        return tick
+    waiting, followers = [0] * len(runs), {}
+    for before, after in edges:
+        waiting[after] += 1
+        followers.setdefault(before, []).append(after)
+    ready = [run for run in range(len(runs)) if waiting[run] == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        run = heapq.heappop(ready)
+        order.append(run)
+        for follower in followers.get(run, []):
+            waiting[follower] -= 1
+            if waiting[follower] == 0:
+                heapq.heappush(ready, follower)
+    if len(order) != len(runs):
+        return tick
+    return [event for run in order for event in runs[run]]
 
 
 def seconds_of_ticks(midi, events, end_tick):
@@ -128,14 +178,8 @@ def reference(path):
         if message.type == 'note_on' and message.velocity > 0:
             sounding.setdefault((message.channel, message.note), []).append((tick, message.velocity, track))
         elif message.type in ('note_on', 'note_off'):
-            kept = []
             for start, velocity, started_by in sounding.pop((message.channel, message.note), []):
-                if start == tick and started_by != track:
-                    kept.append((start, velocity, started_by))
-                else:
-                    notes.append((start, tick, message.note, velocity, message.channel, started_by))
-            if kept:
-                sounding[(message.channel, message.note)] = kept
+                notes.append((start, tick, message.note, velocity, message.channel, started_by))
     hanging = [(start, end_tick, pitch, velocity, channel, track)
                for (channel, pitch), held in sounding.items() for start, velocity, track in held]
     if hanging:

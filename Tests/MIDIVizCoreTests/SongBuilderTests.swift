@@ -54,9 +54,9 @@ import Testing
         #expect(result.synthEvents.filter { $0.seconds == 0.5 }.map { Array($0.bytes) } == [[0x80, 60, 0], [0x90, 60, 81]])
     }
 
-    /// The note-on played after the release takes the rest of its track's messages at that tick
-    /// with it, in their order; a track's own note-off still ends its own note of that tick.
-    @Test func aNoteStruckAgainMovesWithTheRestOfItsTracksTick() {
+    /// At one tick, a track releasing a key is read before every earlier track striking it, all
+    /// its events of the tick with it; a track's own note-off still ends its own note of that tick.
+    @Test func aTrackReleasingAKeyIsReadBeforeTheTracksStrikingIt() {
         let result = song(
             [
                 (0, 2, [0x90, 60, 70]),
@@ -66,12 +66,42 @@ import Testing
                 (192, 0, [0x80, 60, 0]), (192, 2, [0x80, 62, 0]),
             ], trackCount: 3)
         #expect(result.notes.map { [$0.startSeconds, $0.endSeconds, Double($0.track)] } == [[0, 0.5, 2], [0.5, 1.0, 0], [0.5, 0.5, 1], [0.5, 1.0, 2]])
-        // Track 1's note ends in track 1; track 0's, struck first, is kept by both note-offs: it
-        // and its controller follow the last.
+        // Track 2 releases what tracks 0 and 1 strike, track 1 what track 0 strikes.
         #expect(
             result.synthEvents.filter { $0.seconds == 0.5 }.map { Array($0.bytes) } == [
-                [0x90, 60, 90], [0x80, 60, 0], [0x80, 60, 0], [0x90, 60, 81], [0xB0, 7, 100], [0x90, 62, 50],
+                [0x80, 60, 0], [0x90, 62, 50], [0x90, 60, 90], [0x80, 60, 0], [0x90, 60, 81], [0xB0, 7, 100],
             ])
+    }
+
+    /// The striking track's pedal before its note-on, and the releasing track's program change
+    /// after its note-off, at that tick: the synthesizer hears the same messages in the same
+    /// order whichever track comes first (found by a hostile pass).
+    @Test(
+        arguments: [
+            (striker: [[0xB0, 64, 127], [0x90, 60, 90]], releaser: [[0x80, 60, 0]]),
+            (striker: [[0x90, 60, 90]], releaser: [[0x80, 60, 0], [0xC0, 40]]),
+        ] as [(striker: [[UInt8]], releaser: [[UInt8]])])
+    func theSoundOfAKeyStruckAgainIsTheSameWhicheverTrackComesFirst(striker: [[UInt8]], releaser: [[UInt8]]) {
+        func messages(strikerFirst: Bool) -> [[UInt8]] {
+            let (strikerTrack, releaserTrack) = strikerFirst ? (0, 1) : (1, 0)
+            var events: [(Int, Int, [UInt8])] = [(0, releaserTrack, [0x90, 60, 80])]
+            let atHalf = [(strikerTrack, striker), (releaserTrack, releaser)].sorted { $0.0 < $1.0 }
+            for (track, list) in atHalf { events += list.map { (96, track, $0) } }
+            events += [(192, strikerTrack, [0x80, 60, 0])]
+            return song(events).synthEvents.map { Array($0.bytes) }
+        }
+        #expect(messages(strikerFirst: true) == messages(strikerFirst: false))
+        #expect(messages(strikerFirst: true).count == 2 + striker.count + releaser.count)
+    }
+
+    /// Tracks that would each have to come first (each releases what the other strikes) keep
+    /// the stream's order.
+    @Test func tracksReleasingWhatEachOtherStrikesKeepTheirOrder() {
+        let result = song([
+            (0, 0, [0x90, 62, 80]), (0, 1, [0x90, 60, 80]),
+            (96, 0, [0x90, 60, 81]), (96, 0, [0x80, 62, 0]), (96, 1, [0x90, 62, 81]), (96, 1, [0x80, 60, 0]),
+        ])
+        #expect(result.synthEvents.filter { $0.seconds == 0.5 }.map { Array($0.bytes) } == [[0x90, 60, 81], [0x80, 62, 0], [0x90, 62, 81], [0x80, 60, 0]])
     }
 
     @Test func unreleasedNotesEndAtTheEndOfTheSongWithAWarning() {

@@ -1,8 +1,8 @@
 /// Builds a `Song` from the merged event stream with the semantics of a synthesizer playing it:
 /// tempo events from any track apply; a note-on of velocity 0 is a note-off; a note-off ends every
-/// sounding note of its channel and key, whichever track started it, except a note another track
-/// started at the same tick (struck again as the other ends: `TickMessages` plays it after the
-/// note-off); zero-length notes are kept; notes never released end at the end of the song.
+/// sounding note of its channel and key, whichever track started it (read in `TickOrder`: at one
+/// tick, a track releasing a key before the tracks striking it); zero-length notes are kept;
+/// notes never released end at the end of the song.
 package enum SongBuilder {
     /// - Parameters:
     ///   - events: every event of every track in stream order (by tick; ties by track, then file order).
@@ -39,9 +39,8 @@ package enum SongBuilder {
         var tracks = Array(repeating: TrackSummary(name: nil, noteCount: 0, channels: [], programs: []), count: trackCount)
         var channelSets = Array(repeating: Set<UInt8>(), count: trackCount)
         var programs = [UInt8](repeating: 0, count: 16)
-        /// Sounding notes per channel × key: (start tick, velocity, track, program, the index of
-        /// the note-on among `synthEvents`).
-        var sounding = [[(tick: Int, velocity: UInt8, track: Int, program: UInt8, message: Int)]](repeating: [], count: 16 * 128)
+        /// Sounding notes per channel × key: (start tick, velocity, track, program).
+        var sounding = [[(tick: Int, velocity: UInt8, track: Int, program: UInt8)]](repeating: [], count: 16 * 128)
         var notes: [Note] = []
         notes.reserveCapacity(events.underestimatedCount / 2)  // a note-on and a note-off each, mostly
         var timeSignatures: [TimeSignature] = []
@@ -49,10 +48,9 @@ package enum SongBuilder {
         var texts: [TextEvent] = []
         var synthEvents: [TimedMessage] = []
         synthEvents.reserveCapacity(events.underestimatedCount)
-        var tick = TickMessages()
+        var ordered = TickOrder(events.makeIterator())
 
-        for event in events {
-            if event.tick != tick.tick { tick.begin(event.tick, &synthEvents) }
+        while let event = ordered.next() {
             let bytes = event.bytes
             guard let status = bytes.first else { continue }
             if status == 0xFF, bytes.count >= 3 {
@@ -81,38 +79,27 @@ package enum SongBuilder {
             }
             if status == 0xF0 {
                 synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), bytes: bytes))
-                tick.appended(track: event.track)
                 continue
             }
             guard status >= 0x80, status < 0xF0 else { continue }
             let channel = status & 0x0F
             let kind = status & 0xF0
             synthEvents.append(TimedMessage(seconds: tempoMap.seconds(atTick: event.tick), bytes: bytes))
-            tick.appended(track: event.track)
             if kind == 0x90 || kind == 0x80, bytes.count == 3 {
                 let key = Int(channel) * 128 + Int(bytes[1] & 0x7F)
                 if kind == 0x90 && bytes[2] > 0 {
-                    sounding[key].append((event.tick, bytes[2], event.track, programs[Int(channel)], synthEvents.count - 1))
+                    sounding[key].append((event.tick, bytes[2], event.track, programs[Int(channel)]))
                     tracks[event.track].noteCount += 1
                     channelSets[event.track].insert(channel)
                 } else {
-                    // Notes another track struck at this tick sound on: kept, at the front.
-                    var kept = 0
-                    for index in sounding[key].indices {
-                        let started = sounding[key][index]
-                        if started.tick == event.tick && started.track != event.track {
-                            tick.play(started.message, after: synthEvents.count - 1)
-                            sounding[key][kept] = started
-                            kept += 1
-                            continue
-                        }
+                    for started in sounding[key] {
                         notes.append(
                             Note(
                                 startSeconds: tempoMap.seconds(atTick: started.tick), endSeconds: tempoMap.seconds(atTick: event.tick),
                                 pitch: bytes[1], velocity: started.velocity, channel: channel, track: started.track,
                                 program: started.program))
                     }
-                    sounding[key].removeLast(sounding[key].count - kept)
+                    sounding[key].removeAll(keepingCapacity: true)
                 }
                 continue
             }
@@ -122,7 +109,7 @@ package enum SongBuilder {
             }
         }
 
-        tick.finish(&synthEvents)
+        _ = consume ordered
         _ = consume events
         var unreleased = 0
         for (key, started) in sounding.enumerated() {
