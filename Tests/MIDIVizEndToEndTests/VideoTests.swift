@@ -133,9 +133,11 @@ struct VideoTests {
     }
 
     /// Tubular bells struck for 0.5 s ring on until about 3.5 s, well past the picture's end
-    /// (about 2 s): `--to 3` ends picture and sound at 3 s; a `--to` past the ringing ends
-    /// where the ringing does, as without one.
-    @Test(arguments: [(3.0, 90), (10.0, 0)]) func aToWhileTheSoundRingsOnEndsThere(to: Double, frames: Int) throws {
+    /// (about 2 s): `--to 3` ends picture and sound at 3 s, and with `--postroll 1` at 4 s (the
+    /// bells still ringing on to it); a `--to` past the ringing ends where the ringing does, as
+    /// without one.
+    @Test(arguments: [(3.0, 0.0, 90), (3.0, 1.0, 120), (10.0, 0.0, 0)])
+    func aToWhileTheSoundRingsOnEndsThere(to: Double, postroll: Double, frames: Int) throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let body: [UInt8] = [0x00, 0xC0, 14, 0x00, 0x90, 60, 110, 0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
@@ -149,7 +151,8 @@ struct VideoTests {
             return try VideoTools.probe(video)
         }
         // From 0: no lead-in before the song.
-        let whole = try render("whole.mp4", ["--from", "0"]), ranged = try render("ranged.mp4", ["--from", "0", "--to", String(to)])
+        let whole = try render("whole.mp4", ["--from", "0"])
+        let ranged = try render("ranged.mp4", ["--from", "0", "--to", String(to), "--postroll", String(postroll)])
         let rung = try #require(whole["video"]?.frames)
         #expect(rung > 100, "the bells ring past 3 s: \(rung) frames")
         #expect(ranged["video"]?.frames == (frames > 0 ? frames : rung))

@@ -14,8 +14,9 @@ struct RenderPlan: Sendable {
     let end: Double?
     /// Where the picture ends: `end`, or the song, its tail and the postroll.
     let visualEnd: Double
-    /// A `--to` (with the postroll) past where the picture ends: the sound rings on to it at
-    /// the latest, and the frames with it.
+    /// A `--to` past where the picture ends, and with the postroll: the sound rings on to the
+    /// latter at the latest; if it still rings at the `--to`, the frames go on to the latter too.
+    let soundCut: Double?
     let soundLimit: Double?
     /// A segment's share of the whole song's frames: fixed, whatever the sound does.
     let segmentFrames: Int?
@@ -45,7 +46,8 @@ struct RenderPlan: Sendable {
         let songEnd = request.song.durationSeconds + settings.tailSeconds
         end = request.segment != nil ? nil : request.endSeconds.flatMap { $0 < songEnd ? $0 + request.postrollSeconds : nil }
         visualEnd = end ?? songEnd + request.postrollSeconds
-        soundLimit = request.segment == nil && end == nil ? request.endSeconds.map { $0 + request.postrollSeconds } : nil
+        soundCut = request.segment == nil && end == nil ? request.endSeconds : nil
+        soundLimit = soundCut.map { $0 + request.postrollSeconds }
         guard abs(request.startSeconds) < 1e9, visualEnd > request.startSeconds else {  // finite, and frames fit an Int
             throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd)
         }
@@ -101,7 +103,8 @@ struct RenderPlan: Sendable {
         if let segmentFrames { return segmentFrames }
         if end != nil { return settings.frameCount(seconds: visualEnd - start) }
         let rung = max(audio, visualEnd - start)
-        return settings.frameCount(seconds: soundLimit.map { min(rung, max($0, visualEnd) - start) } ?? rung)
+        guard let soundCut, let soundLimit, audio > soundCut - start else { return settings.frameCount(seconds: rung) }
+        return settings.frameCount(seconds: max(soundLimit, visualEnd) - start)
     }
 
     /// The sound's length in seconds for a natural length, and the frames it settles: both
