@@ -12,6 +12,11 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
     /// This tick's events, in the order they are given, and how many have been.
     private var events: [MIDIEvent] = []
     private var given = 0
+    /// Per channel × key, the first run (of one track's events) striking it in the tick
+    /// numbered `firstStrikeTick`.
+    private var firstStriker = [Int](repeating: 0, count: 16 * 128)
+    private var firstStrikeTick = [Int](repeating: -1, count: 16 * 128)
+    private var tickNumber = 0
     /// Per channel × key, the runs (of one track's events) striking and releasing it in this
     /// tick, and the keys they hold.
     private var strikers = [[Int]](repeating: [], count: 16 * 128)
@@ -41,9 +46,33 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
         return events[0]
     }
 
+    /// Whether a track releases a key that an earlier track strikes in this tick: without one,
+    /// the stream's order has every releasing track first (the common case, found without
+    /// building lists).
+    private mutating func releasesWhatAnEarlierTrackStrikes() -> Bool {
+        tickNumber += 1
+        var run = 0
+        for index in events.indices {
+            if index > 0 && events[index].track != events[index - 1].track { run += 1 }
+            let bytes = events[index].bytes
+            guard bytes.count == 3, bytes[0] >= 0x80, bytes[0] < 0xA0 else { continue }
+            let key = Int(bytes[0] & 0x0F) * 128 + Int(bytes[1] & 0x7F)
+            if bytes[0] >= 0x90 && bytes[2] > 0 {
+                if firstStrikeTick[key] != tickNumber {
+                    firstStrikeTick[key] = tickNumber
+                    firstStriker[key] = run
+                }
+            } else if firstStrikeTick[key] == tickNumber && firstStriker[key] < run {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Puts each releasing track's run before the runs it must precede, keeping the stream's
     /// order wherever it is free to.
     private mutating func reorder() {
+        guard releasesWhatAnEarlierTrackStrikes() else { return }
         var runs: [Range<Int>] = []
         var start = 0
         for index in 1...events.count where index == events.count || events[index].track != events[index - 1].track {
@@ -75,8 +104,8 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
                     outOfOrder = outOfOrder || releaser > striker
                 }
             }
-            strikers[key].removeAll()
-            releasers[key].removeAll()
+            strikers[key].removeAll(keepingCapacity: true)
+            releasers[key].removeAll(keepingCapacity: true)
         }
         touched.removeAll(keepingCapacity: true)
         // The stream's order already has every releasing run first.
