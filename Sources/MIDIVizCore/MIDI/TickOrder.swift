@@ -46,6 +46,14 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
         return events[0]
     }
 
+    /// A note-on or note-off's channel × key, and whether it strikes (a note-on of velocity 0
+    /// releases); nil for any other event.
+    @inline(__always)
+    private static func note(_ bytes: MessageBytes) -> (key: Int, strikes: Bool)? {
+        guard bytes.count == 3, bytes[0] >= 0x80, bytes[0] < 0xA0 else { return nil }
+        return (Int(bytes[0] & 0x0F) * 128 + Int(bytes[1] & 0x7F), bytes[0] >= 0x90 && bytes[2] > 0)
+    }
+
     /// Whether a track releases a key that an earlier track strikes in this tick: without one,
     /// the stream's order has every releasing track first (the common case, found without
     /// building lists).
@@ -54,10 +62,8 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
         var run = 0
         for index in events.indices {
             if index > 0 && events[index].track != events[index - 1].track { run += 1 }
-            let bytes = events[index].bytes
-            guard bytes.count == 3, bytes[0] >= 0x80, bytes[0] < 0xA0 else { continue }
-            let key = Int(bytes[0] & 0x0F) * 128 + Int(bytes[1] & 0x7F)
-            if bytes[0] >= 0x90 && bytes[2] > 0 {
+            guard let (key, strikes) = Self.note(events[index].bytes) else { continue }
+            if strikes {
                 if firstStrikeTick[key] != tickNumber {
                     firstStrikeTick[key] = tickNumber
                     firstStriker[key] = run
@@ -83,10 +89,7 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
         // before each other run striking the key.
         for (run, range) in runs.enumerated() {
             for index in range {
-                let bytes = events[index].bytes
-                guard bytes.count == 3, bytes[0] >= 0x80, bytes[0] < 0xA0 else { continue }
-                let key = Int(bytes[0] & 0x0F) * 128 + Int(bytes[1] & 0x7F)
-                let strikes = bytes[0] >= 0x90 && bytes[2] > 0
+                guard let (key, strikes) = Self.note(events[index].bytes) else { continue }
                 if strikers[key].isEmpty && releasers[key].isEmpty { touched.append(key) }
                 if strikes {
                     if strikers[key].last != run { strikers[key].append(run) }
