@@ -76,7 +76,7 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
     }
 
     /// Puts each releasing track's run before the runs it must precede, keeping the stream's
-    /// order wherever it is free to.
+    /// order wherever it is free to; at once done where the stream's order already has that.
     private mutating func reorder() {
         guard releasesWhatAnEarlierTrackStrikes() else { return }
         var runs: [Range<Int>] = []
@@ -99,20 +99,14 @@ struct TickOrder<Base: IteratorProtocol<MIDIEvent>>: IteratorProtocol {
             }
         }
         var edges: [(before: Int, after: Int)] = []
-        var outOfOrder = false
         for key in touched {
             for releaser in releasers[key] {
-                for striker in strikers[key] where striker != releaser {
-                    edges.append((releaser, striker))
-                    outOfOrder = outOfOrder || releaser > striker
-                }
+                for striker in strikers[key] where striker != releaser { edges.append((releaser, striker)) }
             }
             strikers[key].removeAll(keepingCapacity: true)
             releasers[key].removeAll(keepingCapacity: true)
         }
         touched.removeAll(keepingCapacity: true)
-        // The stream's order already has every releasing run first.
-        guard outOfOrder else { return }
         // The runs in the stream's order, each as soon as every run it must follow has come.
         var waitingFor = [Int](repeating: 0, count: runs.count)
         var followers = [Int: [Int]]()
