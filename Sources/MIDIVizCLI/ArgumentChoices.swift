@@ -31,14 +31,20 @@ enum BareOptions {
     }
 }
 
-/// `frame --at`: seconds (`12.5`), `mm:ss.fff` or `bar:N`.
+/// `frame --at`: seconds (`12.5`), `mm:ss.fff` or `bar:N`, as `--from` takes them; any other
+/// text is kept, to be refused as `--from` refuses it (argument-parser's own message would not
+/// say what a time is).
 struct AtTime: ExpressibleByArgument {
-    /// Seconds, `mm:ss.fff` or `bar:N`, as `--from` takes them.
-    var time: TimeSpec
+    let text: String
 
-    init?(argument: String) {
-        guard let time = TimeSpec(optionText: argument) else { return nil }
-        self.time = time
+    init?(argument: String) { text = argument }
+
+    /// The time, or the error refusing the text (64).
+    func time() throws -> TimeSpec {
+        guard let time = TimeSpec(optionText: text) else {
+            throw fail(OptionError.invalid(option: "at", value: text, expected: TimeSpec.expected).message(prefix: "--"), code: 64)
+        }
+        return time
     }
 }
 

@@ -29,8 +29,13 @@ extension RenderError {
             return error.message(prefix: "--")
         case .songTooLong(let song, let seconds, let maximum):
             return "cannot render \(song): it lasts \(Self.seconds(seconds)) s, more than --max-duration \(Self.seconds(maximum)) s"
-        case .emptyRange(let start, let end):
-            return "nothing to render: --from \(SongClock.text(start)) is not a frame before the end \(SongClock.text(end))"
+        case .emptyRange(let start, let end, let to):
+            if let to {
+                let postroll = end > to ? " (\(SongClock.text(end)) with --postroll)" : ""
+                return "nothing to render: --to \(SongClock.text(to))\(postroll) is not a frame after the start \(SongClock.text(start))"
+            }
+            return "nothing to render: --from \(SongClock.text(start)) is not a frame before the picture's end \(SongClock.text(end)) "
+                + "(the song, its release tail and the postroll)"
         case .timeOutsideSong(let seconds, let song, let length):
             return "--at \(seconds) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
         case .noBarsToCount(let option, let time, let song):

@@ -28,6 +28,7 @@ struct FrameCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9") }
+        _ = try at.time()
     }
 
     /// The render options: config files, then the command line's.
@@ -40,8 +41,9 @@ struct FrameCommand: ParsableCommand {
             return
         }
         let loaded = try loadSongOrExit(song)
-        guard let seconds = at.time.seconds(in: loaded) else {
-            throw RenderError.noBarsToCount(option: "at", time: at.time.optionText, song: song).reported
+        let time = try at.time()
+        guard let seconds = time.seconds(in: loaded) else {
+            throw RenderError.noBarsToCount(option: "at", time: time.optionText, song: song).reported
         }
         do {
             // Engraving sheet music runs the score tools.

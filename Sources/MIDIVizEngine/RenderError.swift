@@ -21,8 +21,10 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
     case option(OptionError)
     /// The song lasts longer than `RenderRequest.maximumSongSeconds` (65).
     case songTooLong(song: String, seconds: Double, maximumSeconds: Double)
-    /// The range starts at or after its end (or within a frame of it) (64).
-    case emptyRange(startSeconds: Double, endSeconds: Double)
+    /// The range starts at or after its end (or within a frame of it) (64): the `--to` given
+    /// (`toSeconds`, the end less the postroll), else the picture's (the song, its tail and the
+    /// postroll).
+    case emptyRange(startSeconds: Double, endSeconds: Double, toSeconds: Double?)
     /// The time of a poster frame lies outside the song and its tail (64).
     case timeOutsideSong(seconds: Double, song: String, lengthSeconds: Double)
     /// A time given in bars (`bar:N`) for a song whose time division counts no bars (64).
@@ -55,8 +57,10 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
             return error.message(prefix: "")
         case .songTooLong(let song, let seconds, let maximum):
             return "cannot render \(song): it lasts \(Int(seconds)) s, more than the longest allowed, \(Int(maximum)) s"
-        case .emptyRange(let start, let end):
-            return "nothing to render: the start \(SongClock.text(start)) is not a frame before the end \(SongClock.text(end))"
+        case .emptyRange(let start, let end, let to):
+            return to != nil
+                ? "nothing to render: the end \(SongClock.text(end)) is not a frame after the start \(SongClock.text(start))"
+                : "nothing to render: the start \(SongClock.text(start)) is not a frame before the picture's end \(SongClock.text(end))"
         case .timeOutsideSong(let seconds, let song, let length):
             let time = String(format: abs(seconds) < 1e9 ? "%.3f" : "%g", seconds)
             return "\(time) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"

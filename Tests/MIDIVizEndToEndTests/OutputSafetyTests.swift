@@ -84,7 +84,7 @@ struct OutputSafetyTests {
             ] + Self.small,
             environment: ["MIDIVIZ_FFMPEG": "/bin/false", "TMPDIR": folder + "/tmp"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("midiviz: ffmpeg failed"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("midiviz: cannot write \(folder)/song.mp4: ffmpeg failed"), "\(result.stderr)")
         let nested = try ProcessRunner.midiviz(
             [
                 "render", Self.arpeggio, "-o", folder + "/song.mp4",
@@ -313,7 +313,17 @@ struct OutputSafetyTests {
             (["render", Self.arpeggio, "-o", "v.mp4", "--hide-track", "-1"], "--hide-track must be a track numbered from 0"),
             (["render", Self.arpeggio, "-o", "v.mp4", "--from", "0x1"], #"--from: "0x1" is not a time"#),
             (["render", Self.arpeggio, "-o", "v.mp4", "--window", "0x4"], #"--window: "0x4""#),
-            (["frame", Self.arpeggio, "--at", "-1", "-o", "p.png"], "'-1' is invalid for '--at"),
+            (["frame", Self.arpeggio, "--at", "-1", "-o", "p.png"], #"--at: "-1" is not a time: seconds (0 or more)"#),
+            (["frame", Self.arpeggio, "--at", "bar:0", "-o", "p.png"], #"--at: "bar:0" is not a time"#),
+            (["render", Self.arpeggio, "-o", "v.mp4", "--to", "0"], "nothing to render: --to 0:00.000 is not a frame after the start 0:00.000"),
+            (
+                ["render", Self.arpeggio, "-o", "v.mp4", "--from", "5", "--to", "3", "--postroll", "1"],
+                "nothing to render: --to 0:03.000 (0:04.000 with --postroll) is not a frame after the start 0:05.000"
+            ),
+            (
+                ["render", Self.arpeggio, "-o", "v.mp4", "--from", "60"],
+                "nothing to render: --from 1:00.000 is not a frame before the picture's end"
+            ),
         ] {
             let refused = try run(arguments)
             #expect(refused.status == 64 && refused.stderr.contains(words), "\(arguments): \(refused.stderr)")

@@ -67,7 +67,7 @@ struct RequestPropertyTests {
         do {
             _ = try RenderJob(request).run()
         } catch {
-            guard case .emptyRange(let start, _) = error else { Issue.record("\(error)"); return }
+            guard case .emptyRange(let start, _, _) = error else { Issue.record("\(error)"); return }
             #expect(start == 100)
             #expect(!error.description.contains("--"), "\(error.description)")
         }

@@ -8,6 +8,8 @@ import MIDIVizIO
 package final class VideoEncoderSink: FrameSink {
     private let ffmpeg: FFmpegProcess
     package let order: FrameOrder
+    /// The output as the user named it (ffmpeg may write a temporary file beside it).
+    private let name: String
 
     /// Where ffmpeg reads the sound.
     package enum Audio: Sendable {
@@ -18,12 +20,15 @@ package final class VideoEncoderSink: FrameSink {
     }
 
     /// Starts ffmpeg writing `path` as `container` (not `.gif`: `GIFSink`).
-    /// - Parameter metadata: tags for the container (a segment's identity).
+    /// - Parameters:
+    ///   - name: the output as the user named it, for the message when ffmpeg fails.
+    ///   - metadata: tags for the container (a segment's identity).
     package init(
-        path: String, container: VideoContainer, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
+        path: String, name: String, container: VideoContainer, ffmpeg executable: String, settings: RenderSettings, audio: Audio?,
         crf: Int, preset: String, stallTimeoutSeconds: Double, metadata: [String: String] = [:]
     ) throws(RenderError) {
         guard let encoding = container.encoding else { throw .usage("a \(container.rawValue) is not written by one ffmpeg encoder") }
+        self.name = name
         let alpha = settings.transparent
         let takesRGBA = encoding.takesRGBA(alpha: alpha)
         order = takesRGBA ? .inOrderRGBA : .inOrder
@@ -82,15 +87,21 @@ package final class VideoEncoderSink: FrameSink {
     }
 
     package func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
-        do { try ffmpeg.write(yuv420p) } catch { throw RenderError(error) }
+        do { try ffmpeg.write(yuv420p) } catch { throw failure(error) }
     }
 
     package func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
-        do { try ffmpeg.write(rgba) } catch { throw RenderError(error) }
+        do { try ffmpeg.write(rgba) } catch { throw failure(error) }
     }
 
     package func finish() throws(RenderError) {
-        do { try ffmpeg.finish() } catch { throw RenderError(error) }
+        do { try ffmpeg.finish() } catch { throw failure(error) }
+    }
+
+    /// ffmpeg's failure, naming the output it was writing.
+    private func failure(_ error: VideoError) -> RenderError {
+        guard case .ffmpegFailed = error else { return RenderError(error) }
+        return .failed("cannot write \(name): \(error.description)")
     }
 
     package func stop() { ffmpeg.stop() }

@@ -173,10 +173,10 @@ extension RenderOptions {
     private static let timeRange: [OptionDeclaration] = [
         .optional(
             "from", .render, \.from, help: "Start at this time (the nearest frame): seconds, mm:ss.fff or bar:N.",
-            expected: "a time: seconds, mm:ss.fff or bar:N", mayBeNegative: true, example: "1.5"),
+            expected: TimeSpec.expected, mayBeNegative: true, example: "1.5"),
         .optional(
             "to", .render, \.to, help: "End at this time: seconds, mm:ss.fff or bar:N (default: the end plus the release tail).",
-            expected: "a time: seconds, mm:ss.fff or bar:N", mayBeNegative: true, example: "bar:3"),
+            expected: TimeSpec.expected, mayBeNegative: true, example: "bar:3"),
         .optional(
             "preroll", .render, \.preroll,
             help:

@@ -6,6 +6,9 @@ public enum TimeSpec: OptionValue {
     case seconds(Double)
     case bar(Int)
 
+    /// What a time option takes, for the message refusing another text.
+    public static let expected = "a time: seconds (0 or more), mm:ss.fff or bar:N"
+
     public init?(optionText: String) {
         if optionText.lowercased().hasPrefix("bar:") {
             guard let number = Int(optionText.dropFirst(4)), number >= 1 else { return nil }

@@ -132,11 +132,11 @@ extension RenderJob {
                         path: temporary[output]!, scratch: try transaction.scratch(beside: path, suffix: "mkv"),
                         palette: try transaction.scratch(beside: path, suffix: "png"), ffmpeg: plan.ffmpeg!,
                         settings: plan.settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
-            case .video(_, let container, let crf, let preset):
+            case .video(let path, let container, let crf, let preset):
                 let carriesSound = output == plan.encoder
                 let identity = try segmentIdentity(plan, crf: crf, preset: preset)
                 let sink = try VideoEncoderSink(
-                    path: carriesSound ? route.muxing?.video ?? temporary[output]! : temporary[output]!, container: container,
+                    path: carriesSound ? route.muxing?.video ?? temporary[output]! : temporary[output]!, name: path, container: container,
                     ffmpeg: plan.ffmpeg!, settings: plan.settings, audio: carriesSound ? route.encoderAudio : nil, crf: crf, preset: preset,
                     stallTimeoutSeconds: request.stallTimeoutSeconds,
                     metadata: identity.map { [SegmentIdentity.metadataKey: $0.metadataText] } ?? [:])

@@ -49,7 +49,7 @@ struct RenderPlan: Sendable {
         soundCut = request.segment == nil && end == nil ? request.endSeconds : nil
         soundLimit = soundCut.map { $0 + request.postrollSeconds }
         guard abs(request.startSeconds) < 1e9, visualEnd > request.startSeconds else {  // finite, and frames fit an Int
-            throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd)
+            throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd, toSeconds: end != nil ? request.endSeconds : nil)
         }
         // A range starts on the song's frame grid, at the nearest frame.
         if let segment = request.segment {
@@ -68,7 +68,7 @@ struct RenderPlan: Sendable {
         }
         start = settings.seconds(ofFrame: firstFrame)
         guard visualEnd > start || segmentFrames != nil else {
-            throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd)
+            throw .emptyRange(startSeconds: request.startSeconds, endSeconds: visualEnd, toSeconds: end != nil ? request.endSeconds : nil)
         }
 
         encoder = request.outputs.first { $0.container?.hasSound == true }
