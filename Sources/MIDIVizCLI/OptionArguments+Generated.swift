@@ -17,8 +17,8 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var fps: String?
     @Option(name: .customLong("speed"), parsing: .unconditional, help: .declared("speed"), completion: .declared("speed"))
     var speed: String?
-    @Flag(name: .customLong("grid"), help: .declared("grid"))
-    var grid = false
+    @Flag(name: .customLong("grid"), inversion: .prefixedNo, help: .declared("grid"))
+    var grid: Bool?
     @Option(name: .customLong("background"), help: .declared("background"), completion: .declared("background"))
     var background: String?
     @Option(name: .customLong("background-image"), help: .declared("background-image"), completion: .declared("background-image"))
@@ -33,24 +33,24 @@ struct LookArguments: ParsableArguments, GivenOptions {
     var window: String?
     @Option(name: .customLong("keys"), help: .declared("keys"), completion: .declared("keys"))
     var keys: String?
-    @Flag(name: .customLong("chords"), help: .declared("chords"))
-    var chords = false
+    @Flag(name: .customLong("chords"), inversion: .prefixedNo, help: .declared("chords"))
+    var chords: Bool?
     @Option(name: .customLong("title"), help: .declared("title"), completion: .declared("title"))
     var title: String?
     @Option(name: .customLong("labels"), help: .declared("labels"), completion: .declared("labels"))
     var labels: String?
-    @Flag(name: .customLong("lyrics"), help: .declared("lyrics"))
-    var lyrics = false
-    @Flag(name: .customLong("effects"), help: .declared("effects"))
-    var effects = false
-    @Flag(name: .customLong("sheet"), help: .declared("sheet"))
-    var sheet = false
+    @Flag(name: .customLong("lyrics"), inversion: .prefixedNo, help: .declared("lyrics"))
+    var lyrics: Bool?
+    @Flag(name: .customLong("effects"), inversion: .prefixedNo, help: .declared("effects"))
+    var effects: Bool?
+    @Flag(name: .customLong("sheet"), inversion: .prefixedNo, help: .declared("sheet"))
+    var sheet: Bool?
     @Option(name: .customLong("split"), help: .declared("split"), completion: .declared("split"))
     var split: String?
     @Option(name: .customLong("direction"), help: .declared("direction"), completion: .declared("direction"))
     var direction: String?
-    @Flag(name: .customLong("velocity"), help: .declared("velocity"))
-    var velocity = false
+    @Flag(name: .customLong("velocity"), inversion: .prefixedNo, help: .declared("velocity"))
+    var velocity: Bool?
     @Option(name: .customLong("track-color"), help: .declared("track-color"), completion: .declared("track-color"))
     var trackColor: [String] = []
     @Option(name: .customLong("channel-color"), help: .declared("channel-color"), completion: .declared("channel-color"))
@@ -74,7 +74,7 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if let size { given.append(("size", [size])) }
         if let fps { given.append(("fps", [fps])) }
         if let speed { given.append(("speed", [speed])) }
-        if grid { given.append(("grid", ["true"])) }
+        if let grid { given.append(("grid", [grid ? "true" : "false"])) }
         if let background { given.append(("background", [background])) }
         if let backgroundImage { given.append(("background-image", [backgroundImage])) }
         if let backgroundVideo { given.append(("background-video", [backgroundVideo])) }
@@ -82,15 +82,15 @@ struct LookArguments: ParsableArguments, GivenOptions {
         if let backgroundDim { given.append(("background-dim", [backgroundDim])) }
         if let window { given.append(("window", [window])) }
         if let keys { given.append(("keys", [keys])) }
-        if chords { given.append(("chords", ["true"])) }
+        if let chords { given.append(("chords", [chords ? "true" : "false"])) }
         if let title { given.append(("title", [title])) }
         if let labels { given.append(("labels", [labels])) }
-        if lyrics { given.append(("lyrics", ["true"])) }
-        if effects { given.append(("effects", ["true"])) }
-        if sheet { given.append(("sheet", ["true"])) }
+        if let lyrics { given.append(("lyrics", [lyrics ? "true" : "false"])) }
+        if let effects { given.append(("effects", [effects ? "true" : "false"])) }
+        if let sheet { given.append(("sheet", [sheet ? "true" : "false"])) }
         if let split { given.append(("split", [split])) }
         if let direction { given.append(("direction", [direction])) }
-        if velocity { given.append(("velocity", ["true"])) }
+        if let velocity { given.append(("velocity", [velocity ? "true" : "false"])) }
         if !trackColor.isEmpty { given.append(("track-color", trackColor)) }
         if !channelColor.isEmpty { given.append(("channel-color", channelColor)) }
         if !hideTrack.isEmpty { given.append(("hide-track", hideTrack)) }
@@ -111,16 +111,20 @@ struct SoundArguments: ParsableArguments, GivenOptions {
     var gain: String?
     @Flag(name: .customLong("no-reverb"), help: .declared("no-reverb"))
     var noReverb = false
+    @Flag(name: .customLong("with-reverb"), help: .inverse(of: "no-reverb"))
+    var withReverb = false
     @Flag(name: .customLong("no-chorus"), help: .declared("no-chorus"))
     var noChorus = false
+    @Flag(name: .customLong("with-chorus"), help: .inverse(of: "no-chorus"))
+    var withChorus = false
     @Option(name: .customLong("polyphony"), parsing: .unconditional, help: .declared("polyphony"), completion: .declared("polyphony"))
     var polyphony: String?
     @Option(name: .customLong("max-tail"), parsing: .unconditional, help: .declared("max-tail"), completion: .declared("max-tail"))
     var maxTail: String?
     @Option(name: .customLong("loudness"), parsing: .unconditional, help: .declared("loudness"), completion: .declared("loudness"))
     var loudness: String?
-    @Flag(name: .customLong("mute-hidden"), help: .declared("mute-hidden"))
-    var muteHidden = false
+    @Flag(name: .customLong("mute-hidden"), inversion: .prefixedNo, help: .declared("mute-hidden"))
+    var muteHidden: Bool?
 
     /// The options given, by name, as texts.
     var given: [(name: String, texts: [String])] {
@@ -128,12 +132,12 @@ struct SoundArguments: ParsableArguments, GivenOptions {
         if let soundfont { given.append(("soundfont", [soundfont])) }
         if let sampleRate { given.append(("sample-rate", [sampleRate])) }
         if let gain { given.append(("gain", [gain])) }
-        if noReverb { given.append(("no-reverb", ["true"])) }
-        if noChorus { given.append(("no-chorus", ["true"])) }
+        if noReverb || withReverb { given.append(("no-reverb", [noReverb ? "true" : "false"])) }
+        if noChorus || withChorus { given.append(("no-chorus", [noChorus ? "true" : "false"])) }
         if let polyphony { given.append(("polyphony", [polyphony])) }
         if let maxTail { given.append(("max-tail", [maxTail])) }
         if let loudness { given.append(("loudness", [loudness])) }
-        if muteHidden { given.append(("mute-hidden", ["true"])) }
+        if let muteHidden { given.append(("mute-hidden", [muteHidden ? "true" : "false"])) }
         return given
     }
 }
@@ -146,6 +150,8 @@ struct RenderArguments: ParsableArguments, GivenOptions {
     var preset: String?
     @Flag(name: .customLong("no-audio"), help: .declared("no-audio"))
     var noAudio = false
+    @Flag(name: .customLong("with-audio"), help: .inverse(of: "no-audio"))
+    var withAudio = false
     @Option(name: .customLong("from"), parsing: .unconditional, help: .declared("from"), completion: .declared("from"))
     var from: String?
     @Option(name: .customLong("to"), parsing: .unconditional, help: .declared("to"), completion: .declared("to"))
@@ -164,7 +170,7 @@ struct RenderArguments: ParsableArguments, GivenOptions {
         var given: [(name: String, texts: [String])] = []
         if let crf { given.append(("crf", [crf])) }
         if let preset { given.append(("preset", [preset])) }
-        if noAudio { given.append(("no-audio", ["true"])) }
+        if noAudio || withAudio { given.append(("no-audio", [noAudio ? "true" : "false"])) }
         if let from { given.append(("from", [from])) }
         if let to { given.append(("to", [to])) }
         if let preroll { given.append(("preroll", [preroll])) }

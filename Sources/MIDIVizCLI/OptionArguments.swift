@@ -13,6 +13,11 @@ extension ArgumentHelp {
         let text = declaration.defaultText.map { declaration.help + " (default: \($0))" } ?? declaration.help
         return ArgumentHelp(text, valueName: declaration.valueName)
     }
+
+    /// The help of the flag that turns off a `no-` flag (`--with-reverb`), over a config file.
+    static func inverse(of name: String) -> ArgumentHelp {
+        ArgumentHelp("Undo --\(name) (set in a config file).")
+    }
 }
 
 extension CompletionKind {
@@ -46,13 +51,29 @@ struct ConfigArguments: ParsableArguments {
             throw fail(error.description, code: error.exitCode)
         }
         do throws(OptionError) {
+            var given: Set<String> = []
             for group in groups {
                 for (name, texts) in group.given {
                     guard let declaration = RenderOptions.declaration(name) else { throw .unknown(name) }
                     try declaration.set(texts, in: &options)
+                    given.insert(name)
                 }
             }
-            try options.validate(forVideo: forVideo)
+            // The command line wins over the files: an option a file set that contradicts one
+            // given here is put back to its default (a file's `background-image` under
+            // `--background transparent`).
+            while true {
+                do throws(OptionError) {
+                    try options.validate(forVideo: forVideo)
+                    break
+                } catch .contradiction(let first, let second) {
+                    let names = [first, second].map { String($0.prefix { $0 != " " }) }
+                    guard let fromFile = names.first(where: { !given.contains($0) }), names.contains(where: given.contains),
+                        let declaration = RenderOptions.declaration(fromFile), !declaration.isDefault(in: options)
+                    else { throw .contradiction(first, second) }
+                    declaration.reset(in: &options)
+                }
+            }
         } catch {
             throw fail(error.message(prefix: "--"), code: 64)
         }

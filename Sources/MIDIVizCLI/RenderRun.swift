@@ -33,7 +33,9 @@ struct RenderRun {
         } catch {
             throw error.reported
         }
-        if !outputs.reporting.quiet { printWarnings(options.warnings(for: song)) }
+        if !outputs.reporting.quiet {
+            printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: videoPath.flatMap(VideoContainer.init(outputPath:)))].compactMap { $0 })
+        }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }
         let reporter = ProgressReporter(style: outputs.reporting.quiet ? nil : outputs.reporting.progress)

@@ -27,8 +27,17 @@ enum OptionArgumentsSource {
                 let help = "help: .declared(\"\(declaration.name)\")"
                 switch declaration.kind {
                 case .flag:
-                    lines.append("    @Flag(\(name), \(help))")
-                    lines.append("    var \(property) = false")
+                    // Each flag can be turned off again, over a config file that turns it on:
+                    // `--no-chords`, and `--with-reverb` for `--no-reverb`.
+                    if let positive = inverseName(declaration.name) {
+                        lines.append("    @Flag(\(name), \(help))")
+                        lines.append("    var \(property) = false")
+                        lines.append("    @Flag(name: .customLong(\"\(positive)\"), help: .inverse(of: \"\(declaration.name)\"))")
+                        lines.append("    var \(propertyName(positive)) = false")
+                    } else {
+                        lines.append("    @Flag(\(name), inversion: .prefixedNo, \(help))")
+                        lines.append("    var \(property): Bool?")
+                    }
                 case .value:
                     let parsing = declaration.mayBeNegative ? ", parsing: .unconditional" : ""
                     lines.append("    @Option(\(name)\(parsing), \(help), completion: .declared(\"\(declaration.name)\"))")
@@ -46,7 +55,13 @@ enum OptionArgumentsSource {
             for declaration in declarations {
                 let property = propertyName(declaration.name)
                 switch declaration.kind {
-                case .flag: lines.append("        if \(property) { given.append((\"\(declaration.name)\", [\"true\"])) }")
+                case .flag:
+                    if let positive = inverseName(declaration.name) {
+                        let other = propertyName(positive)
+                        lines.append("        if \(property) || \(other) { given.append((\"\(declaration.name)\", [\(property) ? \"true\" : \"false\"])) }")
+                    } else {
+                        lines.append("        if let \(property) { given.append((\"\(declaration.name)\", [\(property) ? \"true\" : \"false\"])) }")
+                    }
                 case .value: lines.append("        if let \(property) { given.append((\"\(declaration.name)\", [\(property)])) }")
                 case .list: lines.append("        if !\(property).isEmpty { given.append((\"\(declaration.name)\", \(property))) }")
                 }
@@ -61,6 +76,12 @@ enum OptionArgumentsSource {
 
     static func typeName(_ group: OptionDeclaration.Group) -> String {
         group.rawValue.prefix(1).uppercased() + group.rawValue.dropFirst() + "Arguments"
+    }
+
+    /// The flag that turns a `no-` flag off: `no-reverb` → `with-reverb`; nil for any other
+    /// flag, turned off by `--no-` and its name.
+    static func inverseName(_ name: String) -> String? {
+        name.hasPrefix("no-") ? "with-" + name.dropFirst(3) : nil
     }
 
     /// `color-by` → `colorBy`.

@@ -74,4 +74,38 @@ struct ConfigCommandTests {
         #expect(missing.status == 66, "\(missing.stderr)")
         #expect(EndToEndFolder.contents(dir) == ["bad.toml"])
     }
+
+    /// The command line wins over a config file: a flag the file turns on is turned off by
+    /// `--no-` (`--with-` for a `no-` flag), and an option of the file that contradicts one
+    /// given on the command line is dropped (both on the command line are still refused).
+    @Test func theCommandLineWinsOverAConfigFile() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let picture = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "-o", dir + "/sky.png"])
+        #expect(picture.status == 0, "\(picture.stderr)")
+        try "chords = true\nno-reverb = true\nbackground-image = \"sky.png\"\n".write(toFile: dir + "/look.toml", atomically: true, encoding: .utf8)
+        func printed(_ arguments: [String]) throws -> (status: Int32, text: String, stderr: String) {
+            let run = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/look.toml", "--print-config"] + arguments)
+            return (run.status, run.stdoutText, run.stderr)
+        }
+        let file = try printed([])
+        #expect(file.status == 0 && file.text.contains("chords = true\n") && file.text.contains("no-reverb = true\n"), "\(file)")
+        #expect(file.text.contains("background-image = "))
+        let over = try printed(["--no-chords", "--with-reverb", "--background", "transparent"])
+        #expect(over.status == 0, "\(over.stderr)")
+        #expect(over.text.contains("chords = false\n") && over.text.contains("no-reverb = false\n"), "\(over.text)")
+        #expect(over.text.contains("background = \"transparent\"") && !over.text.contains("background-image"), "\(over.text)")
+        let both = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "--background-image", dir + "/sky.png", "--background", "transparent", "--print-config"])
+        #expect(both.status == 64 && both.stderr.contains("contradict"), "\(both.stderr)")
+        // A transparent render over the file's picture: the file's picture is dropped, the frame
+        // is transparent.
+        let frame = try ProcessRunner.midiviz(
+            ["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--config", dir + "/look.toml", "--background", "transparent", "-o", dir + "/t.png"])
+        #expect(frame.status == 0, "\(frame.stderr)")
+        let rgba = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", dir + "/t.png", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        #expect(rgba.status == 0 && rgba.stdout.count == 64 * 36 * 4)
+        #expect(rgba.stdout.count > 3 && rgba.stdout[3] == 0, "the corner is transparent, not the file's picture")
+    }
 }

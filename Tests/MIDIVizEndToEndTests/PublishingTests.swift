@@ -270,6 +270,25 @@ struct PublishingTests {
         #expect(usual.status == 0 && !usual.stderr.contains("warning"), "\(usual.stderr)")
     }
 
+    /// A `--sample-rate` the container's codec does not carry is warned of, with the rate it
+    /// carries (ffprobe reads that rate); one it carries is not.
+    @Test(arguments: [("mp4", 30000, 32000), ("mp4", 192_000, 96000), ("webm", 44100, 48000), ("mp4", 44100, 44100), ("mov", 30000, 30000)])
+    func aSampleRateTheCodecDoesNotCarryIsWarnedOf(container: String, asked: Int, carried: Int) throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let output = dir + "/v." + container
+        let result = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "-o", output, "--to", "1", "--sample-rate", String(asked)] + Self.small.filter { $0 != "--quiet" })
+        #expect(result.status == 0, "\(result.stderr)")
+        let probed = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffprobe!),
+            ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=sample_rate", "-of", "csv=p=0", output])
+        #expect(probed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == String(carried))
+        let warned = result.stderr.contains("warning: --sample-rate \(asked): a .\(container)'s")
+        #expect(warned == (asked != carried), "\(result.stderr)")
+        if asked != carried { #expect(result.stderr.contains("sound is \(carried) Hz, resampled"), "\(result.stderr)") }
+    }
+
     /// A range under EBU R128's 0.4-s block has no loudness to measure: its sound is written
     /// as made, and the line says why, not that it is silent.
     @Test func aRangeTooShortToMeasureIsNotCalledSilent() throws {

@@ -28,6 +28,20 @@ public enum VideoContainer: String, Sendable, CaseIterable {
     /// How far under the true-peak ceiling normalized sound is held when a lossy encoder takes it.
     public static let lossyPeakHeadroomDB = 1.0
 
+    /// The sample rate of the sound it carries when the sound is made at `rate`: AAC's nearest
+    /// (it takes 7350 to 96000 Hz in steps), Opus's 48000 (as ffmpeg's libopus is given it),
+    /// PCM's any. ffmpeg resamples to it.
+    public func soundSampleRate(madeAt rate: Int) -> Int {
+        switch self {
+        case .mp4: return Self.aacSampleRates.min { abs($0 - rate) < abs($1 - rate) }!
+        case .webm: return 48000
+        case .mov, .gif: return rate
+        }
+    }
+
+    /// The sample rates AAC has (ISO 14496-3), highest first.
+    static let aacSampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+
     /// Whether it can carry a transparent background.
     public var carriesAlpha: Bool { self != .mp4 }
 }

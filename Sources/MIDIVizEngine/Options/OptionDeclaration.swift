@@ -54,6 +54,7 @@ package struct OptionDeclaration: Sendable {
     private let assign: @Sendable (inout RenderOptions, [String]) throws(OptionError) -> Void
     private let read: @Sendable (RenderOptions) -> [String]
     private let check: @Sendable (RenderOptions) -> OptionError?
+    private let reset: @Sendable (inout RenderOptions) -> Void
 
     /// Sets the option from the texts given: one for a value, each item for a list, `true` or
     /// `false` for a flag.
@@ -71,6 +72,9 @@ package struct OptionDeclaration: Sendable {
     /// optional without a value, an empty list), `true`/`false` for a flag.
     package func texts(of options: RenderOptions) -> [String] { read(options) }
 
+    /// Puts the option back to its default in `options`.
+    package func reset(in options: inout RenderOptions) { reset(&options) }
+
     /// Whether `options` holds this option's default.
     package func isDefault(in options: RenderOptions) -> Bool { read(options) == read(RenderOptions()) }
 
@@ -87,6 +91,7 @@ package struct OptionDeclaration: Sendable {
     init(
         name: String, group: Group, kind: Kind, help: String, valueName: String?, defaultText: String?, choices: [String],
         isPath: Bool, perSong: Bool, isNumber: Bool, mayBeNegative: Bool, bare: BareValue?, example: String?, shapesOutput: Bool = true,
+        reset: @escaping @Sendable (inout RenderOptions) -> Void,
         assign: @escaping @Sendable (inout RenderOptions, [String]) throws(OptionError) -> Void,
         read: @escaping @Sendable (RenderOptions) -> [String], check: @escaping @Sendable (RenderOptions) -> OptionError?
     ) {
@@ -108,6 +113,7 @@ package struct OptionDeclaration: Sendable {
         self.assign = assign
         self.read = read
         self.check = check
+        self.reset = reset
     }
 }
 
@@ -124,6 +130,7 @@ extension OptionDeclaration {
             defaultText: showsDefault ? RenderOptions()[keyPath: keyPath].optionText : nil, choices: choices ?? Self.choices(T.self),
             isPath: false, perSong: perSong, isNumber: T.isNumber, mayBeNegative: mayBeNegative, bare: bare,
             example: example, shapesOutput: shapesOutput,
+            reset: { $0[keyPath: keyPath] = RenderOptions()[keyPath: keyPath] },
             assign: { (options, texts) throws(OptionError) in
                 options[keyPath: keyPath] = try parse(name, texts.last ?? "", as: T.self, expected: expected)
             },
@@ -145,6 +152,7 @@ extension OptionDeclaration {
             name: name, group: group, kind: .value, help: help, valueName: valueName, defaultText: nil,
             choices: choices ?? Self.choices(T.self), isPath: isPath, perSong: perSong, isNumber: T.isNumber, mayBeNegative: mayBeNegative,
             bare: nil, example: example, shapesOutput: shapesOutput,
+            reset: { $0[keyPath: keyPath] = RenderOptions()[keyPath: keyPath] },
             assign: { (options, texts) throws(OptionError) in
                 options[keyPath: keyPath] = try parse(name, texts.last ?? "", as: T.self, expected: expected)
             },
@@ -163,6 +171,7 @@ extension OptionDeclaration {
         OptionDeclaration(
             name: name, group: group, kind: .flag, help: help, valueName: nil, defaultText: nil, choices: [], isPath: false,
             perSong: perSong, isNumber: false, mayBeNegative: false, bare: nil, example: "true",
+            reset: { $0[keyPath: keyPath] = RenderOptions()[keyPath: keyPath] },
             assign: { (options, texts) throws(OptionError) in
                 switch texts.last {
                 case "true", "1": options[keyPath: keyPath] = true
@@ -182,6 +191,7 @@ extension OptionDeclaration {
         OptionDeclaration(
             name: name, group: group, kind: .list, help: help, valueName: valueName, defaultText: nil, choices: [],
             isPath: false, perSong: true, isNumber: T.isNumber, mayBeNegative: false, bare: nil, example: example,
+            reset: { $0[keyPath: keyPath] = RenderOptions()[keyPath: keyPath] },
             assign: { (options, texts) throws(OptionError) in
                 var values: [T] = []
                 for text in texts { values.append(try parse(name, text, as: T.self, expected: expected)) }

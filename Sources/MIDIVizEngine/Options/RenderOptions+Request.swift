@@ -102,6 +102,16 @@ extension RenderOptions {
         return song.warnings + ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
     }
 
+    /// The warning when a video in `container` carries the sound at another rate than
+    /// `--sample-rate` (ffmpeg resamples it for the codec); nil when it keeps it, or has none.
+    package func sampleRateWarning(for container: VideoContainer?) -> String? {
+        guard let container, container.hasSound, !noAudio else { return nil }
+        let carried = container.soundSampleRate(madeAt: sampleRate)
+        guard carried != sampleRate else { return nil }
+        let codec = container == .mp4 ? "AAC" : "Opus"
+        return "--sample-rate \(sampleRate): a .\(container.rawValue)'s \(codec) sound is \(carried) Hz, resampled (a WAV or .mov keeps \(sampleRate))"
+    }
+
     /// The synthesizer's settings.
     package var bouncer: AudioBouncer {
         var bouncer = AudioBouncer()
