@@ -73,6 +73,12 @@ package enum OutputChecks {
     }
 
     private static func checkKind(of name: String, isFolder: Bool, at path: String, reads: ReadFiles) throws(RenderError) {
+        // `/dev/stdout` redirected to a file leads to that file, but replacing it (a temporary
+        // renamed over it) would leave this process writing to a deleted one, and replace the
+        // link itself once that is gone.
+        if let stream = PathParts.procPlace(onTheWayTo: path) {
+            throw .cannotCreate("refusing to write \(name): it leads to \(stream), a stream of a process, not a file; name a file")
+        }
         var status = stat()
         guard stat(path, &status) == 0 else {
             // A new name; a symbolic link is written through (`StagedOutput`), so it must lead somewhere.

@@ -63,6 +63,25 @@ struct PathParts: Equatable {
         return realPath(ofDeepestExisting: current)
     }
 
+    /// The first place `path` or a link on its way leads into `/proc` (`/dev/stdout` is a link
+    /// to `/proc/self/fd/1`, `/dev/fd` to `/proc/self/fd`): a process's own streams, not files,
+    /// whatever they are open on; nil when none does.
+    static func procPlace(onTheWayTo path: String) -> String? {
+        var current = path
+        for _ in 0..<40 {
+            // The folders as the kernel follows them, then the name itself.
+            let place = join(realPath(ofDeepestExisting: PathParts(current).folder), PathParts(current).name)
+            if place == "/proc" || place.hasPrefix("/proc/") { return place }
+            var status = stat()
+            guard lstat(place, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let destination = linkDestination(of: place),
+                !destination.isEmpty
+            else { return nil }
+            if destination == "/proc" || destination.hasPrefix("/proc/") { return destination }
+            current = destination.hasPrefix("/") ? destination : join(PathParts(place).folder, destination)
+        }
+        return nil
+    }
+
     /// What a symbolic link holds; nil when it cannot be read. The corresponding C function is
     /// `readlink`.
     static func linkDestination(of path: String) -> String? {

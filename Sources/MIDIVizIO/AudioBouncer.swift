@@ -26,6 +26,12 @@ package struct AudioBouncer: Sendable {
         package var tailSeconds: Double
     }
 
+    /// Loads `soundFont` as a bounce would, and lets it go: what is wrong with it (unreadable,
+    /// not a SoundFont FluidSynth can load) is thrown as the bounce would throw it.
+    package func check(soundFont: String) throws(AudioError) {
+        _ = try FluidSynthesizer(soundFont: soundFont, sampleRate: sampleRate, gain: gain, reverb: reverb, chorus: chorus, polyphony: polyphony)
+    }
+
     /// Plays the song into `sink` and finishes it.
     /// - Parameters:
     ///   - start, end: the part of the song to keep, in song seconds; a negative start is

@@ -19,6 +19,9 @@ final class FluidSynthesizer {
     init(soundFont: String, sampleRate: Int, gain: Double, reverb: Bool, chorus: Bool, polyphony: Int) throws(AudioError) {
         if let problem = RegularFile.problem(at: soundFont) { throw AudioError.unreadableSoundFont(path: soundFont, reason: problem) }
         FluidLogCapture.install()
+        // libinstpatch (FluidSynth's loader for DLS and some SoundFonts) says what it refuses
+        // through GLib: kept off the terminal, as libsmf's lines are.
+        GLibLogCapture.install()
         guard let settings = new_fluid_settings() else { throw AudioError.synthesizer("FluidSynth settings could not be created") }
         fluid_settings_setnum(settings, "synth.sample-rate", Double(sampleRate))
         fluid_settings_setnum(settings, "synth.gain", gain)

@@ -127,6 +127,43 @@ struct UnattendedBatchTests {
         #expect(FileManager.default.contents(atPath: root + "/v/junit.xml")?.isEmpty == false)
     }
 
+    /// From a fourth hostile pass. A report through a link into `/proc` (`--report /dev/stdout >
+    /// log.json`) replaced the link with a file (the machine's own `/dev/stdout`, as root) and
+    /// left "not finished" in the log; a record path that is a FIFO was replaced by a file; a
+    /// song whose video lies in a folder another song's video takes failed after the first had
+    /// rendered. Each is refused before anything is written, and the link and FIFO stay.
+    @Test func streamsFIFOsAndFoldersTakenByVideosAreRefusedFirst() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createSymbolicLink(atPath: root + "/out-link", withDestinationPath: "/proc/self/fd/1")
+        for report in ["out-link", "/dev/stdout", "/dev/fd/1"] {
+            let result = try batch(["songs/a.mid", "--output-dir", "v", "--report", report], in: root)
+            #expect(result.status == 73 && result.stderr.contains("refusing to write \(report): it leads to /proc/"), "\(report): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/out-link")) == "/proc/self/fd/1")
+        #expect(!FileManager.default.fileExists(atPath: root + "/v"))
+        let stdout = try ProcessRunner.midiviz(
+            ["render", "songs/a.mid", "-o", "/dev/stdout"] + Self.small, currentDirectory: URL(fileURLWithPath: root))
+        #expect(stdout.status == 73 && stdout.stdout.isEmpty, "\(stdout.stderr)")
+
+        try FileManager.default.createDirectory(atPath: root + "/v", withIntermediateDirectories: true)
+        #expect(mkfifo(root + "/v/a.mp4.midiviz.json", 0o644) == 0)
+        let fifo = try batch(["songs/a.mid", "--output-dir", "v"], in: root)
+        #expect(fifo.status == 1 && fifo.stderr.contains("refusing to write v/a.mp4.midiviz.json: not a regular file"), "\(fifo.stderr)")
+        var status = stat()
+        #expect(lstat(root + "/v/a.mp4.midiviz.json", &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        #expect(!FileManager.default.fileExists(atPath: root + "/v/a.mp4"), "the song failed before its render")
+
+        try FileManager.default.createDirectory(atPath: root + "/fc/x.mp4", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: root + "/songs/a.mid", toPath: root + "/fc/x.mid")
+        try FileManager.default.copyItem(atPath: root + "/songs/b.mid", toPath: root + "/fc/x.mp4/y.mid")
+        let taken = try batch(["fc", "--output-dir", "w"], in: root)
+        #expect(taken.status == 64 && taken.stderr.contains("refusing to write y.mp4 for "), "\(taken.stderr)")
+        #expect(taken.stderr.contains("inside \(root)/w/x.mp4: it is the video of "), "\(taken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/w"))
+    }
+
     /// A manifest written on Windows (CRLF line ends, a byte-order mark) reads as any other.
     @Test func aManifestWithCRLFAndAByteOrderMarkReads() throws {
         let root = try folder()
@@ -418,9 +455,16 @@ struct UnattendedBatchTests {
         let made = try ProcessRunner.midiviz(withSound, currentDirectory: URL(fileURLWithPath: root))
         #expect(made.status == 0, "\(made.stderr)")
         #expect((try report(root + "/r.json")["totals"] as? [String: Any])?["rendered"] as? Int == 2)
+        // Files that are there but unusable, as render says them (65), once (a hostile pass
+        // found each song failing alike, and GLib's own line on the terminal).
+        for name in ["bad.sf2", "bad.ttf", "bad.png", "bad.mp4"] { try "garbage\n".write(toFile: root + "/" + name, atomically: true, encoding: .utf8) }
         for (extra, environment, code, words) in [
             (["--soundfont", "nope.sf2"], [:], Int32(66), "cannot read SoundFont nope.sf2: no such file"),
             (["--font", "nope.ttf"], [:], 66, "cannot load font nope.ttf: no such file"),
+            (["--soundfont", "bad.sf2"], [:], 65, "cannot use SoundFont bad.sf2: not a SoundFont FluidSynth can load"),
+            (["--font", "bad.ttf"], [:], 65, "cannot load font bad.ttf: not a font FreeType can read"),
+            (["--background-image", "bad.png"], [:], 65, "cannot use background image bad.png: not a picture"),
+            (["--background-video", "bad.mp4"], [:], 65, "cannot use background video bad.mp4: not a video"),
             ([], ["MIDIVIZ_FFMPEG": root + "/nope"], 69, "ffmpeg not found"),
         ] {
             try "{}".write(toFile: root + "/r.json", atomically: true, encoding: .utf8)
@@ -428,6 +472,7 @@ struct UnattendedBatchTests {
                 withSound.map { $0 == "w" ? "w2" : $0 } + extra, currentDirectory: URL(fileURLWithPath: root), environment: environment)
             #expect(refused.status == code && refused.stderr.contains(words), "\(extra): \(refused.status) \(refused.stderr)")
             #expect(!refused.stderr.contains("[1/2]"), "no song was tried")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
             #expect(!FileManager.default.fileExists(atPath: root + "/w2"))
             let songs = try report(root + "/r.json")["songs"] as? [[String: Any]] ?? []
             #expect(songs.count == 2 && songs.allSatisfy { $0["status"] as? String == "failed" && $0["exit_code"] as? Int == Int(code) }, "\(songs)")

@@ -42,6 +42,14 @@ struct BatchShardTests {
         }
     }
 
+    /// `--array=1-7:3` is tasks 1, 4 and 7: evenly spaced, and task 2 is none of them (said so,
+    /// not that the array is uneven).
+    @Test func aTaskOutsideAnEvenArrayIsSaidToBe() throws {
+        let error = try #require(throws: BatchError.self) { try BatchShard.fromEnvironment(Self.slurm(task: 2, min: 1, max: 7, step: 3, count: 3)) }
+        #expect(error.exitCode == 64 && error.message.contains("task 2 is not one of the Slurm array's 3 tasks (1 to 7, step 3)"), "\(error)")
+        #expect(try BatchShard.fromEnvironment(Self.slurm(task: 4, min: 1, max: 7, step: 3, count: 3)) == BatchShard(index: 2, count: 3))
+    }
+
     /// A GitLab job's variables that reach a Slurm job (or the other way round): refused, naming both.
     @Test func twoEnginesAtOnceAreRefused() throws {
         var environment = Self.slurm(task: 2, min: 1, max: 3, step: 1, count: 3)

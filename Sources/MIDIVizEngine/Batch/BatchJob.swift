@@ -182,6 +182,9 @@ public final class BatchJob: Sendable {
         } catch {
             return result(.failed, code: 73, "cannot create \(folder): \(error.localizedDescription)")
         }
+        // The record beside the video is checked as the video is (a FIFO or a folder there is
+        // not replaced).
+        do { try OutputChecks.check(files: [BatchRecord.path(of: song.output)], inputs: []) } catch { return failed(error) }
         let job: RenderJob
         do { job = try RenderJob(request) } catch { return failed(error) }
         let mayStart = state.withLock { state in

@@ -107,6 +107,20 @@ public struct BatchPlan: Sendable {
                 written[key] = (song.input, isRecord)
             }
         }
+        // No video or record lies in a folder another one's name would take (`x.mp4/y.mp4` beside
+        // `x.mp4`): the second song would fail once the first had made its file.
+        for key in written.keys.sorted() {
+            let song = written[key]!
+            var folder = PathParts(key).folder
+            while folder != "/" && !folder.isEmpty && folder != "." {
+                if let other = written[folder] {
+                    throw .usage(
+                        "refusing to write \(PathParts(key).name) for \(song.input) inside \(folder): it is the \(other.isRecord ? "record" : "video") of \(other.input)"
+                    )
+                }
+                folder = PathParts(folder).folder
+            }
+        }
         guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi, .musicxml, .mxl, .mscz, .mscx) in \(inputs.joined(separator: ", "))") }
         let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
         try plan.checkOutputs(configFiles: configFiles)
@@ -279,9 +293,16 @@ public struct BatchPlan: Sendable {
             ] {
                 if let path, let problem = RegularFile.problem(at: path) { throw .missingInput("cannot \(what) \(path): \(problem)") }
             }
+            // Read as a render reads them: a file that is there but unusable (65) is said once too.
+            _ = try RenderJob.loadFonts(shared.fontPath, canvasSide: 64)
+            if let picture = shared.backgroundImage {
+                _ = try BackgroundPicture.load(picture, width: shared.size.width, height: shared.size.height, dim: shared.backgroundDim)
+            }
+            if let video = shared.backgroundVideo { _ = try BackgroundVideo.probe(video, dim: shared.backgroundDim, end: shared.backgroundVideoEnd) }
             if common.contains(where: { !$0.options.noAudio && VideoContainer(outputPath: $0.output)?.hasSound != false }) {
                 do throws(AudioError) {
-                    _ = try SoundFontLocator.locate(explicit: shared.soundFont)
+                    let soundFont = try SoundFontLocator.locate(explicit: shared.soundFont)
+                    try shared.bouncer.check(soundFont: soundFont)
                 } catch {
                     throw RenderError(error)
                 }

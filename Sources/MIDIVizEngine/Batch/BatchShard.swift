@@ -97,9 +97,13 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
                 "a Slurm array of one task (\(task)) does not say how many shares there are; to render one share again, requeue its task (scontrol requeue JOBID_\(task)) or set MIDIVIZ_SHARD=K/N"
             )
         }
-        guard step >= 1, first <= task, task <= last, (task - first) % step == 0, (last - first) / step + 1 == count,
-            let shard = BatchShard(index: (task - first) / step + 1, count: count)
-        else {
+        let isEven = step >= 1 && first <= last && (last - first) % step == 0 && (last - first) / step + 1 == count
+        if isEven, !(first <= task && task <= last && (task - first) % step == 0) {
+            throw .usage(
+                "task \(task) is not one of the Slurm array's \(count) tasks (\(first) to \(last), step \(step)): its share cannot be told; set MIDIVIZ_SHARD=K/N"
+            )
+        }
+        guard isEven, let shard = BatchShard(index: (task - first) / step + 1, count: count) else {
             throw .usage(
                 "the Slurm array of \(count) tasks from \(first) to \(last) (step \(step)) is not evenly spaced, so task \(task)'s share cannot be told: give the array as FIRST-LAST or FIRST-LAST:STEP, or set MIDIVIZ_SHARD=K/N"
             )
