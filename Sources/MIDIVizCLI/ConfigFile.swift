@@ -16,6 +16,13 @@ enum ConfigFile {
 
     /// Sets the options `path` holds in `options`, each checked on its own.
     static func apply(_ path: String, to options: inout RenderOptions) throws(Failure) {
+        var origins: [String: String] = [:]
+        try apply(path, to: &options, origins: &origins)
+    }
+
+    /// The same, noting where each option came from.
+    /// - Parameter origins: gets, for each option the file sets, where: `path:line`.
+    static func apply(_ path: String, to options: inout RenderOptions, origins: inout [String: String]) throws(Failure) {
         var text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -62,6 +69,7 @@ enum ConfigFile {
                 let texts = try Self.texts(of: value, for: declaration)
                 try declaration.set(texts, in: &options, pathsFrom: folder)
                 if let problem = declaration.problem(in: options) { throw problem }
+                origins[declaration.name] = "\(path):\(line(of: key))"
             } catch {
                 // The key is the option's name in the file, as written there.
                 throw Failure(description: "\(path):\(line(of: key)): \(error.message(prefix: ""))")

@@ -40,13 +40,20 @@ struct ConfigArguments: ParsableArguments {
     @Flag(name: .customLong("print-config"), help: "Print the options in effect as TOML for --config, and render nothing.")
     var printConfig = false
 
+    /// Whether the command line gave the option `name` (a contradiction's first word).
+    private func givenOnCommandLine(_ name: String, _ groups: [any GivenOptions]) -> Bool {
+        let option = String(name.prefix { $0 != " " })
+        return groups.contains { $0.given.contains { $0.name == option } }
+    }
+
     /// The render options: the defaults, then each config file, then the command line's
     /// options; all checked. Prints the error and exits 64 (66 for an unreadable file).
     /// - Parameter forVideo: whether the frames go to a video, whose sides must be even.
     func options(_ groups: [any GivenOptions], forVideo: Bool = true) throws -> RenderOptions {
         var options = RenderOptions()
+        var origins: [String: String] = [:]
         do {
-            for file in config { try ConfigFile.apply(file, to: &options) }
+            for file in config { try ConfigFile.apply(file, to: &options, origins: &origins) }
         } catch {
             throw fail(error.description, code: error.exitCode)
         }
@@ -75,6 +82,10 @@ struct ConfigArguments: ParsableArguments {
                 }
             }
         } catch {
+            // A value only a file gave, refused with the others: named as the file names it.
+            if !givenOnCommandLine(error.option, groups), let origin = origins[String(error.option.prefix { $0 != " " })] {
+                throw fail("\(origin): \(error.message(prefix: ""))", code: 64)
+            }
             throw fail(error.message(prefix: "--"), code: 64)
         }
         return options

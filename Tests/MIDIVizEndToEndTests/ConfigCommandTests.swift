@@ -108,4 +108,24 @@ struct ConfigCommandTests {
         #expect(rgba.status == 0 && rgba.stdout.count == 64 * 36 * 4)
         #expect(rgba.stdout.count > 3 && rgba.stdout[3] == 0, "the corner is transparent, not the file's picture")
     }
+
+    /// A file's value refused only beside the others (an odd size for a video, two options that
+    /// contradict each other) names the file and line, as any bad value of a file does; given on
+    /// the command line, the flag.
+    @Test func aFilesValueRefusedWithTheOthersNamesTheFile() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "style = \"bars\"\nsize = \"321x180\"\n".write(toFile: dir + "/odd.toml", atomically: true, encoding: .utf8)
+        try "background-image = \"sky.png\"\nbackground = \"transparent\"\n".write(toFile: dir + "/both.toml", atomically: true, encoding: .utf8)
+        let odd = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/odd.toml", "-o", dir + "/v.mp4"])
+        #expect(odd.status == 64 && odd.stderr.contains("odd.toml:2: size must be even"), "\(odd.stderr)")
+        let flag = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/odd.toml", "--size", "321x180", "-o", dir + "/v.mp4"])
+        #expect(flag.status == 64 && flag.stderr.hasPrefix("midiviz: --size must be even"), "\(flag.stderr)")
+        let both = try ProcessRunner.midiviz(["render", Self.arpeggio, "--config", dir + "/both.toml", "--print-config"])
+        #expect(both.status == 64 && both.stderr.contains("both.toml:1: background-image and background transparent contradict"), "\(both.stderr)")
+        // A poster may be odd: the file's size is taken.
+        let poster = try ProcessRunner.midiviz(["frame", Self.arpeggio, "--config", dir + "/odd.toml", "--at", "1", "-o", dir + "/p.png"])
+        #expect(poster.status == 0, "\(poster.stderr)")
+        #expect(EndToEndFolder.contents(dir).sorted() == ["both.toml", "odd.toml", "p.png"])
+    }
 }
