@@ -67,4 +67,10 @@ struct ReportingOptions: ParsableArguments {
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
+
+    func validate() throws {
+        if quiet && progress == .json {
+            throw ValidationError("--quiet and --progress json contradict each other: --quiet prints nothing but errors")
+        }
+    }
 }
