@@ -21,8 +21,10 @@ package enum SoundFontLocator {
         defaults: [String] = debianDefaults
     ) throws(AudioError) -> String {
         if let path = explicit ?? environment["MIDIVIZ_SOUNDFONT"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            if let problem = RegularFile.problem(at: path) { throw .unreadableSoundFont(path: path, reason: problem) }
-            guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadableSoundFont(path: path, reason: "permission denied") }
+            // Where the path came from, when not from the command line (a variable set long ago).
+            let from = explicit == nil ? " (from $MIDIVIZ_SOUNDFONT)" : ""
+            if let problem = RegularFile.problem(at: path) { throw .unreadableSoundFont(path: path, reason: problem + from) }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadableSoundFont(path: path, reason: "permission denied" + from) }
             return path
         }
         guard let found = defaults.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else {

@@ -26,4 +26,18 @@ import Testing
     func theUncompressedMuseScoreGeneralComesFirst() throws {
         #expect(try SoundFontLocator.locate(explicit: nil, environment: [:]) == "/usr/share/sounds/sf2/MuseScore_General_Full.sf2")
     }
+
+    /// A missing SoundFont named by `$MIDIVIZ_SOUNDFONT` (set long ago, in a profile) says so;
+    /// one named by `--soundfont` does not need to.
+    @Test func aMissingSoundFontSaysWhereItsNameCameFrom() throws {
+        let missing = "/nonexistent-midiviz/none.sf2"
+        let fromVariable = #expect(throws: AudioError.self) {
+            try SoundFontLocator.locate(explicit: nil, environment: ["MIDIVIZ_SOUNDFONT": missing], defaults: [])
+        }
+        #expect(fromVariable?.description == "cannot read SoundFont \(missing): no such file (from $MIDIVIZ_SOUNDFONT)")
+        let given = #expect(throws: AudioError.self) {
+            try SoundFontLocator.locate(explicit: missing, environment: ["MIDIVIZ_SOUNDFONT": "/elsewhere.sf2"], defaults: [])
+        }
+        #expect(given?.description == "cannot read SoundFont \(missing): no such file")
+    }
 }
