@@ -78,6 +78,19 @@ def repeat_with_endings():
     return score('Repeat with endings', measures)
 
 
+def pickup_repeat():
+    """4/4 at 120 bpm, a one-quarter pickup, then two bars repeated from the start (the pickup
+    included): played 0 1 2 0 1 2, quarter notes: 16 notes (8 engraved), 8 s. Verovio numbers
+    the pickup bar before its staff, which once hid it from the page's jumps."""
+    end = '<barline location="right"><bar-style>light-heavy</bar-style><repeat direction="backward"/></barline>'
+    measures = [
+        (0, True, attributes(4) + tempo(120) + note('G', 4, 2)),
+        (1, False, note('C', 5, 2) + note('D', 5, 2) + note('E', 5, 2) + note('F', 5, 2)),
+        (2, False, note('E', 5, 2) + note('D', 5, 2) + note('C', 5, 2) + end),
+    ]
+    return score('Pickup repeated', measures)
+
+
 def da_capo_al_fine():
     """4/4 at 120 bpm, three bars in quarter notes, Fine at the end of bar 2, D.C. al Fine at the
     end of bar 3: played 1 2 3 1 2, 20 notes (12 engraved), 10 s."""
@@ -129,6 +142,7 @@ if __name__ == '__main__':
     os.makedirs(HERE, exist_ok=True)
     for name, text in [('c-major-scale.musicxml', scale()), ('pickup-tempo.musicxml', pickup_and_tempo()),
                        ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine()),
+                       ('pickup-repeat.musicxml', pickup_repeat()),
                        ('no-text.musicxml', no_text())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

@@ -226,10 +226,11 @@ package enum SheetEngraver {
         signs = {"\ueca5": "\u2669", "\ueca7": "\u266a", "\ueca3": "\u2669", "\ueca2": "o", "\uecb7": ".", "\ue1d5": "\u2669", "\ue1d7": "\u266a", "\ue1e7": "."}
         svg = re.sub(r'<tspan font-family="Leipzig" font-size="(\d+)px">([^<]*)</tspan>',
                      lambda m: '<tspan font-family="DejaVu Sans" font-size="%dpx">%s</tspan>' % (int(m.group(1)) * 2 // 3, "".join(signs.get(c, "") for c in m.group(2))), svg)
-        # Each measure's span (its first staff's lines), in written order.
+        # Each measure's span (its first staff's lines), in written order. A measure's number
+        # (Verovio writes one for a pickup bar) may come before its staves.
         measures, order = {}, []
-        for match in re.finditer(r'<g id="([^"]+)" class="measure[^"]*">\s*<g id="[^"]+" class="staff[^"]*">\s*'
-                                 r'<path d="M(-?[\d.]+) -?[\d.]+ L(-?[\d.]+)', svg):
+        for match in re.finditer(r'<g id="([^"]+)" class="measure[^"]*">\s*(?:<g id="[^"]+" class="mNum[^"]*">(?:(?!</g>).)*</g>\s*)?'
+                                 r'<g id="[^"]+" class="staff[^"]*">\s*<path d="M(-?[\d.]+) -?[\d.]+ L(-?[\d.]+)', svg, re.S):
             measures[match.group(1)] = (left + float(match.group(2)), left + float(match.group(3)))
             order.append(match.group(1))
         written_next = dict(zip(order, order[1:]))

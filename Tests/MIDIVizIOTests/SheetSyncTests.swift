@@ -122,13 +122,16 @@ struct SheetSyncTests {
     /// Scores played in passes (MuseScore's MIDI and Verovio's timemap unfold them) but engraved
     /// once: on each pass the page goes back (or over the first ending) as a reader's eye does,
     /// and each note's notehead reaches the playhead when it sounds.
-    /// A score with a repeat and two endings (played 1 2 1 3 4), and one with D.C. al Fine (played
-    /// 1 2 3 1 2): the fixtures' noteheads, engraved once, in the order they are played.
+    /// A score with a repeat and two endings (played 1 2 1 3 4), one with D.C. al Fine (played
+    /// 1 2 3 1 2) and one repeated from its pickup (0 1 2 0 1 2): the fixtures' noteheads, engraved once, in the order they are played.
     static let passes: [(fixture: String, written: [Int])] = [
         // Bar 1 (heads 0-3), its first ending (4-7), the second ending (8-11), bar 4 (12-15).
         ("repeat-endings.musicxml", [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15]),
         // Bars 1-3 (heads 0-11), then bars 1-2 again.
         ("da-capo-fine.musicxml", Array(0..<12) + Array(0..<8)),
+        // A pickup (head 0) and bars 1-2 (heads 1-7), all played twice: the page goes back to the
+        // pickup bar, which Verovio numbers before its staff.
+        ("pickup-repeat.musicxml", Array(0..<8) + Array(0..<8)),
     ]
 
     @Test(arguments: passes.indices)
