@@ -134,6 +134,7 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unreadable: self = .missingInput(error.description)
         case .invalid: self = .badInput(error.description)
         case .toolMissing: self = .unavailable(error.description)
+        case .toolFailed: self = .failed(error.description)
         }
     }
 }

@@ -9,11 +9,15 @@ public enum LoadError: Error, CustomStringConvertible, Sendable {
     case invalid(path: String, reason: String)
     /// A tool reading it is missing: MuseScore for a score, Verovio for its sheet music (exit 69).
     case toolMissing(path: String, reason: String)
+    /// A tool reading it crashed (killed by a signal it was not sent): not the file's fault (exit 1).
+    case toolFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason), .invalid(let path, let reason), .toolMissing(let path, let reason):
             return "cannot read \(path): \(reason)"
+        case .toolFailed(let path, let reason):
+            return "cannot convert \(path): \(reason)"
         }
     }
 
@@ -23,6 +27,7 @@ public enum LoadError: Error, CustomStringConvertible, Sendable {
         case .unreadable: return 66
         case .invalid: return 65
         case .toolMissing: return 69
+        case .toolFailed: return 1
         }
     }
 }

@@ -35,6 +35,7 @@ package enum ScoreImport {
                 if run.timedOut {
                     return .failure(.invalid(path: name, reason: "MuseScore did not finish reading it within \(Int(ScoreTools.timeLimitSeconds)) s"))
                 }
+                if let crash = ScoreTools.crash(of: "MuseScore 3 (\(museScore))", run, doing: "reading it", path: name) { return .failure(crash) }
                 // MuseScore names our copy of the score: name the user's file instead.
                 let complaint = MuseScore.complaint(run.errorLines).map { $0.replacingOccurrences(of: score, with: name) }
                 guard run.exitedCleanly, let midiBytes = FileManager.default.contents(atPath: midi) else {
@@ -77,7 +78,9 @@ package enum MuseScore {
     /// its messages carry for its dialogs (`<a href=…>MuseScore website</a>`).
     static func complaint(_ lines: [String]) -> String? {
         let noise = ["QStandardPaths", "convert <", "\tto <", "... success", "qt.qpa", "Warning: QT_DEVICE_PIXEL_RATIO"]
-        let stripped = lines.map { $0.replacingOccurrences(of: "<[^<>]*>", with: "", options: .regularExpression) }
-        return stripped.last { line in !line.trimmingCharacters(in: .whitespaces).isEmpty && !noise.contains { line.hasPrefix($0) } }
+        // The noise as MuseScore writes it (`\tto <path>`), before the HTML is taken out.
+        let said = lines.filter { line in !noise.contains { line.hasPrefix($0) } }
+        let stripped = said.map { $0.replacingOccurrences(of: "<[^<>]*>", with: "", options: .regularExpression) }
+        return stripped.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 }

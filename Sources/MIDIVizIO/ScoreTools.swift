@@ -52,8 +52,17 @@ package enum ScoreTools {
     package struct Run {
         package var exitedCleanly: Bool
         package var timedOut: Bool
+        /// The signal that ended it, when one did.
+        package var signal: Int32? = nil
         package var errorLines: [String]
         package var output: Data
+    }
+
+    /// The failure of a tool a signal ended: `tool` (as said in messages, with its path) crashed
+    /// while `doing`, not the file's fault.
+    package static func crash(of tool: String, _ run: Run, doing: String, path: String) -> LoadError? {
+        guard let signal = run.signal else { return nil }
+        return .toolFailed(path: path, reason: "\(tool) crashed (killed by signal \(signal)) while \(doing)")
     }
 
     /// Runs `executable` with `arguments` and waits at most `timeLimitSeconds`; stopped then.
@@ -65,7 +74,11 @@ package enum ScoreTools {
             child.stop()
             return Run(exitedCleanly: false, timedOut: true, errorLines: child.lastErrorLines(5), output: Data())
         }
-        return Run(exitedCleanly: termination == .exited(0), timedOut: false, errorLines: child.lastErrorLines(8), output: child.standardOutput)
+        var signal: Int32?
+        if case .signalled(let number) = termination { signal = number }
+        return Run(
+            exitedCleanly: termination == .exited(0), timedOut: false, signal: signal, errorLines: child.lastErrorLines(8),
+            output: child.standardOutput)
     }
 
     /// A new private folder under the temporary directory, removed after `body` (or by a

@@ -56,6 +56,7 @@ package enum SheetEngraver {
                 guard !run.timedOut else {
                     return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
                 }
+                if let crash = ScoreTools.crash(of: "MuseScore 3 (\(museScore))", run, doing: "notating it", path: name) { return .failure(crash) }
                 guard run.exitedCleanly, let musicXML = FileManager.default.contents(atPath: score) else {
                     let complaint = MuseScore.complaint(run.errorLines)
                     return .failure(.invalid(path: name, reason: "MuseScore 3 cannot notate it" + (complaint.map { " (\($0))" } ?? "")))
@@ -89,6 +90,7 @@ package enum SheetEngraver {
                 if run.errorLines.contains(where: { $0.contains("midiviz: no verovio") }) {
                     return .failure(.toolMissing(path: name, reason: ScoreTools.verovioMissing))
                 }
+                if let crash = ScoreTools.crash(of: "Verovio (\(python))", run, doing: "engraving it", path: name) { return .failure(crash) }
                 let json = [UInt8](run.output)
                 guard run.exitedCleanly, let layout = Layout.read(json), let svg = FileManager.default.contents(atPath: svgPath) else {
                     let complaint = run.errorLines.last { !$0.isEmpty }

@@ -104,6 +104,26 @@ struct SheetCommandTests {
         #expect(contents(folder) == ["musescore3"])
     }
 
+    /// A score tool that crashes is a tool failure (exit 1) naming the tool and the signal, not
+    /// a file it cannot read (65): a hostile pass found a valid MIDI file called unreadable.
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
+    func aCrashingToolIsNotBlamedOnTheFile() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let crashing = folder + "/musescore3"
+        FileManager.default.createFile(atPath: crashing, contents: Data("#!/bin/sh\nkill -SEGV $$\n".utf8))
+        chmod(crashing, 0o755)
+        let environment = ["MIDIVIZ_MUSESCORE": crashing, "MIDIVIZ_CACHE": "off"]
+        let score = try ProcessRunner.midiviz(["info", Self.scale], environment: environment)
+        #expect(score.status == 1, "\(score.stderr)")
+        #expect(score.stderr.contains("MuseScore 3 (\(crashing)) crashed (killed by signal 11) while reading it"), "\(score.stderr)")
+        let arpeggio = TestEnvironment.path(of: "fixtures/c-major-arpeggio.mid")
+        let sheet = try ProcessRunner.midiviz(
+            ["frame", arpeggio, "--at", "1", "--sheet", "--size", "64x36", "-o", folder + "/p.png"], environment: environment)
+        #expect(sheet.status == 1 && sheet.stderr.contains("crashed (killed by signal 11) while notating it"), "\(sheet.stderr)")
+        #expect(contents(folder) == ["musescore3"])
+    }
+
     @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
     func aScoreAndASheetBandRender() throws {
         let folder = try folder()

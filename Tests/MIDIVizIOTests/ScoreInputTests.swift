@@ -75,4 +75,13 @@ struct ScoreInputTests {
             }
         }
     }
+
+    /// What MuseScore says of a score: its last line that is not noise, without the HTML its
+    /// dialogs' messages carry; its `\tto <path>` line is noise, whatever HTML stripping makes of
+    /// it (a hostile pass found "(\tto )" in a message).
+    @Test func museScoresComplaintLeavesItsNoiseOut() {
+        let lines = ["convert </tmp/x/score.musicxml>...", "Error at line 2: no instrument found for <b>part</b>", "\tto </tmp/x/score.mid>"]
+        #expect(MuseScore.complaint(lines) == "Error at line 2: no instrument found for part")
+        #expect(MuseScore.complaint(["\tto </tmp/x/score.mid>", "... success!"]) == nil)
+    }
 }
