@@ -37,7 +37,8 @@ extension RenderError {
             return "nothing to render: --from \(SongClock.text(start)) is not a frame before the picture's end \(SongClock.text(end)) "
                 + "(the song, its release tail and the postroll)"
         case .timeOutsideSong(let seconds, let song, let length):
-            return "--at \(seconds) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
+            let time = abs(seconds) < 1e9 ? Self.seconds(seconds) : String(format: "%g", seconds)
+            return "--at \(time) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
         case .noBarsToCount(let option, let time, let song):
             return "--\(option) \(time): \(song) has no bars to count (SMPTE time division)"
         case .ffmpegMissing:

@@ -33,7 +33,7 @@ package enum ScoreImport {
                 try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: "\(folder)/job.json"))
                 let run = try MuseScore.run(museScore, ["-j", "\(folder)/job.json"], in: folder)
                 if run.timedOut {
-                    return .failure(.invalid(path: name, reason: "MuseScore did not finish reading it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                    return .failure(.invalid(path: name, reason: "MuseScore did not finish reading it within \(ScoreTools.timeLimitText) s"))
                 }
                 if let crash = ScoreTools.crash(of: "MuseScore 3 (\(museScore))", run, doing: "reading it", path: name) { return .failure(crash) }
                 // MuseScore names our copy of the score: name the user's file instead.

@@ -58,6 +58,14 @@ package enum ScoreTools {
         package var output: Data
     }
 
+    /// `timeLimitSeconds` as messages say it: to the millisecond, without trailing zeros.
+    package static var timeLimitText: String {
+        var text = String(format: "%.3f", timeLimitSeconds)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// The failure of a tool a signal ended: `tool` (as said in messages, with its path) crashed
     /// while `doing`, not the file's fault.
     package static func crash(of tool: String, _ run: Run, doing: String, path: String) -> LoadError? {

@@ -54,7 +54,7 @@ package enum SheetEngraver {
                 try Data(midi).write(to: URL(fileURLWithPath: notation))
                 let run = try MuseScore.run(museScore, ["-o", score, notation], in: folder)
                 guard !run.timedOut else {
-                    return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                    return .failure(.invalid(path: name, reason: "MuseScore 3 did not notate it within \(ScoreTools.timeLimitText) s"))
                 }
                 if let crash = ScoreTools.crash(of: "MuseScore 3 (\(museScore))", run, doing: "notating it", path: name) { return .failure(crash) }
                 guard run.exitedCleanly, let musicXML = FileManager.default.contents(atPath: score) else {
@@ -85,7 +85,7 @@ package enum SheetEngraver {
                 try Data(musicXML).write(to: URL(fileURLWithPath: score))
                 let run = try ScoreTools.run(python, ["-c", verovioScript, score, svgPath], readsOutput: true)
                 if run.timedOut {
-                    return .failure(.invalid(path: name, reason: "Verovio did not engrave it within \(Int(ScoreTools.timeLimitSeconds)) s"))
+                    return .failure(.invalid(path: name, reason: "Verovio did not engrave it within \(ScoreTools.timeLimitText) s"))
                 }
                 if run.errorLines.contains(where: { $0.contains("midiviz: no verovio") }) {
                     return .failure(.toolMissing(path: name, reason: ScoreTools.verovioMissing))
