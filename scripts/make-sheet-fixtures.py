@@ -91,6 +91,23 @@ def pickup_repeat():
     return score('Pickup repeated', measures)
 
 
+def spelled_accidentals():
+    """D major, 4/4 at 120 bpm: F#4 by the key, then D#4, Eb4, a natural F4, B#3, C##4 written
+    with their accidentals, and C#5 by the key: 7 notes, 4 s. Names under the noteheads are
+    spelled as written, where the key would spell D#4 as Eb4 and B#3 as C4."""
+    def spelled(step, alter, octave, eighths, accidental=None):
+        return ('<note><pitch><step>%s</step>%s<octave>%d</octave></pitch><duration>%d</duration><voice>1</voice>'
+                '<type>%s</type>%s</note>' % (step, '<alter>%d</alter>' % alter if alter else '', octave, eighths, TYPES[eighths],
+                                             '<accidental>%s</accidental>' % accidental if accidental else ''))
+    key = attributes(4).replace('<fifths>0</fifths>', '<fifths>2</fifths>')
+    measures = [
+        (1, False, key + tempo(120) + spelled('F', 1, 4, 2) + spelled('D', 1, 4, 2, 'sharp') + spelled('E', -1, 4, 2, 'flat')
+         + spelled('F', 0, 4, 2, 'natural')),
+        (2, False, spelled('B', 1, 3, 2, 'sharp') + spelled('C', 2, 4, 2, 'double-sharp') + spelled('C', 1, 5, 4)),
+    ]
+    return score('Spelled accidentals', measures)
+
+
 def da_capo_al_fine():
     """4/4 at 120 bpm, three bars in quarter notes, Fine at the end of bar 2, D.C. al Fine at the
     end of bar 3: played 1 2 3 1 2, 20 notes (12 engraved), 10 s."""
@@ -142,7 +159,7 @@ if __name__ == '__main__':
     os.makedirs(HERE, exist_ok=True)
     for name, text in [('c-major-scale.musicxml', scale()), ('pickup-tempo.musicxml', pickup_and_tempo()),
                        ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine()),
-                       ('pickup-repeat.musicxml', pickup_repeat()),
+                       ('pickup-repeat.musicxml', pickup_repeat()), ('spelled-accidentals.musicxml', spelled_accidentals()),
                        ('no-text.musicxml', no_text())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

@@ -114,7 +114,8 @@ package enum SheetEngraver {
         var height: Double
         var anchors: [[Double]]
         var staffSpace: Double
-        /// (quarter, column, row) of each notehead's centre, for `--labels`.
+        /// (quarter, column, row) of each notehead's centre, for `--labels`, and its spelling
+        /// (letter 0-6 from C, alteration in semitones) when the engraving says it.
         var heads: [[Double]]?
 
         /// The largest size or place the script prints (SVG units; a long piece is about 10^6).
@@ -172,8 +173,10 @@ package enum SheetEngraver {
         let anchors = layout.anchors.compactMap { entry in
             (2...3).contains(entry.count) ? SheetMusic.Anchor(quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3) : nil
         }
-        let heads = (layout.heads ?? []).compactMap { head in
-            head.count == 3 ? SheetMusic.Head(quarter: head[0], x: head[1] * scale, y: head[2] * scale + top) : nil
+        let heads = (layout.heads ?? []).compactMap { head -> SheetMusic.Head? in
+            guard head.count == 3 || head.count == 5 else { return nil }
+            let written = head.count == 5 ? SheetMusic.Spelling(step: Int(head[3]), alter: Int(head[4])) : nil
+            return SheetMusic.Head(quarter: head[0], x: head[1] * scale, y: head[2] * scale + top, written: written)
         }
         let music = SheetMusic(
             height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
@@ -193,6 +196,7 @@ package enum SheetEngraver {
     /// glyph's origin plus half the glyph's width (SMuFL, in ems of 4 staff spaces).
     static let verovioScript = #"""
         import json, re, sys
+        import xml.etree.ElementTree as ET
         try:
             import verovio
         except ImportError:
@@ -206,6 +210,21 @@ package enum SheetEngraver {
             sys.stderr.write("Verovio cannot read the score\n")
             sys.exit(2)
         svg = tk.renderToSVG(1)
+        # Each note's spelling as engraved: its letter (0 C ... 6 B) and alteration in semitones,
+        # sounding (accid.ges: the key's or the bar's) or written, on the note or its accid.
+        mei, steps = "{http://www.music-encoding.org/ns/mei}", "cdefgab"
+        alters = {"s": 1, "f": -1, "ss": 2, "x": 2, "ff": -2, "n": 0, "ns": 1, "nf": -1}
+        spellings = {}
+        try:
+            for element in ET.fromstring(tk.getMEI()).iter(mei + "note"):
+                pname = element.get("pname")
+                if pname not in steps or len(pname) != 1:
+                    continue
+                marks = [element] + list(element.iter(mei + "accid"))
+                given = [m.get("accid.ges") for m in marks if m.get("accid.ges")] + [m.get("accid") for m in marks if m.get("accid")]
+                spellings[element.get("{http://www.w3.org/XML/1998/namespace}id")] = [steps.index(pname), alters.get(given[0], 0) if given else 0]
+        except ET.ParseError:
+            pass
         timemap = tk.renderToTimemap({"includeMeasures": True})
         box = re.search(r'<svg class="definition-scale"[^>]*viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
         margin = re.search(r'<g class="page-margin" transform="translate\((-?[\d.]+), (-?[\d.]+)\)"', svg)
@@ -256,7 +275,8 @@ package enum SheetEngraver {
                 anchors.append([entry["qstamp"], xs[len(xs) // 2]] + ([1] if jump else []))
             elif jump:
                 anchors.append([entry["qstamp"], measures[measure][0], 1])
-            onsets += [[entry["qstamp"], heads[engraved(i)], ys[engraved(i)]] for i in entry.get("on", []) if engraved(i) in heads]
+            onsets += [[entry["qstamp"], heads[engraved(i)], ys[engraved(i)]] + spellings.get(engraved(i), [])
+                       for i in entry.get("on", []) if engraved(i) in heads]
         with open(target, "w") as out:
             out.write(svg)
         json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space, "heads": onsets}, sys.stdout)

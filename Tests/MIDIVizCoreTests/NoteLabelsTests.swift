@@ -89,3 +89,28 @@ import Testing
         }
     }
 }
+
+/// A note named as a score writes it.
+@Suite struct WrittenNoteTests {
+    /// Spelled as given when the letter and alteration name the pitch, with the octave that goes
+    /// with them; nil when they name another pitch (a transposing instrument's written note).
+    @Test func aWrittenNoteSpellsItsPitchOrNothing() throws {
+        let bSharp = try #require(WrittenNote(pitch: 60, step: 6, alter: 1))
+        #expect(bSharp.octave == 3 && bSharp.pitch == 60)
+        #expect(String(decoding: TextLabel.writtenNote(bSharp, solfege: false, octave: true).bytes(in: ShapeStore()), as: UTF8.self) == "B#3")
+        let cFlat = try #require(WrittenNote(pitch: 71, step: 0, alter: -1))
+        #expect(String(decoding: TextLabel.writtenNote(cFlat, solfege: false, octave: true).bytes(in: ShapeStore()), as: UTF8.self) == "Cb5")
+        #expect(String(decoding: TextLabel.writtenNote(cFlat, solfege: true, octave: false).bytes(in: ShapeStore()), as: UTF8.self) == "Dob")
+        #expect(WrittenNote(pitch: 72, step: 1, alter: 0) == nil, "a D written for a sounding C")
+        #expect(WrittenNote(pitch: 60, step: 0, alter: 3) == nil && WrittenNote(pitch: 60, step: 7, alter: 0) == nil)
+        #expect(WrittenNote(pitch: 0, step: 6, alter: 1) == nil, "B#-2 is beyond the names")
+        for pitch in 0..<128 {
+            for step in 0..<7 {
+                for alter in -2...2 {
+                    guard let note = WrittenNote(pitch: UInt8(pitch), step: step, alter: alter) else { continue }
+                    #expect(note.pitch == pitch)
+                }
+            }
+        }
+    }
+}

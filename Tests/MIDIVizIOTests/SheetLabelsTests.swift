@@ -17,6 +17,7 @@ struct SheetLabelsTests {
 
     static func pitch(_ label: SheetLabels.Label) -> UInt8? {
         if case .spelledNote(let pitch, _) = label.text { return pitch }
+        if case .writtenNote(let note, _, _) = label.text { return UInt8(note.pitch) }
         return nil
     }
 
@@ -55,6 +56,20 @@ struct SheetLabelsTests {
         }
         #expect(inside > 8 * 10, "the names' ink: \(inside) pixels")
         #expect(outside == 0, "\(outside) pixels changed outside the names")
+    }
+
+    /// A score's notes are named as its noteheads are written (D#4 with a sharp, where the key of
+    /// D spells that pitch Eb4; B#3, which is MIDI 60; C##4), in letters and in solfège; a
+    /// hostile pass found names contradicting the noteheads above them.
+    @Test(arguments: [
+        (RenderSettings.Labels.names, ["F#4", "D#4", "Eb4", "F4", "B#3", "C##4", "C#5"]),
+        (.solfege, ["Fa#", "Re#", "Mib", "Fa", "Si#", "Do##", "Do#"]),
+    ])
+    func namesAreSpelledAsTheNotesAreWritten(labels: RenderSettings.Labels, expected: [String]) throws {
+        let scene = try Self.scene("spelled-accidentals.musicxml", labels: labels)
+        let names = try #require(scene.sheetLabels).labels.map { String(decoding: $0.text.bytes(in: ShapeStore()), as: UTF8.self) }
+        #expect(names == expected)
+        #expect(scene.song.notes.map(\.pitch) == [66, 63, 63, 65, 60, 62, 73])
     }
 
     /// Names are left out where they would overlap: none of those kept covers a notehead or

@@ -43,9 +43,14 @@ struct NoteLabeler: Sendable {
 
     /// The name of `pitch` at `seconds` whatever its width (with the octave unless `octave` is
     /// false or the names are solfège), or nil when labels are off.
-    func name(_ pitch: UInt8, at seconds: Double, octave: Bool = true) -> TextLabel? {
+    /// - Parameter written: the note's spelling as a score engraves it: named so when it spells
+    ///   `pitch` (not a transposing instrument's written note), else by the key.
+    func name(_ pitch: UInt8, at seconds: Double, octave: Bool = true, written: SheetMusic.Spelling? = nil) -> TextLabel? {
         guard isOn else { return nil }
         let solfege = labels == .solfege
+        if let written, let note = WrittenNote(pitch: pitch, step: written.step, alter: written.alter) {
+            return .writtenNote(note, solfege: solfege, octave: octave && !solfege)
+        }
         return .spelledNote(pitch, NoteNaming(solfege: solfege, spelling: spelling(at: seconds), octave: octave && !solfege))
     }
 

@@ -73,3 +73,53 @@ package struct NoteNaming: Sendable, Hashable {
         return octave ? name + String(Int(pitch) / 12 - 1) : name
     }
 }
+
+/// A note named as a score writes it (`D#4` under a notehead written with a sharp, where the key
+/// would spell it `Eb4`): its letter, its alteration and the octave that goes with them (`B#3`
+/// is MIDI 60).
+package struct WrittenNote: Sendable, Hashable {
+    /// 0 (C) to 6 (B).
+    package let step: UInt8
+    /// -2 to 2 semitones.
+    package let alter: Int8
+    /// -1 to 9, middle C's being 4.
+    package let octave: Int8
+
+    static let stepSemitones = [0, 2, 4, 5, 7, 9, 11]
+    static let letters = ["C", "D", "E", "F", "G", "A", "B"]
+    static let accidentals = ["bb", "b", "", "#", "##"]
+
+    /// `pitch` spelled with letter `step` and `alter` semitones; nil when they name another pitch
+    /// class (a transposing instrument's written note) or lie outside the names midiviz writes.
+    package init?(pitch: UInt8, step: Int, alter: Int) {
+        guard (0..<7).contains(step), (-2...2).contains(alter) else { return nil }
+        let natural = Int(pitch) - alter - Self.stepSemitones[step]
+        guard natural >= 0, natural % 12 == 0, (0...10).contains(natural / 12) else { return nil }
+        self.step = UInt8(step)
+        self.alter = Int8(alter)
+        self.octave = Int8(natural / 12 - 1)
+    }
+
+    /// The MIDI pitch it names.
+    package var pitch: Int { (Int(octave) + 1) * 12 + Self.stepSemitones[Int(step)] + Int(alter) }
+
+    /// `D#4`, `Re#` (solfège, as `NoteNaming` writes it), with the octave or not.
+    func name(solfege: Bool, octave showsOctave: Bool) -> String {
+        let letter = Self.letters[Int(step)]
+        let name = (solfege ? NoteNaming.syllables[Character(letter)]! : letter) + Self.accidentals[Int(alter) + 2]
+        return showsOctave ? name + String(octave) : name
+    }
+
+    /// The names of every written note, by `tableIndex`.
+    static let table: [[UInt8]] = (0..<7 * 5 * 11 * 4).map { index in
+        let step = index / (5 * 11 * 4), alter = index / (11 * 4) % 5 - 2, octave = index / 4 % 11 - 1
+        let note = WrittenNote(step: UInt8(step), alter: Int8(alter), octave: Int8(octave))
+        return Array(note.name(solfege: index / 2 % 2 == 1, octave: index % 2 == 1).utf8)
+    }
+
+    private init(step: UInt8, alter: Int8, octave: Int8) { (self.step, self.alter, self.octave) = (step, alter, octave) }
+
+    func tableIndex(solfege: Bool, octave showsOctave: Bool) -> Int {
+        ((Int(step) * 5 + Int(alter) + 2) * 11 + Int(octave) + 1) * 4 + (solfege ? 2 : 0) + (showsOctave ? 1 : 0)
+    }
+}

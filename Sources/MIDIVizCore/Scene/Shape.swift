@@ -100,6 +100,8 @@ package enum TextLabel: Sendable, Hashable {
     case pitchClass(UInt8)
     /// `Eb4`, `Mib`: named as `--labels` asks.
     case spelledNote(UInt8, NoteNaming)
+    /// `D#4` under a notehead written so: named as the score writes it.
+    case writtenNote(WrittenNote, solfege: Bool, octave: Bool)
     /// A whole number, e.g. a bar number.
     case number(Int)
     /// `Drums`, the roll's drum strip.
@@ -114,6 +116,7 @@ package enum TextLabel: Sendable, Hashable {
         case .noteName(let pitch): return NoteName.all[Int(pitch & 0x7F)]
         case .pitchClass(let pitchClass): return NoteName.classes[Int(pitchClass) % 12]
         case .spelledNote(let pitch, let naming): return NoteName.tables[naming.tableIndex][Int(pitch & 0x7F)]
+        case .writtenNote(let note, let solfege, let octave): return WrittenNote.table[note.tableIndex(solfege: solfege, octave: octave)]
         case .number(let number): return number >= 0 && number < Self.numbers.count ? Self.numbers[number] : Array(String(number).utf8)
         case .drums: return Self.drumsBytes
         case .stored(let text): return store.bytes(of: text)

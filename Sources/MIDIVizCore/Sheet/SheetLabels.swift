@@ -42,7 +42,7 @@ struct SheetLabels: Sendable {
             let notes = notesAt[index].sorted { $0.pitch < $1.pitch }
             guard heads.count == notes.count else { continue }
             for (head, note) in zip(heads, notes) {
-                guard let text = labeler.name(note.pitch, at: note.startSeconds) else { continue }
+                guard let text = labeler.name(note.pitch, at: note.startSeconds, written: head.written) else { continue }
                 // A note name: its bytes are its own, not stored.
                 let width = Float(text.bytes(in: ShapeStore()).count) * Overlay.averageCharacterEms * labeler.pixels
                 let y = Float(head.y) + headHalfHeight + space * 0.3 + labeler.capHeight / 2

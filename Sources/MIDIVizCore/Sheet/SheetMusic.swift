@@ -22,15 +22,25 @@ public struct SheetMusic: Sendable, Equatable {
         }
     }
 
-    /// A notehead's centre in the strip, and the quarter its note starts at.
+    /// A notehead's centre in the strip, the quarter its note starts at, and its spelling as
+    /// engraved when known.
     package struct Head: Sendable, Equatable {
         package var quarter: Double
         package var x: Double
         package var y: Double
+        package var written: Spelling?
 
-        package init(quarter: Double, x: Double, y: Double) {
-            (self.quarter, self.x, self.y) = (quarter, x, y)
+        package init(quarter: Double, x: Double, y: Double, written: Spelling? = nil) {
+            (self.quarter, self.x, self.y, self.written) = (quarter, x, y, written)
         }
+    }
+
+    /// A note's letter (0 C ... 6 B) and alteration in semitones, as a score writes it.
+    package struct Spelling: Sendable, Hashable {
+        package var step: Int
+        package var alter: Int
+
+        package init(step: Int, alter: Int) { (self.step, self.alter) = (step, alter) }
     }
 
     /// The columns of one tile.
