@@ -85,6 +85,7 @@ struct BatchCommand: ParsableCommand {
                 plan = Interruption.stoppingScoreTools { [plan] in plan.sharded(share) }
             }
         } catch {
+            removeEarlierReports()
             throw fail(error.message, code: error.exitCode)
         }
         let job = BatchJob(plan: plan, force: force, describe: { $0.message })
@@ -129,6 +130,22 @@ struct BatchCommand: ParsableCommand {
                     summary.songs.count, summary.songs.count == 1 ? "" : "s", summary.count(.rendered), summary.count(.skipped),
                     summary.count(.failed), summary.totals.wallSeconds
                 ).utf8))
+    }
+
+    /// A batch refused before any work leaves no earlier run's report where its own would go (a
+    /// CI step publishing it would show that run): a regular file there that is a midiviz report
+    /// (a batch's JSON, `midiviz batch`'s JUnit XML) is removed; anything else is left as it is.
+    private func removeEarlierReports() {
+        func isRegularFile(_ path: String) -> Bool {
+            var status = stat()
+            return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        }
+        if let report, isRegularFile(report), (try? BatchReport.read(report)) != nil { unlink(report) }
+        if let junit, isRegularFile(junit), let data = FileManager.default.contents(atPath: junit),
+            let text = String(data: data, encoding: .utf8), text.hasPrefix("<?xml"), text.contains("<testsuite name=\"midiviz batch")
+        {
+            unlink(junit)
+        }
     }
 
     /// Writes `summary` as the `--report` and `--junit` files asked for.

@@ -164,6 +164,26 @@ struct UnattendedBatchTests {
         #expect(!FileManager.default.fileExists(atPath: root + "/w"))
     }
 
+    /// A batch refused before any work (a missing input, 66; a usage error, 64) removes the
+    /// reports of an earlier run where its own would go, so that a CI step publishing them does
+    /// not show that run as this one; a file there that is not a midiviz report is left alone.
+    @Test func aRefusedBatchLeavesNoEarlierReport() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let made = try batch(["songs/a.mid", "--output-dir", "v", "--report", "r.json", "--junit", "r.xml"], in: root)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(FileManager.default.fileExists(atPath: root + "/r.json") && FileManager.default.fileExists(atPath: root + "/r.xml"))
+        let missing = try batch(["songs/a.mid", "nothere.mid", "--output-dir", "v", "--report", "r.json", "--junit", "r.xml"], in: root)
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/r.json") && !FileManager.default.fileExists(atPath: root + "/r.xml"))
+        // Not a report: kept, whatever the refusal.
+        try "{\"notes\": []}\n".write(toFile: root + "/other.json", atomically: true, encoding: .utf8)
+        try "<?xml version=\"1.0\"?>\n<testsuites/>\n".write(toFile: root + "/other.xml", atomically: true, encoding: .utf8)
+        let usage = try batch(["songs", "songs/a.mid", "--output-dir", "v", "--report", "other.json", "--junit", "other.xml"], in: root)
+        #expect(usage.status == 64, "\(usage.stderr)")
+        #expect(FileManager.default.fileExists(atPath: root + "/other.json") && FileManager.default.fileExists(atPath: root + "/other.xml"))
+    }
+
     /// A manifest written on Windows (CRLF line ends, a byte-order mark) reads as any other.
     @Test func aManifestWithCRLFAndAByteOrderMarkReads() throws {
         let root = try folder()
