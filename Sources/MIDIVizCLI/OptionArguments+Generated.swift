@@ -126,6 +126,16 @@ struct SoundArguments: ParsableArguments, GivenOptions {
     @Flag(name: .customLong("mute-hidden"), inversion: .prefixedNo, help: .declared("mute-hidden"))
     var muteHidden: Bool?
 
+    /// A `no-` flag and its inverse together.
+    func validate() throws {
+        if noReverb && withReverb {
+            throw ValidationError("--no-reverb and --with-reverb contradict each other")
+        }
+        if noChorus && withChorus {
+            throw ValidationError("--no-chorus and --with-chorus contradict each other")
+        }
+    }
+
     /// The options given, by name, as texts.
     var given: [(name: String, texts: [String])] {
         var given: [(name: String, texts: [String])] = []
@@ -164,6 +174,13 @@ struct RenderArguments: ParsableArguments, GivenOptions {
     var jobs: String?
     @Option(name: .customLong("stall-timeout"), parsing: .unconditional, help: .declared("stall-timeout"), completion: .declared("stall-timeout"))
     var stallTimeout: String?
+
+    /// A `no-` flag and its inverse together.
+    func validate() throws {
+        if noAudio && withAudio {
+            throw ValidationError("--no-audio and --with-audio contradict each other")
+        }
+    }
 
     /// The options given, by name, as texts.
     var given: [(name: String, texts: [String])] {

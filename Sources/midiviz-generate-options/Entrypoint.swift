@@ -49,6 +49,20 @@ enum OptionArgumentsSource {
                 }
             }
             lines.append("")
+            let inverted = declarations.filter { $0.kind == .flag }.compactMap { declaration in
+                inverseName(declaration.name).map { (declaration.name, $0) }
+            }
+            if !inverted.isEmpty {
+                lines.append("    /// A `no-` flag and its inverse together.")
+                lines.append("    func validate() throws {")
+                for (name, positive) in inverted {
+                    lines.append("        if \(propertyName(name)) && \(propertyName(positive)) {")
+                    lines.append("            throw ValidationError(\"--\(name) and --\(positive) contradict each other\")")
+                    lines.append("        }")
+                }
+                lines.append("    }")
+                lines.append("")
+            }
             lines.append("    /// The options given, by name, as texts.")
             lines.append("    var given: [(name: String, texts: [String])] {")
             lines.append("        var given: [(name: String, texts: [String])] = []")

@@ -98,6 +98,8 @@ struct ConfigCommandTests {
         let both = try ProcessRunner.midiviz(
             ["render", Self.arpeggio, "--background-image", dir + "/sky.png", "--background", "transparent", "--print-config"])
         #expect(both.status == 64 && both.stderr.contains("contradict"), "\(both.stderr)")
+        let flags = try printed(["--no-reverb", "--with-reverb"])
+        #expect(flags.status == 64 && flags.stderr.contains("--no-reverb and --with-reverb contradict each other"), "\(flags.stderr)")
         // A transparent render over the file's picture: the file's picture is dropped, the frame
         // is transparent.
         let frame = try ProcessRunner.midiviz(
