@@ -14,12 +14,7 @@ extension RenderError {
     var reported: ExitCode { fail(message, code: exitCode) }
 
     /// `value` seconds to the millisecond, without trailing zeros: 179.999, 179.9, 600.
-    static func seconds(_ value: Double) -> String {
-        var text = String(format: "%.3f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    static func seconds(_ value: Double) -> String { SongClock.seconds(value) }
 
     /// The line the user reads: the engine's values, with options named as flags. The one
     /// place an engine error is worded for the command line.

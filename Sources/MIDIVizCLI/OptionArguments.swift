@@ -40,11 +40,9 @@ struct ConfigArguments: ParsableArguments {
     @Flag(name: .customLong("print-config"), help: "Print the options in effect as TOML for --config, and render nothing.")
     var printConfig = false
 
-    /// Whether the command line gave the option `name` (a contradiction's first word).
-    private func givenOnCommandLine(_ name: String, _ groups: [any GivenOptions]) -> Bool {
-        let option = String(name.prefix { $0 != " " })
-        return groups.contains { $0.given.contains { $0.name == option } }
-    }
+    /// The option an error names: a contradiction's side is the option and its value
+    /// (`background transparent`, `only-track 3`).
+    private static func optionName(_ named: String) -> String { String(named.prefix { $0 != " " }) }
 
     /// The render options: the defaults, then each config file, then the command line's
     /// options; all checked. Prints the error and exits 64 (66 for an unreadable file).
@@ -57,13 +55,13 @@ struct ConfigArguments: ParsableArguments {
         } catch {
             throw fail(error.description, code: error.exitCode)
         }
+        // The options the command line gave, which win over the files'.
+        let given = Set(groups.flatMap { $0.given.map(\.name) })
         do throws(OptionError) {
-            var given: Set<String> = []
             for group in groups {
                 for (name, texts) in group.given {
                     guard let declaration = RenderOptions.declaration(name) else { throw .unknown(name) }
                     try declaration.set(texts, in: &options)
-                    given.insert(name)
                 }
             }
             // The command line wins over the files: an option a file set that contradicts one
@@ -74,7 +72,7 @@ struct ConfigArguments: ParsableArguments {
                     try options.validate(forVideo: forVideo)
                     break
                 } catch .contradiction(let first, let second) {
-                    let names = [first, second].map { String($0.prefix { $0 != " " }) }
+                    let names = [first, second].map(Self.optionName)
                     guard let fromFile = names.first(where: { !given.contains($0) }), names.contains(where: given.contains),
                         let declaration = RenderOptions.declaration(fromFile), !declaration.isDefault(in: options)
                     else { throw .contradiction(first, second) }
@@ -83,7 +81,8 @@ struct ConfigArguments: ParsableArguments {
             }
         } catch {
             // A value only a file gave, refused with the others: named as the file names it.
-            if !givenOnCommandLine(error.option, groups), let origin = origins[String(error.option.prefix { $0 != " " })] {
+            let option = Self.optionName(error.option)
+            if !given.contains(option), let origin = origins[option] {
                 throw fail("\(origin): \(error.message(prefix: ""))", code: 64)
             }
             throw fail(error.message(prefix: "--"), code: 64)

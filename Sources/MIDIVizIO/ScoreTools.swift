@@ -1,4 +1,5 @@
 import Foundation
+import MIDIVizCore
 
 /// The programs that read and engrave scores, found on `PATH` or through a variable, and run
 /// as children with a time limit in a private temporary folder.
@@ -59,12 +60,7 @@ package enum ScoreTools {
     }
 
     /// `timeLimitSeconds` as messages say it: to the millisecond, without trailing zeros.
-    package static var timeLimitText: String {
-        var text = String(format: "%.3f", timeLimitSeconds)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    package static var timeLimitText: String { SongClock.seconds(timeLimitSeconds) }
 
     /// The failure of a tool a signal ended: `tool` (as said in messages, with its path) crashed
     /// while `doing`, not the file's fault.
