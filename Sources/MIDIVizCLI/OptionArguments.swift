@@ -67,18 +67,7 @@ struct ConfigArguments: ParsableArguments {
             // The command line wins over the files: an option a file set that contradicts one
             // given here is put back to its default (a file's `background-image` under
             // `--background transparent`).
-            while true {
-                do throws(OptionError) {
-                    try options.validate(forVideo: forVideo)
-                    break
-                } catch .contradiction(let first, let second) {
-                    let names = [first, second].map(Self.optionName)
-                    guard let fromFile = names.first(where: { !given.contains($0) }), names.contains(where: given.contains),
-                        let declaration = RenderOptions.declaration(fromFile), !declaration.isDefault(in: options)
-                    else { throw .contradiction(first, second) }
-                    declaration.reset(in: &options)
-                }
-            }
+            try options.settle(preferring: given, forVideo: forVideo)
         } catch {
             // A value only a file gave, refused with the others: named as the file names it.
             let option = Self.optionName(error.option)

@@ -109,6 +109,20 @@ struct ConfigCommandTests {
             URL(fileURLWithPath: VideoTools.ffmpeg!), ["-v", "error", "-i", dir + "/t.png", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
         #expect(rgba.status == 0 && rgba.stdout.count == 64 * 36 * 4)
         #expect(rgba.stdout.count > 3 && rgba.stdout[3] == 0, "the corner is transparent, not the file's picture")
+        // A picture covers the frame, so a colour beside it would never show: given together
+        // they are refused; a file's colour under the command line's picture is dropped.
+        let coloured = try ProcessRunner.midiviz(
+            ["frame", Self.arpeggio, "--at", "1", "--background", "#FF0000", "--background-image", dir + "/sky.png", "-o", dir + "/c.png"])
+        #expect(coloured.status == 64 && coloured.stderr.contains("--background-image and --background #FF0000 contradict each other"), "\(coloured.stderr)")
+        try "background = \"#FF0000\"\n".write(toFile: dir + "/red.toml", atomically: true, encoding: .utf8)
+        var posters: [Data] = []
+        for extra in [["--config", dir + "/red.toml"], []] {
+            let poster = try ProcessRunner.midiviz(
+                ["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--background-image", dir + "/sky.png", "-o", dir + "/p.png"] + extra)
+            #expect(poster.status == 0, "\(poster.stderr)")
+            posters.append(try Data(contentsOf: URL(fileURLWithPath: dir + "/p.png")))
+        }
+        #expect(posters[0] == posters[1], "the file's colour is dropped under the command line's picture")
     }
 
     /// A file's value refused only beside the others (an odd size for a video, two options that

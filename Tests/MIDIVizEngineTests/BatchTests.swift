@@ -56,6 +56,29 @@ struct BatchTests {
         #expect(song.options.style == .roll && song.options.title == #""style": "x", {"# && song.options.hiddenTracks == [1, 2])
     }
 
+    /// A line's option wins over the batch's that contradicts it, for that song alone; two of
+    /// the line's own that contradict refuse the batch.
+    @Test func aManifestLineWinsOverTheBatchsContradictingOption() throws {
+        let root = try Self.songs(["a.mid", "b.mid"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manifest = root + "/in/songs.jsonl"
+        var options = RenderOptions()
+        options.background = .transparent
+        options.hiddenTracks = [0]
+        try """
+        {"input": "a.mid", "background-image": "sky.png", "only-track": [0]}
+        {"input": "b.mid"}
+        """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let plan = try BatchPlan.make(inputs: [manifest], outputDirectory: root + "/out", options: options)
+        #expect(plan.songs[0].options.background == nil && plan.songs[0].options.backgroundImage == root + "/in/sky.png")
+        #expect(plan.songs[0].options.hiddenTracks.isEmpty && plan.songs[0].options.onlyTracks == [0])
+        #expect(plan.songs[1].options == options)
+        try ##"{"input": "a.mid", "background-image": "sky.png", "background": "#102030"}"##.write(toFile: manifest, atomically: true, encoding: .utf8)
+        #expect(throws: BatchError.usage("\(manifest):1: background-image and background #102030 contradict each other")) {
+            try BatchPlan.make(inputs: [manifest], outputDirectory: root + "/out", options: RenderOptions())
+        }
+    }
+
     @Test func twoSongsForOneOutputAreRefused() throws {
         let root = try Self.songs(["song.mid", "song.midi"])
         defer { try? FileManager.default.removeItem(atPath: root) }

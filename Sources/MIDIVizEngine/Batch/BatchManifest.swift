@@ -75,7 +75,9 @@ enum BatchManifest {
                 }
             }
             do throws(OptionError) {
-                try options.validate()
+                // The line wins over the command line: an option of the batch's that
+                // contradicts one of the line's is put back to its default for this song.
+                try options.settle(preferring: Set(object.keys))
             } catch {
                 throw .usage("\(place): \(error.message(prefix: ""))")
             }

@@ -16,9 +16,36 @@ extension RenderOptions {
         if backgroundImage != nil && background == .transparent { throw .contradiction("background-image", "background transparent") }
         if backgroundVideo != nil && background == .transparent { throw .contradiction("background-video", "background transparent") }
         if backgroundVideo != nil && backgroundImage != nil { throw .contradiction("background-video", "background-image") }
+        // A picture covers the whole frame: a colour under it would never show.
+        if case .color(let color) = background {
+            if backgroundImage != nil { throw .contradiction("background-image", "background \(color.hex)") }
+            if backgroundVideo != nil { throw .contradiction("background-video", "background \(color.hex)") }
+        }
         // Drawing only a track and hiding it draws none of it.
         if let track = onlyTracks.first(where: hiddenTracks.contains) {
             throw .contradiction("only-track \(track)", "hide-track \(track)")
+        }
+    }
+
+    /// Checks the options as `validate` does, where options given later win: when two
+    /// contradict and only one of them is in `given` (the command line's over a config file's,
+    /// a manifest line's over the command line's), the other is put back to its default.
+    /// - Parameters:
+    ///   - given: the long names of the options that win.
+    ///   - forVideo: whether the frames go to a video, whose sides must be even.
+    public mutating func settle(preferring given: Set<String>, forVideo: Bool = true) throws(OptionError) {
+        while true {
+            do throws(OptionError) {
+                try validate(forVideo: forVideo)
+                return
+            } catch .contradiction(let first, let second) {
+                // A side is named with its value (`background transparent`, `only-track 3`).
+                let names = [first, second].map { String($0.prefix { $0 != " " }) }
+                guard let loser = names.first(where: { !given.contains($0) }), names.contains(where: given.contains),
+                    let declaration = Self.declaration(loser), !declaration.isDefault(in: self)
+                else { throw .contradiction(first, second) }
+                declaration.reset(in: &self)
+            }
         }
     }
 
