@@ -114,8 +114,9 @@ package enum SheetEngraver {
         var height: Double
         var anchors: [[Double]]
         var staffSpace: Double
-        /// (quarter, column, row) of each notehead's centre, for `--labels`, and its spelling
-        /// (letter 0-6 from C, alteration in semitones) when the engraving says it.
+        /// Each notehead played: the quarter its note starts at, its centre (column, row), the
+        /// quarter its note ends at and its half width, then its spelling (letter 0-6 from C,
+        /// alteration in semitones) when the engraving says it.
         var heads: [[Double]]?
 
         /// The largest size or place the script prints (SVG units; a long piece is about 10^6).
@@ -174,9 +175,11 @@ package enum SheetEngraver {
             (2...3).contains(entry.count) ? SheetMusic.Anchor(quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3) : nil
         }
         let heads = (layout.heads ?? []).compactMap { head -> SheetMusic.Head? in
-            guard head.count == 3 || head.count == 5 else { return nil }
-            let written = head.count == 5 ? SheetMusic.Spelling(step: Int(head[3]), alter: Int(head[4])) : nil
-            return SheetMusic.Head(quarter: head[0], x: head[1] * scale, y: head[2] * scale + top, written: written)
+            guard head.count == 5 || head.count == 7 else { return nil }
+            let written = head.count == 7 ? SheetMusic.Spelling(step: Int(head[5]), alter: Int(head[6])) : nil
+            return SheetMusic.Head(
+                quarter: head[0], x: head[1] * scale, y: head[2] * scale + top, endQuarter: max(head[0], head[3]), halfWidth: head[4] * scale,
+                written: written)
         }
         let music = SheetMusic(
             height: rows, tiles: tiles, anchors: anchors, noteheadHalfWidth: 0.6 * layout.staffSpace * scale,
@@ -233,13 +236,14 @@ package enum SheetEngraver {
             sys.exit(2)
         left, top = float(margin.group(1)), float(margin.group(2))
         widths = {"E0A0": 2.4, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
-        heads, ys = {}, {}
+        heads, ys, halves = {}, {}, {}
         space = 180.0
         pattern = (r'<g id="([^"]+)" class="note[^"]*"[^>]*>\s*<g class="notehead"[^>]*>\s*'
                    r'<use xlink:href="#(E\w+)-[^"]*" transform="translate\((-?[\d.]+), (-?[\d.]+)\) scale\(([\d.]+)')
         for match in re.finditer(pattern, svg):
             space = 250 * float(match.group(5))
-            heads[match.group(1)] = left + float(match.group(3)) + widths.get(match.group(2), 1.18) * space / 2
+            halves[match.group(1)] = widths.get(match.group(2), 1.18) * space / 2
+            heads[match.group(1)] = left + float(match.group(3)) + halves[match.group(1)]
             ys[match.group(1)] = top + float(match.group(4))
         svg = re.sub(pattern, lambda m: m.group(0).replace('<g class="notehead"', '<g id="%s-head" class="notehead"' % m.group(1), 1), svg)
         # Music symbols in text (a tempo mark's note) are SMuFL glyphs of a font librsvg cannot
@@ -261,6 +265,8 @@ package enum SheetEngraver {
         # where that measure is, at the same quarter: [quarter, column, 1].
         def engraved(i):
             return re.sub(r'-rend\d+$', '', i)
+        # Where each note played ends (an id played again is its own: "-rend2").
+        ends = {i: entry["qstamp"] for entry in timemap for i in entry.get("off", [])}
         anchors, previous, onsets = [], None, []
         for entry in timemap:
             jump = False
@@ -275,8 +281,8 @@ package enum SheetEngraver {
                 anchors.append([entry["qstamp"], xs[len(xs) // 2]] + ([1] if jump else []))
             elif jump:
                 anchors.append([entry["qstamp"], measures[measure][0], 1])
-            onsets += [[entry["qstamp"], heads[engraved(i)], ys[engraved(i)]] + spellings.get(engraved(i), [])
-                       for i in entry.get("on", []) if engraved(i) in heads]
+            onsets += [[entry["qstamp"], heads[engraved(i)], ys[engraved(i)], ends.get(i, entry["qstamp"]), halves[engraved(i)]]
+                       + spellings.get(engraved(i), []) for i in entry.get("on", []) if engraved(i) in heads]
         with open(target, "w") as out:
             out.write(svg)
         json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space, "heads": onsets}, sys.stdout)

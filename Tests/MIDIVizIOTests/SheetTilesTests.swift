@@ -25,7 +25,8 @@ struct SheetTilesTests {
             top: engraving.top, tileColumns: columns, rows: music.height)
         let tiles = SheetTiles(width: music.width, tileColumns: columns, capacity: capacity, drawer: drawer)
         return SheetMusic(
-            height: music.height, tiles: tiles, anchors: music.anchors, noteheadHalfWidth: music.noteheadHalfWidth, fingerprint: music.fingerprint)
+            height: music.height, tiles: tiles, anchors: music.anchors, noteheadHalfWidth: music.noteheadHalfWidth, fingerprint: music.fingerprint,
+            heads: music.heads)
     }
 
     static func hashes(_ song: Song, _ settings: RenderSettings, frames: [Int]) -> [UInt64] {

@@ -50,7 +50,8 @@ package enum SheetBand {
     static func view(song: Song, settings: RenderSettings, at seconds: Double) -> SheetView? {
         guard isShown(settings: settings), let music = settings.sheet else { return nil }
         let playhead = playheadX(settings: settings)
-        let x = music.x(atQuarter: song.quarters(atSeconds: seconds))
+        let quarter = song.quarters(atSeconds: seconds)
+        let x = music.x(atQuarter: quarter)
         // An engraving's places are checked as read; this keeps any slope between them a number.
         guard x.isFinite, abs(x) < 1e15 else { return nil }
         let colors = colors(settings: settings)
@@ -61,6 +62,6 @@ package enum SheetBand {
         let left = Int((x - Double(playhead)).rounded())
         return SheetView(
             fingerprint: music.fingerprint, stripHeight: music.height, band: rect(settings: settings), left: left, playheadX: playhead,
-            paper: colors.paper, ink: colors.ink, lit: colors.lit)
+            paper: colors.paper, ink: colors.ink, lit: colors.lit, litHeads: music.headsSounding(atQuarter: quarter))
     }
 }

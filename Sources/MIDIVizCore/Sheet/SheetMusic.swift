@@ -22,16 +22,22 @@ public struct SheetMusic: Sendable, Equatable {
         }
     }
 
-    /// A notehead's centre in the strip, the quarter its note starts at, and its spelling as
-    /// engraved when known.
+    /// A notehead as played (a repeated bar's heads once per pass): its centre in the strip,
+    /// the quarters its note starts and ends at, its half width, and its spelling as engraved
+    /// when known.
     package struct Head: Sendable, Equatable {
         package var quarter: Double
         package var x: Double
         package var y: Double
+        /// Where the note as written ends (a tied note's first head: where the tie begins).
+        package var endQuarter: Double
+        package var halfWidth: Double
         package var written: Spelling?
 
-        package init(quarter: Double, x: Double, y: Double, written: Spelling? = nil) {
+        package init(quarter: Double, x: Double, y: Double, endQuarter: Double? = nil, halfWidth: Double = 0, written: Spelling? = nil) {
             (self.quarter, self.x, self.y, self.written) = (quarter, x, y, written)
+            self.endQuarter = endQuarter ?? quarter
+            self.halfWidth = halfWidth
         }
     }
 
@@ -54,17 +60,20 @@ public struct SheetMusic: Sendable, Equatable {
     package let tiles: SheetTiles
     /// Note onsets by increasing quarter, their columns increasing within each pass.
     package let anchors: [Anchor]
-    /// Half the width of a notehead, in pixels: how far around the playhead ink is lit.
+    /// Half the width of a quarter notehead, in pixels.
     package let noteheadHalfWidth: Double
     /// The noteheads of the notes that start (not those tied on), in time order: where
-    /// `--labels` writes names.
+    /// `--labels` writes names, and what is lit while its note sounds.
     package let heads: [Head]
+    /// The longest a head's note lasts, in quarters.
+    private let longestHead: Double
     /// A digest of the engraving (its SVG and scale): shapes compare strips by it, not by pixels.
     package let fingerprint: UInt64
 
     /// - Parameter tiles: the strip's tiles, its width theirs.
     package init(height: Int, tiles: SheetTiles, anchors: [Anchor], noteheadHalfWidth: Double, fingerprint: UInt64, heads: [Head] = []) {
-        self.heads = heads
+        self.heads = heads.enumerated().sorted { ($0.element.quarter, $0.offset) < ($1.element.quarter, $1.offset) }.map(\.element)
+        longestHead = heads.map { $0.endQuarter - $0.quarter }.max() ?? 0
         self.height = height
         self.tiles = tiles
         self.anchors = Self.increasing(anchors)
@@ -107,6 +116,23 @@ public struct SheetMusic: Sendable, Equatable {
         }
         let a = anchors[low], b = anchors[high]
         return a.x + (quarter - a.quarter) / (b.quarter - a.quarter) * (b.x - a.x)
+    }
+
+    /// The indices in `heads` of the notes sounding at `quarter`: started, not yet ended.
+    package func headsSounding(atQuarter quarter: Double) -> [Int] {
+        // The first head starting after `quarter`; those before it that can still sound.
+        var low = 0, high = heads.count
+        while low < high {
+            let middle = (low + high) / 2
+            if heads[middle].quarter <= quarter { low = middle + 1 } else { high = middle }
+        }
+        var sounding: [Int] = []
+        var index = low - 1
+        while index >= 0, heads[index].quarter >= quarter - longestHead {
+            if heads[index].endQuarter > quarter { sounding.append(index) }
+            index -= 1
+        }
+        return sounding.reversed()
     }
 
     /// The coverage at column `x`, row `y` (0 outside the strip). One tile look-up a pixel: for

@@ -14,14 +14,16 @@ package struct SheetView: Sendable, Hashable {
     package var playheadX: Float
     package var paper: RGBA
     package var ink: RGBA
-    /// The ink within a notehead's half width of the playhead: the notes sounding now.
+    /// The colour of the noteheads lit.
     package var lit: RGBA
+    /// The noteheads lit (indices in `SheetMusic.heads`): the notes sounding now.
+    package var litHeads: [Int] = []
 }
 
 extension Canvas {
     /// Fills the band with paper (when it has any alpha), then blends the strip's ink over it, the
-    /// columns around the playhead in the lit colour, then a faint playhead line. `music` is the
-    /// music `view` shows.
+    /// lit noteheads' boxes in the lit colour, then a faint playhead line. `music` is the music
+    /// `view` shows.
     package mutating func draw(_ view: SheetView, music: SheetMusic) {
         if view.paper.a > 0 { fillRect(view.band, view.paper) }
         let x0 = max(0, Int(view.band.minX)), x1 = min(width, Int(view.band.maxX))
@@ -31,8 +33,7 @@ extension Canvas {
         let rows = min(music.height - firstRow, min(height, Int(view.band.maxY)) - y0)
         guard x1 > x0, rows > 0 else { return }
         let ink = Ink(view.ink), lit = Ink(view.lit)
-        let half = Int(music.noteheadHalfWidth.rounded(.up))
-        let playhead = Int(view.playheadX.rounded())
+        let boxes = Self.litBoxes(view, music: music, top: top)
         let width = self.width
         // The tiles under the band, taken once: drawn now if the playhead has just reached them.
         let tileColumns = music.tiles.tileColumns
@@ -44,6 +45,8 @@ extension Canvas {
             for row in 0..<rows {
                 let line = buffer.baseAddress!.advanced(by: (y0 + row) * width)
                 let stripRow = firstRow + row
+                // The lit columns of this row, as closed ranges.
+                let litColumns = boxes.filter { $0.rows.contains(y0 + row) }.map(\.columns)
                 var x = x0
                 while x < x1 {
                     let stripX = view.left + x - Int(view.band.minX)
@@ -70,7 +73,7 @@ extension Canvas {
                                     continue
                                 }
                                 let column = x + offset
-                                if column + 7 < playhead - half || column > playhead + half {
+                                if !litColumns.contains(where: { $0.overlaps(column...column + 7) }) {
                                     // Lane by lane: the generic SIMD conversions are not specialized and slow.
                                     let low = UInt32(truncatingIfNeeded: eight), high = UInt32(truncatingIfNeeded: eight >> 32)
                                     var weights = SIMD8<UInt32>(
@@ -89,7 +92,8 @@ extension Canvas {
                             let column = x + offset - 1
                             let weight = value + (value >> 7)
                             line[column] = Canvas.blend(
-                                line[column], abs(column - playhead) <= half ? lit : ink, ink.weight == 256 ? weight : (weight * ink.weight) >> 8)
+                                line[column], litColumns.contains(where: { $0.contains(column) }) ? lit : ink,
+                                ink.weight == 256 ? weight : (weight * ink.weight) >> 8)
                         }
                     }
                     x += run
@@ -97,6 +101,22 @@ extension Canvas {
             }
         }
         drawPlayhead(view)
+    }
+
+    /// The frame's rows and columns of each lit notehead: its glyph's box, and a pixel around
+    /// it for the anti-aliased edge. `top` is the frame's row of the strip's first.
+    private static func litBoxes(_ view: SheetView, music: SheetMusic, top: Int) -> [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] {
+        // A notehead is a staff space high; half of it is a quarter head's half width / 0.6.
+        let halfHeight = music.noteheadHalfWidth / 0.6 / 2 + 0.5
+        return view.litHeads.compactMap { index in
+            guard music.heads.indices.contains(index) else { return nil }
+            let head = music.heads[index]
+            let x = head.x - Double(view.left) + Double(view.band.minX), y = head.y + Double(top)
+            let halfWidth = max(head.halfWidth, music.noteheadHalfWidth) + 0.5
+            let rows = Int((y - halfHeight).rounded(.down))...Int((y + halfHeight).rounded(.up)) - 1
+            let columns = Int((x - halfWidth).rounded(.down))...Int((x + halfWidth).rounded(.up)) - 1
+            return (rows, columns)
+        }
     }
 
     /// A faint line at the playhead, across the band.

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import MIDIVizCore
+@testable import MIDIVizIO
+
+/// The sheet's noteheads are lit while their notes sound, and no other ink is.
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SheetTools.available, Comment(rawValue: SheetTools.missing)))
+struct SheetLightsTests {
+    static func scene(_ fixture: String) throws -> Scene {
+        let song = try SongLoader.load(path: SheetTools.fixture(fixture))
+        var settings = RenderSettings(width: 960, height: 540, framesPerSecond: 30, style: RenderSettings.Style(rawValue: "sheet")!)
+        settings.sheet = try SheetEngraver.engrave(song: song, name: fixture, settings: settings)
+        return Scene(song: song, settings: settings)
+    }
+
+    /// The sheet's view in a frame at `seconds`.
+    static func view(_ scene: Scene, at seconds: Double) throws -> SheetView {
+        var shapes: [Shape] = []
+        scene.makeShapes(at: seconds, into: &shapes)
+        return try #require(
+            shapes.lazy.compactMap { shape -> SheetView? in
+                if case .sheet(let view) = shape { return view }
+                return nil
+            }.first)
+    }
+
+    /// A scale, one note at a time: at every frame the head lit is the note sounding, the
+    /// n-th head for the n-th note, and none between notes.
+    @Test func eachHeadIsLitWhileItsNoteSounds() throws {
+        let scene = try Self.scene("c-major-scale.musicxml")
+        let notes = scene.song.notes.sorted { $0.startSeconds < $1.startSeconds }
+        try #require(notes.count == 8 && scene.settings.sheet?.heads.count == 8)
+        var litFrames = 0
+        for frame in 0..<scene.frameCount {
+            let seconds = Double(frame) / 30
+            let sounding = notes.indices.filter { notes[$0].startSeconds <= seconds + 1e-6 && seconds + 1e-6 < notes[$0].endSeconds }
+            let lit = try Self.view(scene, at: seconds).litHeads
+            #expect(lit == sounding, "at \(seconds) s")
+            litFrames += lit.isEmpty ? 0 : 1
+        }
+        #expect(litFrames > scene.frameCount / 2, "\(litFrames) of \(scene.frameCount) frames light a head")
+    }
+
+    /// Chords and voices (`no-text.musicxml`): what sounds at a few moments, by quarter; a tied
+    /// note's heads are lit in turn, each for its own written length (the D5 tied over the bar:
+    /// its first head from quarter 2 to 3, its second from 3 to 4).
+    @Test func chordsAndVoicesAreLitTogether() throws {
+        let scene = try Self.scene("no-text.musicxml")
+        let music = try #require(scene.settings.sheet)
+        // Quarter 0.25: G4 over the G2 B2 D3 chord; 2.5: the D5 alone; 3.5: the D5's second
+        // head over C3 E3; 4.75: E5 over D3 F#3.
+        var tied: [Double] = []
+        for (quarter, expected) in [(0.25, 4), (2.5, 1), (3.5, 3), (4.75, 3)] {
+            let lit = music.headsSounding(atQuarter: quarter)
+            #expect(lit.count == expected, "at quarter \(quarter): \(lit.map { music.heads[$0] })")
+            #expect(lit.allSatisfy { music.heads[$0].quarter <= quarter && quarter < music.heads[$0].endQuarter })
+            if quarter == 2.5 || quarter == 3.5 { tied.append(music.heads[lit.max { music.heads[$0].y > music.heads[$1].y }!].x) }
+        }
+        #expect(tied.count == 2 && tied[1] > tied[0] + 10, "the tied D5's two heads, left to right: \(tied)")
+    }
+
+    /// In the frame, the lit colour is only on and around the lit heads, and on each of them.
+    @Test func onlyTheLitHeadsTakeTheLitColour() throws {
+        let scene = try Self.scene("no-text.musicxml")
+        let music = try #require(scene.settings.sheet)
+        let fonts = try FontRasterizer().textFonts(canvasSide: 540)
+        let renderer = FrameRenderer(scene: scene, fonts: fonts)
+        var workspace = renderer.makeWorkspace()
+        for seconds in [0.1, 1.25, 2.4] {
+            renderer.render(at: seconds, in: &workspace)
+            let view = try Self.view(scene, at: seconds)
+            try #require(!view.litHeads.isEmpty)
+            let top = Int(view.band.minY) + (Int(view.band.height) - music.height) / 2
+            let space = music.noteheadHalfWidth / 0.6
+            // Each lit head's centre in the frame, and how far its glyph reaches.
+            let heads = view.litHeads.map { index in
+                let head = music.heads[index]
+                return (x: head.x - Double(view.left) + Double(view.band.minX), y: head.y + Double(top), half: max(head.halfWidth, music.noteheadHalfWidth))
+            }
+            var litOnHead = [Int](repeating: 0, count: heads.count), stray = 0
+            let playhead = Int(view.playheadX)
+            for y in 0..<540 {
+                for x in 0..<960 where abs(x - playhead) > 1 {
+                    let pixel = workspace.canvas.color(x: x, y: y)
+                    // The rainbow scheme's lit colour is red-violet: red well over green.
+                    guard pixel.r > pixel.g + 0.25 else { continue }
+                    if let near = heads.firstIndex(where: { abs(Double(x) + 0.5 - $0.x) <= $0.half + 1.5 && abs(Double(y) + 0.5 - $0.y) <= space / 2 + 1.5 }) {
+                        litOnHead[near] += 1
+                    } else {
+                        stray += 1
+                    }
+                }
+            }
+            #expect(stray == 0, "at \(seconds) s: \(stray) lit pixels away from the lit heads")
+            #expect(litOnHead.allSatisfy { Double($0) > space * space * 0.4 }, "at \(seconds) s: lit pixels on each head \(litOnHead)")
+        }
+    }
+}
