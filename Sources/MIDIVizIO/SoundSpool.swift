@@ -89,6 +89,23 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
         var result = LoudnessMeasurement(
             measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: nil,
             resultLUFS: integrated + gain, resultTruePeakDBTP: peak + gain)
+        // EBU R128 leaves out the blocks under -70 LUFS by their level as measured: near it, a
+        // gain that lifts a quiet song's soft blocks over it (or sinks them under it) changes
+        // what is measured. There the gained sound is measured again and the gain corrected.
+        if min(integrated, target.integratedLUFS) < Self.nearTheGateLUFS {
+            for _ in 0..<6 where peak + gain <= target.truePeakCeilingDBTP {
+                let take = try makeTake(gainDB: gain, limiterThresholdDB: nil, shouldStop: shouldStop)
+                let reached = take.integratedLUFS()
+                guard reached.isFinite else { break }
+                self.take = take
+                result.gainDB = gain
+                result.resultLUFS = reached
+                result.resultTruePeakDBTP = peak + gain
+                let short = target.integratedLUFS - reached
+                if abs(short) <= 0.05 { break }
+                gain += short
+            }
+        }
         guard peak + gain > target.truePeakCeilingDBTP else { return result }
         // Sample peaks held a little under the ceiling: peaks between samples rise above them.
         // Each take's loudness is measured on a thread of its own while the next block is
@@ -97,13 +114,19 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
         var threshold = target.truePeakCeilingDBTP - 0.5
         for round in 0..<3 {
             var accepted: MeteredTake? = nil
+            var last: (gain: Double, loudness: Double)? = nil
             for _ in 0..<6 {
                 let take = try makeTake(gainDB: gain, limiterThresholdDB: threshold, shouldStop: shouldStop)
-                let short = target.integratedLUFS - take.integratedLUFS()
-                if abs(short) <= 0.05 {
+                let loudness = take.integratedLUFS()
+                let short = target.integratedLUFS - loudness
+                // On target; or a target the limiter cannot reach: the last gain raised the
+                // loudness by under a quarter of itself (the limiter flattens what more gain
+                // brings), so more would only crush the quiet parts.
+                if abs(short) <= 0.05 || last.map({ loudness - $0.loudness < 0.25 * (gain - $0.gain) && short > 0 }) == true {
                     accepted = take
                     break
                 }
+                last = (gain, loudness)
                 gain += short
             }
             let take: MeteredTake
@@ -129,8 +152,12 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
         return result
     }
 
-    /// The kept sound with `gainDB` and the limiter at `limiterThresholdDB`, measured and kept.
-    private func makeTake(gainDB: Double, limiterThresholdDB: Double, shouldStop: () -> Bool) throws(AudioError) -> MeteredTake {
+    /// Under this loudness (before or after the gain) EBU R128's absolute gate at -70 LUFS may
+    /// leave out blocks its relative gate (10 LU under the song) would keep.
+    static let nearTheGateLUFS = -55.0
+
+    /// The kept sound with `gainDB` and the limiter at `limiterThresholdDB` (if any), measured and kept.
+    private func makeTake(gainDB: Double, limiterThresholdDB: Double?, shouldStop: () -> Bool) throws(AudioError) -> MeteredTake {
         let take = try MeteredTake(
             gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, path: path, sampleRate: sampleRate)
         try replay(gainDB: gainDB, limiterThresholdDB: limiterThresholdDB, into: take.sound, shouldStop: shouldStop)

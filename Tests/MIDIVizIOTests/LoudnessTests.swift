@@ -88,6 +88,45 @@ import Testing
         #expect(other.samples.count == expected.count && other.samples != expected)
     }
 
+    /// A quiet song whose soft part is under EBU R128's -70 LUFS gate as synthesized, and over
+    /// it once the gain lifts the song: measured again with the gain, it reaches the target
+    /// (measured before the gain alone, it came out 8 LU short and said it was on target).
+    @Test func aSoftPartLiftedOverTheGateIsMeasured() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-gate-\(getpid()).f32").path
+        defer { unlink(path) }
+        // 1 s of a 1 kHz sine at about -60 LUFS, then 10 s at -72.
+        let count = 48_000 * 11
+        var left = [Float](repeating: 0, count: count)
+        for index in 0..<count { left[index] = (index < 48_000 ? 0.001 : 0.00025) * sin(Float(index) * 2 * .pi * 1000 / 48_000) }
+        let spool = try Self.spool(left, left, at: path)
+        let plan = try spool.normalization(for: LoudnessTarget(integratedLUFS: -14, truePeakCeilingDBTP: -1))
+        #expect(plan.measuredLUFS < -58 && plan.limiterThresholdDB == nil, "\(plan)")
+        let written = MeteredSound(try LoudnessMeter(sampleRate: 48_000))
+        try spool.replay(gainDB: plan.gainDB, into: written)
+        #expect(abs(written.meter.integratedLUFS + 14) <= 0.05, "written at \(written.meter.integratedLUFS) LUFS")
+        #expect(abs(plan.resultLUFS - written.meter.integratedLUFS) < 0.01, "says \(plan.resultLUFS), measures \(written.meter.integratedLUFS)")
+        #expect(plan.gainDB > -14 - plan.measuredLUFS + 3, "more gain than the first measurement asked: \(plan)")
+    }
+
+    /// A target the limiter cannot reach: the gain stops where more of it no longer makes the
+    /// sound louder, so a louder target never gives a quieter sound (at 0 LUFS the gain ran to
+    /// +80 dB and the result came out quieter than at -7).
+    @Test func anUnreachableTargetDoesNotRunTheGainAway() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-reach-\(getpid()).f32").path
+        defer { unlink(path) }
+        let (left, right) = Self.signal(count: 48_000 * 6)
+        let spool = try Self.spool(left, right, at: path)
+        var plans: [Double: LoudnessMeasurement] = [:]
+        for target in [-9.0, -6.0, 0.0] {
+            plans[target] = try spool.normalization(for: LoudnessTarget(integratedLUFS: target, truePeakCeilingDBTP: -1))
+        }
+        let reachable = try #require(plans[-9]), louder = try #require(plans[-6]), loudest = try #require(plans[0])
+        #expect(abs(reachable.resultLUFS + 9) <= 0.05, "\(reachable)")
+        #expect(loudest.resultLUFS >= louder.resultLUFS - 0.05 && louder.resultLUFS >= reachable.resultLUFS - 0.05, "\(plans)")
+        #expect(loudest.gainDB < reachable.gainDB + 20, "\(loudest.gainDB) dB against \(reachable.gainDB) dB for -9")
+        #expect(loudest.resultTruePeakDBTP <= -1)
+    }
+
     @Test func silenceIsLeftAsItIs() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-silence-\(getpid()).f32").path
         defer { unlink(path) }
