@@ -92,6 +92,37 @@ import Testing
         }
     }
 
+    /// A frame too low to keep the overlays bands of their own (1280x120 with a title, chord,
+    /// legend and lyrics): the notes have the whole frame and the overlays are left out; they
+    /// were drawn over the notes.
+    @Test(arguments: RenderSettings.Style.allCases.filter { $0.rawValue != "sheet" })
+    func aFrameTooLowForTheOverlaysLeavesThemOut(style: RenderSettings.Style) throws {
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height) = (1280, 120)
+        settings.style = style
+        settings.title = "A title over the notes"
+        settings.chords = true
+        settings.lyrics = true
+        settings.colorBy = .track
+        let song = try Self.filledSong()
+        let scene = Scene(song: song, settings: settings)
+        #expect(scene.bands.isWholeFrame && !scene.bands.overlaysShown && scene.bands.overlayBoxes(width: 1280).isEmpty)
+        var shapes: [Shape] = []
+        for seconds in [4.0, 9.1] { scene.makeShapes(at: seconds, into: &shapes) }
+        let texts = shapes.filter { shape in
+            guard case .text(_, let size, _, _, _) = shape else { return false }
+            // The title and the current lyrics line (`.title`), the chord (`.display`).
+            return size == .title || size == .display
+        }
+        #expect(texts.isEmpty, "\(style): \(texts.count) overlay texts drawn")
+        // A frame that keeps the bands draws them.
+        settings.height = 360
+        let tall = Scene(song: song, settings: settings)
+        var tallShapes: [Shape] = []
+        tall.makeShapes(at: 4, into: &tallShapes)
+        #expect(tall.bands.overlaysShown && tallShapes.contains { if case .text(_, .title, _, _, _) = $0 { return true } else { return false } })
+    }
+
     @Test func withoutOverlaysTheNotesHaveTheWholeFrame() throws {
         let bands = OverlayBands(settings: .forTesting, hasTitle: false, hasLegend: false, hasLyrics: false)
         #expect(bands.isWholeFrame && bands.notesTop == 0 && bands.notesBottom == 270 && bands.overlayBoxes(width: 480).isEmpty)

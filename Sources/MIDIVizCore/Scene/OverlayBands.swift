@@ -20,6 +20,9 @@ package struct OverlayBands: Sendable, Equatable {
     package let notesBottom: Float
     /// The margin the overlays keep from the frame's edges.
     package let margin: Float
+    /// Whether the title, chord, legend and lyrics are drawn: not in a frame too low to keep
+    /// them bands of their own (they would cover the notes).
+    package let overlaysShown: Bool
     private let frameHeight: Int
 
     /// - Parameters:
@@ -59,12 +62,15 @@ package struct OverlayBands: Sendable, Equatable {
         let lyricsAtTop = lyricsHeight > 0 && lyricsTop < height / 2
         if headerHeight + lyricsHeight > (height - sheet) / 2 {
             // A frame too small for bands (text is at least 8 pixels): the notes keep all but the
-            // sheet music. The bands may take half of what the sheet music leaves (with a title,
-            // a legend and lyrics under the sheet music, the three took more than half the frame).
+            // sheet music, and the overlays are left out. The bands may take half of what the
+            // sheet music leaves (with a title, a legend and lyrics under the sheet music, the
+            // three took more than half the frame).
             (notesTop, notesBottom) = (sheet, height)
+            overlaysShown = false
         } else {
             notesTop = lyricsAtTop ? lyricsTop + lyricsHeight : sheet + headerHeight
             notesBottom = lyricsHeight > 0 && !lyricsAtTop ? lyricsTop : height
+            overlaysShown = true
         }
     }
 
@@ -73,6 +79,7 @@ package struct OverlayBands: Sendable, Equatable {
         (headerTop, headerHeight, titleRowY, legendRowY, lyricsTop, lyricsHeight) = (0, 0, 0, 0, 0, 0)
         (notesTop, notesBottom, margin) = (0, height, (height * 0.03).rounded())
         frameHeight = Int(height)
+        overlaysShown = true
     }
 
     /// Whether the notes' area is the whole frame.
@@ -80,7 +87,7 @@ package struct OverlayBands: Sendable, Equatable {
 
     /// The rectangles the overlays may draw in (for tests: no note may be drawn there).
     package func overlayBoxes(width: Int) -> [Rect] {
-        guard notesTop > 0 || notesBottom < Float(frameHeight) else { return [] }
+        guard overlaysShown, notesTop > 0 || notesBottom < Float(frameHeight) else { return [] }
         var boxes: [Rect] = []
         if headerHeight > 0 { boxes.append(Rect(x: 0, y: headerTop, width: Float(width), height: headerHeight)) }
         if lyricsHeight > 0 { boxes.append(Rect(x: 0, y: lyricsTop, width: Float(width), height: lyricsHeight)) }

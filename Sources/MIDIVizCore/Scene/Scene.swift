@@ -164,6 +164,7 @@ package struct Scene: Sendable {
             shapes.append(.sheet(sheet))
             sheetLabels?.append(for: sheet, to: &shapes)
         }
+        guard bands.overlaysShown else { return }
         lyricsOverlay?.append(at: seconds, to: &shapes)
         overlay.append(chord: chordTimeline?.segment(at: seconds), at: seconds, to: &shapes)
     }
