@@ -101,6 +101,32 @@ import Testing
         #expect(with.canvas.pixelHash != without.canvas.pixelHash)
     }
 
+    /// A narrow frame takes shorter lines, so each fits it: at 100x1000 the karaoke file's
+    /// lines ran off both edges ("...rmez-vous ? Dormez-vou").
+    @Test(arguments: [(100, 1000), (160, 400), (960, 540)])
+    func aNarrowFramesLinesFitItsWidth(size: (Int, Int)) throws {
+        let song = try Self.load(Self.fixtures.appendingPathComponent("karaoke-latin1.kar").path)
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height, settings.style, settings.lyrics) = (size.0, size.1, .circles, true)
+        let fonts = try FontRasterizer().textFonts(canvasSide: settings.textSide)
+        let scene = Scene(song: song, settings: settings)
+        var store = fonts
+        store.store = scene.store
+        var lines = 0
+        for step in 0..<Int(song.durationSeconds * 4) {
+            var shapes: [Shape] = []
+            scene.makeShapes(at: Double(step) / 4, into: &shapes)
+            for shape in shapes {
+                guard case .lyricLine = shape, let box = shape.bounds(fonts: store) else { continue }
+                lines += 1
+                #expect(box.minX >= 0 && box.maxX <= Float(size.0), "\(size) at \(Double(step) / 4) s: \(box)")
+            }
+        }
+        #expect(lines > 10, "\(lines) lines drawn")
+        // A wide frame keeps the lines as long as before.
+        if size.0 >= 960 { #expect(scene.lyricsOverlay?.lyrics.lines.count == Lyrics(song: song).lines.count) }
+    }
+
     /// A text event over 127 bytes is shortened before a character, not inside it: the lyrics
     /// stay UTF-8.
     @Test func aLongUTF8LyricIsShortenedBetweenCharacters() throws {

@@ -63,7 +63,8 @@ package struct Lyrics: Sendable, Equatable {
 
     package var isEmpty: Bool { lines.isEmpty }
 
-    package init(song: Song) {
+    /// - Parameter longestLine: the most characters a line may have (a narrow frame's fewer).
+    package init(song: Song, longestLine: Int = Lyrics.longestLine) {
         let (source, events) = Self.events(of: song)
         self.source = source
         let encoding = TextEncoding.detect(events.map(\.bytes))
@@ -71,7 +72,7 @@ package struct Lyrics: Sendable, Equatable {
         let texts = encoding.decode(each: events.map(\.bytes))
         let syllables = zip(events, texts).map { Syllable(seconds: $0.seconds, text: String(String.UnicodeScalarView($1))) }
         self.syllables = syllables
-        lines = Self.lines(of: syllables)
+        lines = Self.lines(of: syllables, longestLine: max(8, longestLine))
     }
 
     /// The events to read lyrics from, and which kind they are.
@@ -99,7 +100,7 @@ package struct Lyrics: Sendable, Equatable {
         return (.karaokeTrack(track), events)
     }
 
-    static func lines(of syllables: [Syllable]) -> [Line] {
+    static func lines(of syllables: [Syllable], longestLine: Int = Lyrics.longestLine) -> [Line] {
         let space = Unicode.Scalar(" ")
         let marks: Set<Unicode.Scalar> = ["/", "\\", "\r", "\n"]
         // Each syllable's characters as shown, and the groups of syllables the marks and pauses
@@ -130,7 +131,7 @@ package struct Lyrics: Sendable, Equatable {
         }
         var lines: [Line] = []
         for group in groups {
-            for piece in balancedPieces(of: group, texts: texts) {
+            for piece in balancedPieces(of: group, texts: texts, longestLine: longestLine) {
                 var characters: [UInt32] = [], ends: [Int] = []
                 for index in piece {
                     var text = texts[index][...]
@@ -155,7 +156,9 @@ package struct Lyrics: Sendable, Equatable {
     /// few as keep each within `longestLine` where the words allow: at word starts, or at any
     /// syllable when the text has no spaces (CJK) or a word is longer than a line. Linear in the
     /// group's length.
-    static func balancedPieces(of group: [Int], texts: [[Unicode.Scalar]], atAnySyllable: Bool = false) -> [[Int]] {
+    static func balancedPieces(
+        of group: [Int], texts: [[Unicode.Scalar]], longestLine: Int = Lyrics.longestLine, atAnySyllable: Bool = false
+    ) -> [[Int]] {
         let space = Unicode.Scalar(" ")
         let total = group.reduce(0) { $0 + texts[$1].count }
         guard total > longestLine, group.count > 1 else { return [group] }
@@ -191,7 +194,7 @@ package struct Lyrics: Sendable, Equatable {
             if piece.count > 1, piece.reduce(0, { $0 + texts[$1].count }) > longestLine + longestLine / 4,
                 candidates.count != group.count - 1
             {
-                result += balancedPieces(of: piece, texts: texts, atAnySyllable: true)
+                result += balancedPieces(of: piece, texts: texts, longestLine: longestLine, atAnySyllable: true)
             } else {
                 result.append(piece)
             }

@@ -22,7 +22,11 @@ struct LyricsOverlay: Sendable {
     /// The song's lyrics when `--lyrics` shows them (nil: none to show).
     static func shown(song: Song, settings: RenderSettings) -> Lyrics? {
         guard settings.lyrics else { return nil }
-        let lyrics = Lyrics(song: song)
+        // A narrow frame takes shorter lines: as many characters as fit its width at the
+        // smallest size a line is drawn at (about 0.6 em each).
+        let smallest = Float(TextSize.medium.pixelSize(canvasSide: settings.textSide))
+        let fitting = Int(Float(settings.width) * 0.94 / (0.6 * smallest))
+        let lyrics = Lyrics(song: song, longestLine: min(Lyrics.longestLine, fitting))
         return lyrics.isEmpty ? nil : lyrics
     }
 
