@@ -16,6 +16,20 @@ extension RenderError {
     /// `value` seconds to the millisecond, without trailing zeros: 179.999, 179.9, 600.
     static func seconds(_ value: Double) -> String { SongClock.seconds(value) }
 
+    /// A time given to `--at`, in seconds.
+    static func atText(_ seconds: Double) -> String { abs(seconds) < 1e9 ? Self.seconds(seconds) : String(format: "%g", seconds) }
+
+    /// The error as reported, naming a time not given in seconds as given (`--at bar:99`,
+    /// `--at 5:00`), with its seconds.
+    func reported(at text: String) -> ExitCode {
+        if Double(text) == nil, case .timeOutsideSong(let seconds, let song, let length) = self {
+            return fail(
+                "--at \(text) (\(Self.atText(seconds)) s) is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail",
+                code: exitCode)
+        }
+        return reported
+    }
+
     /// The line the user reads: the engine's values, with options named as flags. The one
     /// place an engine error is worded for the command line.
     var message: String {
@@ -32,8 +46,7 @@ extension RenderError {
             return "nothing to render: --from \(SongClock.text(start)) is not a frame before the picture's end \(SongClock.text(end)) "
                 + "(the song, its release tail and the postroll)"
         case .timeOutsideSong(let seconds, let song, let length):
-            let time = abs(seconds) < 1e9 ? Self.seconds(seconds) : String(format: "%g", seconds)
-            return "--at \(time) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
+            return "--at \(Self.atText(seconds)) s is outside \(song), which lasts \(String(format: "%.3f", length)) s with its tail"
         case .noBarsToCount(let option, let time, let song):
             return "--\(option) \(time): \(song) has no bars to count (SMPTE time division)"
         case .ffmpegMissing:

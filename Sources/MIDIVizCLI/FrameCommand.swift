@@ -53,7 +53,7 @@ struct FrameCommand: ParsableCommand {
                     configFiles: config.config)
             }
         } catch {
-            throw error.reported
+            throw error.reported(at: at.text)
         }
         printWarnings(options.warnings(for: loaded))
     }

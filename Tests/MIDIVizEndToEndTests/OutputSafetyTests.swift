@@ -317,6 +317,8 @@ struct OutputSafetyTests {
             (["frame", Self.arpeggio, "--at", "bar:0", "-o", "p.png"], #"--at: "bar:0" is not a time"#),
             (["render", Self.arpeggio, "-o", "v.mp4", "--quiet", "--progress", "json"], "--quiet and --progress json contradict each other"),
             (["frame", Self.arpeggio, "--at", "9.1000000001", "-o", "p.png"], "--at 9.1 s is outside"),
+            (["frame", Self.arpeggio, "--at", "bar:99", "-o", "p.png"], "--at bar:99 (196 s) is outside"),
+            (["frame", Self.arpeggio, "--at", "1:00", "-o", "p.png"], "--at 1:00 (60 s) is outside"),
             (["render", Self.arpeggio, "-o", "v.mp4", "--to", "0"], "nothing to render: --to 0:00.000 is not a frame after the start 0:00.000"),
             (
                 ["render", Self.arpeggio, "-o", "v.mp4", "--from", "5", "--to", "3", "--postroll", "1"],
