@@ -35,7 +35,7 @@ struct SheetLightsTests {
         for frame in 0..<scene.frameCount {
             let seconds = Double(frame) / 30
             let sounding = notes.indices.filter { notes[$0].startSeconds <= seconds + 1e-6 && seconds + 1e-6 < notes[$0].endSeconds }
-            let lit = try Self.view(scene, at: seconds).litHeads
+            let lit = try #require(scene.settings.sheet).headsSounding(inStretch: try Self.view(scene, at: seconds).litStretch)
             #expect(lit == sounding, "at \(seconds) s")
             litFrames += lit.isEmpty ? 0 : 1
         }
@@ -58,6 +58,11 @@ struct SheetLightsTests {
             if quarter == 2.5 || quarter == 3.5 { tied.append(music.heads[lit.max { music.heads[$0].y > music.heads[$1].y }!].x) }
         }
         #expect(tied.count == 2 && tied[1] > tied[0] + 10, "the tied D5's two heads, left to right: \(tied)")
+        // A frame holds the stretch of time it is in: the same heads as its quarter.
+        for step in -4...140 {
+            let quarter = Double(step) / 20
+            #expect(music.headsSounding(inStretch: music.litStretch(atQuarter: quarter)) == music.headsSounding(atQuarter: quarter), "\(quarter)")
+        }
     }
 
     /// In the frame, the lit colour is only on and around the lit heads, and on each of them.
@@ -70,11 +75,12 @@ struct SheetLightsTests {
         for seconds in [0.1, 1.25, 2.4] {
             renderer.render(at: seconds, in: &workspace)
             let view = try Self.view(scene, at: seconds)
-            try #require(!view.litHeads.isEmpty)
+            let litHeads = music.headsSounding(inStretch: view.litStretch)
+            try #require(!litHeads.isEmpty)
             let top = Int(view.band.minY) + (Int(view.band.height) - music.height) / 2
             let space = music.noteheadHalfWidth / 0.6
             // Each lit head's centre in the frame, and how far its glyph reaches.
-            let heads = view.litHeads.map { index in
+            let heads = litHeads.map { index in
                 let head = music.heads[index]
                 return (x: head.x - Double(view.left) + Double(view.band.minX), y: head.y + Double(top), half: max(head.halfWidth, music.noteheadHalfWidth))
             }

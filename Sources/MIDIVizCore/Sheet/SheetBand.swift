@@ -62,6 +62,6 @@ package enum SheetBand {
         let left = Int((x - Double(playhead)).rounded())
         return SheetView(
             fingerprint: music.fingerprint, stripHeight: music.height, band: rect(settings: settings), left: left, playheadX: playhead,
-            paper: colors.paper, ink: colors.ink, lit: colors.lit, litHeads: music.headsSounding(atQuarter: quarter))
+            paper: colors.paper, ink: colors.ink, lit: colors.lit, litStretch: music.litStretch(atQuarter: quarter))
     }
 }

@@ -67,6 +67,9 @@ public struct SheetMusic: Sendable, Equatable {
     package let heads: [Head]
     /// The longest a head's note lasts, in quarters.
     private let longestHead: Double
+    /// Where the heads lit change (each head's start and end), increasing: between two, the
+    /// same heads are lit.
+    private let litChanges: [Double]
     /// A digest of the engraving (its SVG and scale): shapes compare strips by it, not by pixels.
     package let fingerprint: UInt64
 
@@ -74,6 +77,7 @@ public struct SheetMusic: Sendable, Equatable {
     package init(height: Int, tiles: SheetTiles, anchors: [Anchor], noteheadHalfWidth: Double, fingerprint: UInt64, heads: [Head] = []) {
         self.heads = heads.enumerated().sorted { ($0.element.quarter, $0.offset) < ($1.element.quarter, $1.offset) }.map(\.element)
         longestHead = heads.map { $0.endQuarter - $0.quarter }.max() ?? 0
+        litChanges = Array(Set(heads.flatMap { [$0.quarter, $0.endQuarter] })).sorted()
         self.height = height
         self.tiles = tiles
         self.anchors = Self.increasing(anchors)
@@ -116,6 +120,23 @@ public struct SheetMusic: Sendable, Equatable {
         }
         let a = anchors[low], b = anchors[high]
         return a.x + (quarter - a.quarter) / (b.quarter - a.quarter) * (b.x - a.x)
+    }
+
+    /// The stretch of time at `quarter` in which the same heads are lit: 0 before the first
+    /// head, then one more at each head's start or end (a number a frame's shape can hold).
+    package func litStretch(atQuarter quarter: Double) -> Int {
+        var low = 0, high = litChanges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if litChanges[middle] <= quarter { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The indices in `heads` of the notes sounding in stretch `stretch` (`litStretch(atQuarter:)`).
+    package func headsSounding(inStretch stretch: Int) -> [Int] {
+        guard stretch > 0, stretch <= litChanges.count else { return [] }
+        return headsSounding(atQuarter: litChanges[stretch - 1])
     }
 
     /// The indices in `heads` of the notes sounding at `quarter`: started, not yet ended.

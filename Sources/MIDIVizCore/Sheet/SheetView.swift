@@ -16,8 +16,9 @@ package struct SheetView: Sendable, Hashable {
     package var ink: RGBA
     /// The colour of the noteheads lit.
     package var lit: RGBA
-    /// The noteheads lit (indices in `SheetMusic.heads`): the notes sounding now.
-    package var litHeads: [Int] = []
+    /// The stretch of time whose noteheads are lit (`SheetMusic.litStretch(atQuarter:)`): the
+    /// notes sounding now. A number, so that a shape stays plain bytes.
+    package var litStretch = 0
 }
 
 extension Canvas {
@@ -108,7 +109,7 @@ extension Canvas {
     private static func litBoxes(_ view: SheetView, music: SheetMusic, top: Int) -> [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] {
         // A notehead is a staff space high; half of it is a quarter head's half width / 0.6.
         let halfHeight = music.noteheadHalfWidth / 0.6 / 2 + 0.5
-        return view.litHeads.compactMap { index in
+        return music.headsSounding(inStretch: view.litStretch).compactMap { index in
             guard music.heads.indices.contains(index) else { return nil }
             let head = music.heads[index]
             let x = head.x - Double(view.left) + Double(view.band.minX), y = head.y + Double(top)
