@@ -36,7 +36,8 @@ struct DemoCommand: ParsableCommand {
         let video = outputs.noVideo || outputs.rawVideoOut != nil ? nil : outputs.output ?? "demo.mp4"
         try RenderRun(
             song: song, songPath: nil, songName: DemoSong.name, videoPath: video, options: options, outputs: outputs,
-            configFiles: renderArguments.config.config, segment: try outputs.segment?.resolve()
+            configFiles: renderArguments.config.config, segment: try outputs.segment?.resolve(),
+            soundOptionsGiven: renderArguments.sound.given.map(\.name)
         ).run()
     }
 }

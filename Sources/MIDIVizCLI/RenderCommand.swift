@@ -40,7 +40,8 @@ struct RenderCommand: ParsableCommand {
             : outputs.output ?? (segment.map { stem.path + ".part-\($0.index)-of-\($0.count).mp4" } ?? stem.appendingPathExtension("mp4").path)
         try RenderRun(
             song: loaded, songPath: song, songName: song, videoPath: video, options: options, outputs: outputs,
-            configFiles: renderArguments.config.config, segment: segment
+            configFiles: renderArguments.config.config, segment: segment,
+            soundOptionsGiven: renderArguments.sound.given.map(\.name)
         ).run()
     }
 }

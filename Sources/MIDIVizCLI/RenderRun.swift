@@ -18,14 +18,22 @@ struct RenderRun {
     let configFiles: [String]
     /// `--segment`, resolved.
     var segment: RenderSegment? = nil
+    /// The sound options the command line gave (`--loudness`, `--soundfont`, ...), warned of
+    /// when the render makes no sound.
+    var soundOptionsGiven: [String] = []
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         let started = Date()
         let job: RenderJob
+        var makesSound = true
         // Engraving sheet music runs the score tools.
         do {
-            job = try Interruption.stoppingScoreTools { () throws(RenderError) in try RenderJob(request()) }
+            job = try Interruption.stoppingScoreTools { () throws(RenderError) in
+                let request = try request()
+                makesSound = request.sound != nil
+                return try RenderJob(request)
+            }
             // Named by the user (the engine's own WAVs have scratch names); after the checks of
             // what the output may not be (an input named as the output is said first), as the
             // video's container is.
@@ -35,6 +43,11 @@ struct RenderRun {
         }
         if !outputs.reporting.quiet {
             printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: videoPath.flatMap(VideoContainer.init(outputPath:)))].compactMap { $0 })
+            if !makesSound && !soundOptionsGiven.isEmpty {
+                let named = soundOptionsGiven.map { "--" + $0 }.joined(separator: ", ")
+                let why = options.noAudio ? "--no-audio" : "no output carries sound: a .gif has none; --audio FILE.wav makes it"
+                printWarnings(["\(named): this render makes no sound (\(why)), so \(soundOptionsGiven.count == 1 ? "it has" : "they have") no effect"])
+            }
         }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }

@@ -289,6 +289,32 @@ struct PublishingTests {
         if asked != carried { #expect(result.stderr.contains("sound is \(carried) Hz, resampled"), "\(result.stderr)") }
     }
 
+    /// Sound options given to a render that makes no sound (`--no-audio`, a GIF alone) are
+    /// warned of; with sound made (a video with sound, or a WAV beside a GIF) they are not.
+    @Test(arguments: [
+        (["--no-audio", "--loudness", "-20"], "v.mp4", "--loudness: this render makes no sound (--no-audio), so it has no effect"),
+        (["--gain", "0.5", "--loudness", "-20"], "v.gif", "--gain, --loudness: this render makes no sound (no output carries sound"),
+        (["--loudness", "-20", "--audio", "a.wav"], "v.gif", nil),
+        (["--loudness", "-20"], "v.mp4", nil),
+    ])
+    func soundOptionsWithoutSoundAreWarnedOf(arguments: [String], video: String, warning: String?) throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try ProcessRunner.midiviz(
+            ["render", Self.arpeggio, "-o", dir + "/" + video, "--to", "1", "--size", "320x180", "--fps", "15"]
+                + arguments.map { $0 == "a.wav" ? dir + "/a.wav" : $0 })
+        #expect(result.status == 0, "\(result.stderr)")
+        let warned = result.stderr.split(separator: "\n").filter { $0.contains("no effect") }
+        if let warning {
+            #expect(warned.count == 1 && warned[0].hasPrefix("midiviz: warning: " + warning), "\(result.stderr)")
+        } else {
+            #expect(warned.isEmpty, "\(result.stderr)")
+        }
+        let streams = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffprobe!), ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", dir + "/" + video])
+        #expect(streams.stdoutText.contains("audio") == (video == "v.mp4" && warning == nil), "\(streams.stdoutText)")
+    }
+
     /// A range under EBU R128's 0.4-s block has no loudness to measure: its sound is written
     /// as made, and the line says why, not that it is silent.
     @Test func aRangeTooShortToMeasureIsNotCalledSilent() throws {
