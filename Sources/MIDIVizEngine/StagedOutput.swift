@@ -161,15 +161,18 @@ final class StagedOutput: Sendable {
     private static func scratchNames(of name: String) -> [String] { scratchSuffixes.map { name + "." + $0 } }
 
     /// `.NAME.midiviz-PID-…` and `.NAME.midiviz-old-PID-…` of processes that no longer exist,
-    /// for each of `names`, from one read of the folder. A backup whose output is missing (a run
-    /// killed while committing) is put back.
+    /// for each of `names`, from one read of the folder, and the temporaries of such a scratch
+    /// file (`..NAME.midiviz-PID-….midiviz-PID-…`: a join's sound is a render of its own into
+    /// its scratch WAV). A backup whose output is missing (a run killed while committing) is put
+    /// back.
     static func removeStaleTemporaries(in folder: String, of names: [String]) {
         let directory = folder.isEmpty ? "." : folder
         let prefixes = names.map { ".\($0).midiviz-" }
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-            guard let index = prefixes.firstIndex(where: { entry.hasPrefix($0) }) else { continue }
-            var rest = entry.dropFirst(prefixes[index].count)
-            let isBackup = rest.hasPrefix("old-")
+            let nested = entry.hasPrefix("..")
+            guard let index = prefixes.firstIndex(where: { (nested ? entry.dropFirst() : entry[...]).hasPrefix($0) }) else { continue }
+            var rest = entry.dropFirst(prefixes[index].count + (nested ? 1 : 0))
+            let isBackup = !nested && rest.hasPrefix("old-")
             if isBackup { rest = rest.dropFirst(4) }
             guard let pid = Int32(rest.prefix { $0.isNumber }), pid > 0, pid != getpid(),
                 kill(pid, 0) != 0 && errno == ESRCH

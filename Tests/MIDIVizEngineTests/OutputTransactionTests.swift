@@ -176,9 +176,15 @@ import Testing
         let liveTemporary = ".song.wav.midiviz-1-abcdef"  // init never dies
         // Scratch files of a dead run that made more than this one (a video's sound and frames).
         let deadScratches = ["f32", "video", "wav"].map { ".song.wav.\($0).midiviz-\(dead.processIdentifier)-abcdef" }
-        for name in [deadTemporary, liveTemporary] + deadScratches { try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        // A scratch file's own temporaries: a join's sound is a render into its scratch WAV,
+        // whose temporaries a join killed with SIGKILL left for good.
+        let deadNested = ["", ".f32"].map { "..song.wav.wav.midiviz-\(dead.processIdentifier)-abcdef\($0).midiviz-\(dead.processIdentifier)-ghijkl" }
+        let liveNested = "..song.wav.wav.midiviz-1-abcdef.f32.midiviz-1-ghijkl"
+        for name in [deadTemporary, liveTemporary, liveNested] + deadScratches + deadNested {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
         _ = try RenderJob(Support.request(try Support.song(), songPath: nil, outputs: [.wav(path: folder + "/song.wav")])).run()
-        #expect(Support.contents(folder) == [liveTemporary, "song.wav"])
+        #expect(Support.contents(folder) == [liveNested, liveTemporary, "song.wav"])
         var status = stat()
         #expect(stat(folder + "/song.wav", &status) == 0 && status.st_mode & 0o777 == 0o666 & ~currentUmask(), "mode from the umask")
     }
