@@ -162,7 +162,12 @@ package final class JoinJob: Sendable {
         struct Stream: Decodable {
             var codecName: String?
             var readFrames: String?
-            enum CodingKeys: String, CodingKey { case codecName = "codec_name", readFrames = "nb_read_frames" }
+            var width: Int?
+            var height: Int?
+            var pixelFormat: String?
+            enum CodingKeys: String, CodingKey {
+                case codecName = "codec_name", readFrames = "nb_read_frames", width, height, pixelFormat = "pix_fmt"
+            }
         }
         struct Format: Decodable { var tags: [String: String]? }
         var streams: [Stream]?
@@ -180,7 +185,8 @@ package final class JoinJob: Sendable {
         var parts: [Part] = []
         var byIndex: [Int: String] = [:]
         for path in request.parts {
-            let identity = try Self.identity(of: path, ffprobe: ffprobe)
+            let identity = try Self.identity(
+                of: path, ffprobe: ffprobe, picture: "\(request.settings.width)x\(request.settings.height) yuv420p")
             guard identity.songSHA256 == song else { throw .badPart(path: path, problem: .otherSong(song: request.songName)) }
             guard identity.optionsSHA256 == request.optionsSHA256 else { throw .badPart(path: path, problem: .otherOptions) }
             if let first = parts.first {
@@ -216,8 +222,9 @@ package final class JoinJob: Sendable {
     }
 
     /// What the part at `path` says it is, once its video has been decoded whole: refused when
-    /// it is missing, unreadable, damaged, not a segment or not as long as it says.
-    private static func identity(of path: String, ffprobe: String) throws(RenderError) -> SegmentIdentity {
+    /// it is missing, unreadable, damaged, not a segment, not as long as it says, or its frames
+    /// are not `picture` (`WxH pixel-format`).
+    private static func identity(of path: String, ffprobe: String, picture: String) throws(RenderError) -> SegmentIdentity {
         if let problem = RegularFile.problem(at: path) { throw .missingInput("cannot read \(path): \(problem)") }
         let child: ChildProcess
         do {
@@ -225,7 +232,7 @@ package final class JoinJob: Sendable {
                 executable: ffprobe,
                 arguments: [
                     "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                    "stream=codec_name,nb_read_frames:format_tags", "-of", "json", FFmpegProcess.file(path),
+                    "stream=codec_name,nb_read_frames,width,height,pix_fmt:format_tags", "-of", "json", FFmpegProcess.file(path),
                 ],
                 readsOutput: true)
         } catch {
@@ -245,6 +252,8 @@ package final class JoinJob: Sendable {
             throw .badPart(path: path, problem: .notASegment)
         }
         guard frames == identity.frames else { throw .badPart(path: path, problem: .wrongFrameCount(frames: frames, expected: identity.frames)) }
+        let found = "\(stream.width ?? 0)x\(stream.height ?? 0) \(stream.pixelFormat ?? "unknown")"
+        guard found == picture else { throw .badPart(path: path, problem: .otherPicture(picture: found, expected: picture)) }
         return identity
     }
 

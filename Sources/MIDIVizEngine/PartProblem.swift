@@ -6,6 +6,9 @@ public enum PartProblem: Sendable, Equatable {
     case damaged(reason: String)
     /// It holds fewer (or more) frames than it says it has.
     case wrongFrameCount(frames: Int, expected: Int)
+    /// Its frames are not the size or pixel format a segment of these options is made in
+    /// (`picture`, as `expected`: `320x180 yuv420p`): re-encoded since.
+    case otherPicture(picture: String, expected: String)
     /// It carries no segment identity: not made by `render` as a segment.
     case notASegment
     /// It shows another song than the one given (by the SHA-256 of the song's bytes).
@@ -32,6 +35,8 @@ public enum PartProblem: Sendable, Equatable {
             return "\(path) is damaged: its video does not decode (\(reason))"
         case .wrongFrameCount(let frames, let expected):
             return "\(path) is damaged: it holds \(frames) frames, not the \(expected) it was made with"
+        case .otherPicture(let picture, let expected):
+            return "\(path) holds \(picture) frames, not the \(expected) a segment of these options is made in (re-encoded since it was rendered?)"
         case .notASegment:
             return "\(path) is not a segment of midiviz: it carries no segment identity (render each part as a segment)"
         case .otherSong(let song):

@@ -155,6 +155,15 @@ extension SegmentJoinTests {
         let middle = part2.count * 2 / 3
         damaged.replaceSubrange(middle..<middle + 64, with: Data(repeating: 0xA5, count: 64))
         try damaged.write(to: URL(fileURLWithPath: dir + "/damaged-2.mp4"))
+        // Re-encoded with its segment tag kept: at half the size, and in 4:4:4.
+        for (name, filter) in [("small-2.mp4", ["-vf", "scale=80:46"]), ("444-2.mp4", ["-pix_fmt", "yuv444p"])] {
+            let reencoded = try ProcessRunner.run(
+                URL(fileURLWithPath: VideoTools.ffmpeg!),
+                ["-v", "error", "-i", dir + "/part-2.mp4", "-map_metadata", "0", "-movflags", "use_metadata_tags", "-c:v", "libx264"] + filter + [
+                    dir + "/" + name
+                ])
+            #expect(reencoded.status == 0, "\(reencoded.stderr)")
+        }
         let inputs = EngineFiles.contents(dir)
 
         func join(_ parts: [String], song: String = Self.song, output: String = "joined.mp4") throws -> ProcessRunner.Result {
@@ -173,6 +182,8 @@ extension SegmentJoinTests {
             (["whole.mp4"], Self.song, 65, ["whole.mp4", "not a segment"]),
             (["part-1.mp4", "cut-2.mp4", "part-3.mp4"], Self.song, 65, ["cut-2.mp4", "damaged"]),
             (["part-1.mp4", "damaged-2.mp4", "part-3.mp4"], Self.song, 65, ["damaged-2.mp4", "damaged"]),
+            (["part-1.mp4", "small-2.mp4", "part-3.mp4"], Self.song, 65, ["small-2.mp4 holds 80x46 yuv420p frames, not the 160x90 yuv420p"]),
+            (["part-1.mp4", "444-2.mp4", "part-3.mp4"], Self.song, 65, ["444-2.mp4 holds 160x90 yuv444p frames"]),
             (["part-1.mp4", "gone-2.mp4", "part-3.mp4"], Self.song, 66, ["gone-2.mp4"]),
         ]
         for (parts, song, status, says) in cases {
