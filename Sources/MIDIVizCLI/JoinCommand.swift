@@ -64,6 +64,7 @@ struct JoinCommand: ParsableCommand {
         request.postrollSeconds = options.postroll
         let job: JoinJob
         do { job = try JoinJob(request) } catch { throw error.reported }
+        if !quiet { printWarnings([options.sampleRateWarning(for: .mp4)].compactMap { $0 }) }
         let interruption = Interruption { job.stop(signal: $0) }
         defer { interruption.cancel() }
         let summary: RenderSummary

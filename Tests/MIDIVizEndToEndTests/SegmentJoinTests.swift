@@ -110,6 +110,23 @@ extension SegmentJoinTests {
         #expect(joinedStreams["audio"]?.duration == wholeStreams["audio"]?.duration)
     }
 
+    /// `join` warns of a `--sample-rate` the MP4's AAC does not carry, as `render` does.
+    @Test func joinWarnsOfASampleRateTheMP4DoesNotCarry() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rate = ["--sample-rate", "30000"]
+        for k in 1...2 { try segment(k, of: 2, to: dir + "/part-\(k).mp4", extra: rate) }
+        let joined = try run(
+            ["join", dir + "/part-1.mp4", dir + "/part-2.mp4", "--song", Self.song, "-o", dir + "/joined.mp4"]
+                + Self.look.filter { $0 != "--quiet" } + Self.sound + rate)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stderr.contains("warning: --sample-rate 30000: a .mp4's AAC sound is 32000 Hz, resampled"), "\(joined.stderr)")
+        let probed = try ProcessRunner.run(
+            URL(fileURLWithPath: VideoTools.ffprobe!),
+            ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=sample_rate", "-of", "csv=p=0", dir + "/joined.mp4"])
+        #expect(probed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "32000")
+    }
+
     /// `--segment auto` takes K and N from the engine's variables (here a Slurm array's, task
     /// IDs 10 to 12) and names each part SONG.part-K-of-N.mp4; the parts, globbed in any order,
     /// join into the single render's frames.
