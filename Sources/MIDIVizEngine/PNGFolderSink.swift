@@ -5,11 +5,15 @@ import MIDIVizIO
 package final class PNGFolderSink: FrameSink {
     package let directory: String
     package let writer: PNGWriter
+    /// Added to a frame's index for its name: a segment's frames are named as in the whole
+    /// render (segment 2's first frame of 28 in 84 is `frame_000029.png`).
+    package let firstIndex: Int
     package var order: FrameOrder { .anyOrder }
 
-    package init(directory: String, level: Int, alpha: Bool = false) {
+    package init(directory: String, level: Int, alpha: Bool = false, firstIndex: Int = 0) {
         self.directory = directory
         writer = PNGWriter(level: level, alpha: alpha)
+        self.firstIndex = firstIndex
     }
 
     /// `frame_000001.png` for frame 0.
@@ -20,7 +24,7 @@ package final class PNGFolderSink: FrameSink {
 
     package func write(canvas: Canvas, frame: Int) throws(RenderError) {
         do {
-            try writer.write(canvas, to: directory + "/" + Self.fileName(ofFrame: frame))
+            try writer.write(canvas, to: directory + "/" + Self.fileName(ofFrame: firstIndex + frame))
         } catch {
             throw .cannotCreate(error.description)
         }

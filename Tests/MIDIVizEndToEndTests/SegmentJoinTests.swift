@@ -110,6 +110,27 @@ extension SegmentJoinTests {
         #expect(joinedStreams["audio"]?.duration == wholeStreams["audio"]?.duration)
     }
 
+    /// A segment's PNG frames are named as in the whole render, so the folders of all the
+    /// segments make the whole render's folder, file for file and byte for byte.
+    @Test func segmentsFramesAreNamedAsInTheWholeRender() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let whole = try run(["render", Self.song, "--no-video", "--frames-dir", dir + "/whole"] + Self.look + Self.sound)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        var merged: [String: Data] = [:]
+        for k in 1...3 {
+            let part = try run(["render", Self.song, "--segment", "\(k)/3", "--no-video", "--frames-dir", dir + "/seg\(k)"] + Self.look + Self.sound)
+            #expect(part.status == 0, "\(part.stderr)")
+            for name in EngineFiles.contents(dir + "/seg\(k)") {
+                #expect(merged[name] == nil, "\(name) in two segments")
+                merged[name] = try Data(contentsOf: URL(fileURLWithPath: dir + "/seg\(k)/" + name))
+            }
+        }
+        let names = EngineFiles.contents(dir + "/whole")
+        #expect(names.count > 10 && merged.keys.sorted() == names)
+        for name in names { #expect(merged[name] == (try Data(contentsOf: URL(fileURLWithPath: dir + "/whole/" + name))), "\(name)") }
+    }
+
     /// `join` warns of a `--sample-rate` the MP4's AAC does not carry, as `render` does.
     @Test func joinWarnsOfASampleRateTheMP4DoesNotCarry() throws {
         let dir = try folder()

@@ -143,7 +143,9 @@ extension RenderJob {
                 if soundReader == nil { soundReader = sink }
                 made.append(sink)
             case .pngFrames(_, let level):
-                made.append(PNGFolderSink(directory: temporary[output]!, level: level, alpha: plan.settings.transparent))
+                made.append(
+                    PNGFolderSink(
+                        directory: temporary[output]!, level: level, alpha: plan.settings.transparent, firstIndex: plan.segmentShare?.first ?? 0))
             case .rawYUV:
                 made.append(try RawYUVSink(path: temporary[output]!))
             case .wav:
