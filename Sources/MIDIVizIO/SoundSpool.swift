@@ -136,7 +136,13 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
                 measuredLUFS: integrated, truePeakDBTP: peak, gainDB: gain, limiterThresholdDB: threshold,
                 resultLUFS: take.integratedLUFS(), resultTruePeakDBTP: try take.truePeakDBTP())
             let over = result.resultTruePeakDBTP - target.truePeakCeilingDBTP
-            if over <= 0 { return result }
+            if over <= 0 {
+                // Short of the target with room left under the ceiling (the sample peaks held
+                // lower than the peaks between them need): let them up to it, once.
+                guard round == 0, target.integratedLUFS - result.resultLUFS > 0.05, over < -0.1 else { return result }
+                threshold -= over + 0.05
+                continue
+            }
             if round < 2 {
                 // Over the ceiling between samples: hold the sample peaks lower, and again.
                 threshold -= over + 0.05

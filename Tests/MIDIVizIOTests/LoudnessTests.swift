@@ -127,6 +127,27 @@ import Testing
         #expect(loudest.resultTruePeakDBTP <= -1)
     }
 
+    /// A lone struck note, quiet on the whole but for its attack: the limiter's first
+    /// threshold, half a dB under the ceiling, left it short of the target with that half dB
+    /// unused; the sample peaks are let up to the ceiling, and it reaches the target.
+    @Test func aLoneNoteUsesTheRoomUnderTheCeiling() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-note-\(getpid()).f32").path
+        defer { unlink(path) }
+        let count = 48_000 * 2
+        var left = [Float](repeating: 0, count: count)
+        for index in 0..<48_000 * 3 / 2 {
+            let t = Float(index) / 48_000
+            left[index] = 0.02 * exp(-4 * t) * sin(2 * .pi * 440 * t) + (index < 240 ? 0.2 * sin(2 * .pi * 3000 * t) : 0)
+        }
+        let spool = try Self.spool(left, left, at: path)
+        let plan = try spool.normalization(for: LoudnessTarget(integratedLUFS: -14, truePeakCeilingDBTP: -1))
+        #expect(plan.limiterThresholdDB != nil, "limited: \(plan)")
+        #expect(abs(plan.resultLUFS + 14) <= 0.05 && plan.resultTruePeakDBTP <= -1, "\(plan)")
+        let written = MeteredSound(try LoudnessMeter(sampleRate: 48_000))
+        try spool.replay(gainDB: plan.gainDB, limiterThresholdDB: plan.limiterThresholdDB, into: written)
+        #expect(abs(written.meter.integratedLUFS + 14) <= 0.05 && written.meter.truePeakDBTP <= -1, "\(written.meter.integratedLUFS) LUFS")
+    }
+
     @Test func silenceIsLeftAsItIs() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-silence-\(getpid()).f32").path
         defer { unlink(path) }
