@@ -45,7 +45,8 @@ struct RenderRun {
             printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: videoPath.flatMap(VideoContainer.init(outputPath:)))].compactMap { $0 })
             if !makesSound && !soundOptionsGiven.isEmpty {
                 let named = soundOptionsGiven.map { "--" + $0 }.joined(separator: ", ")
-                let why = options.noAudio ? "--no-audio" : "no output carries sound: a .gif has none; --audio FILE.wav makes it"
+                let gif = videoPath.flatMap(VideoContainer.init(outputPath:)) == .gif
+                let why = options.noAudio ? "--no-audio" : "\(gif ? "a .gif" : "frames") carr\(gif ? "ies" : "y") none; --audio FILE.wav makes it"
                 printWarnings(["\(named): this render makes no sound (\(why)), so \(soundOptionsGiven.count == 1 ? "it has" : "they have") no effect"])
             }
         }

@@ -169,8 +169,14 @@ final class StagedOutput: Sendable {
         let directory = folder.isEmpty ? "." : folder
         let prefixes = names.map { ".\($0).midiviz-" }
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-            let nested = entry.hasPrefix("..")
-            guard let index = prefixes.firstIndex(where: { (nested ? entry.dropFirst() : entry[...]).hasPrefix($0) }) else { continue }
+            // As it is (a name may itself begin with a dot: `.hidden.png`), else nested.
+            var nested = false
+            var index = prefixes.firstIndex(where: { entry.hasPrefix($0) })
+            if index == nil, entry.hasPrefix("..") {
+                nested = true
+                index = prefixes.firstIndex(where: { entry.dropFirst().hasPrefix($0) })
+            }
+            guard let index else { continue }
             var rest = entry.dropFirst(prefixes[index].count + (nested ? 1 : 0))
             let isBackup = !nested && rest.hasPrefix("old-")
             if isBackup { rest = rest.dropFirst(4) }

@@ -75,8 +75,10 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
     }
 
     /// The gain (and, if the gain alone would pass the true-peak ceiling, the limiting) that
-    /// brings the kept sound to `target`: measured, then, when limited, measured again through
-    /// the limiter and corrected until it is within 0.05 LU of the target, under the ceiling.
+    /// brings the kept sound to `target`: measured (again with the gain, near EBU R128's gate),
+    /// then, when limited, measured again through the limiter and corrected until it is within
+    /// 0.05 LU of the target under the ceiling, or until more gain brings little (a target the
+    /// limiter cannot reach).
     package func normalization(for target: LoudnessTarget, shouldStop: () -> Bool = { false }) throws(AudioError) -> LoudnessMeasurement {
         let measured = meter.finish()
         let integrated = measured.integratedLUFS, peak = measured.truePeakDBTP
@@ -114,19 +116,24 @@ package final class SoundSpool: SoundSink, @unchecked Sendable {
         var threshold = target.truePeakCeilingDBTP - 0.5
         for round in 0..<3 {
             var accepted: MeteredTake? = nil
-            var last: (gain: Double, loudness: Double)? = nil
+            var last: (gain: Double, loudness: Double, take: MeteredTake)? = nil
             for _ in 0..<6 {
                 let take = try makeTake(gainDB: gain, limiterThresholdDB: threshold, shouldStop: shouldStop)
                 let loudness = take.integratedLUFS()
                 let short = target.integratedLUFS - loudness
-                // On target; or a target the limiter cannot reach: the last gain raised the
-                // loudness by under a quarter of itself (the limiter flattens what more gain
-                // brings), so more would only crush the quiet parts.
-                if abs(short) <= 0.05 || last.map({ loudness - $0.loudness < 0.25 * (gain - $0.gain) && short > 0 }) == true {
+                if abs(short) <= 0.05 {
                     accepted = take
                     break
                 }
-                last = (gain, loudness)
+                // A target the limiter cannot reach: more gain raised the loudness by under a
+                // quarter of itself (the limiter flattens what more gain brings), so more still
+                // would only crush the quiet parts. The louder of the two takes is kept.
+                if let last, short > 0, gain > last.gain, loudness - last.loudness < 0.25 * (gain - last.gain) {
+                    if last.loudness > loudness { gain = last.gain }
+                    accepted = last.loudness > loudness ? last.take : take
+                    break
+                }
+                last = (gain, loudness, take)
                 gain += short
             }
             let take: MeteredTake

@@ -289,20 +289,22 @@ struct PublishingTests {
         if asked != carried { #expect(result.stderr.contains("sound is \(carried) Hz, resampled"), "\(result.stderr)") }
     }
 
-    /// Sound options given to a render that makes no sound (`--no-audio`, a GIF alone) are
-    /// warned of; with sound made (a video with sound, or a WAV beside a GIF) they are not.
+    /// Sound options given to a render that makes no sound (`--no-audio`, a GIF alone, frames
+    /// alone) are warned of, with why; with sound made (a video with sound, or a WAV beside a
+    /// GIF) they are not.
     @Test(arguments: [
         (["--no-audio", "--loudness", "-20"], "v.mp4", "--loudness: this render makes no sound (--no-audio), so it has no effect"),
-        (["--gain", "0.5", "--loudness", "-20"], "v.gif", "--gain, --loudness: this render makes no sound (no output carries sound"),
+        (["--gain", "0.5", "--loudness", "-20"], "v.gif", "--gain, --loudness: this render makes no sound (a .gif carries none; --audio"),
+        (["--loudness", "-20", "--no-video", "--frames-dir", "frames"], nil, "--loudness: this render makes no sound (frames carry none"),
         (["--loudness", "-20", "--audio", "a.wav"], "v.gif", nil),
         (["--loudness", "-20"], "v.mp4", nil),
-    ])
-    func soundOptionsWithoutSoundAreWarnedOf(arguments: [String], video: String, warning: String?) throws {
+    ] as [([String], String?, String?)])
+    func soundOptionsWithoutSoundAreWarnedOf(arguments: [String], video: String?, warning: String?) throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try ProcessRunner.midiviz(
-            ["render", Self.arpeggio, "-o", dir + "/" + video, "--to", "1", "--size", "320x180", "--fps", "15"]
-                + arguments.map { $0 == "a.wav" ? dir + "/a.wav" : $0 })
+            ["render", Self.arpeggio, "--to", "1", "--size", "320x180", "--fps", "15"] + (video.map { ["-o", dir + "/" + $0] } ?? [])
+                + arguments.map { ["a.wav", "frames"].contains($0) ? dir + "/" + $0 : $0 })
         #expect(result.status == 0, "\(result.stderr)")
         let warned = result.stderr.split(separator: "\n").filter { $0.contains("no effect") }
         if let warning {
@@ -310,6 +312,7 @@ struct PublishingTests {
         } else {
             #expect(warned.isEmpty, "\(result.stderr)")
         }
+        guard let video else { return #expect(EngineFiles.contents(dir + "/frames").count > 5) }
         let streams = try ProcessRunner.run(
             URL(fileURLWithPath: VideoTools.ffprobe!), ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", dir + "/" + video])
         #expect(streams.stdoutText.contains("audio") == (video == "v.mp4" && warning == nil), "\(streams.stdoutText)")

@@ -185,6 +185,13 @@ import Testing
         }
         _ = try RenderJob(Support.request(try Support.song(), songPath: nil, outputs: [.wav(path: folder + "/song.wav")])).run()
         #expect(Support.contents(folder) == [liveNested, liveTemporary, "song.wav"])
+        // An output whose name begins with a dot: its dead run's temporary goes, its backup
+        // (a run killed while committing) is put back.
+        let hidden = ["..hidden.wav.midiviz-\(dead.processIdentifier)-abcdef", "..hidden.wav.midiviz-old-\(dead.processIdentifier)-abcdef"]
+        for name in hidden { try Data(name.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        StagedOutput.removeStaleTemporaries(of: folder + "/.hidden.wav")
+        #expect(Support.contents(folder) == [liveNested, ".hidden.wav", liveTemporary, "song.wav"])
+        #expect(try String(contentsOfFile: folder + "/.hidden.wav", encoding: .utf8) == hidden[1], "the backup put back")
         var status = stat()
         #expect(stat(folder + "/song.wav", &status) == 0 && status.st_mode & 0o777 == 0o666 & ~currentUmask(), "mode from the umask")
     }

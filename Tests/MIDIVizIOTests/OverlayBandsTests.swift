@@ -107,20 +107,30 @@ import Testing
         let song = try Self.filledSong()
         let scene = Scene(song: song, settings: settings)
         #expect(scene.bands.isWholeFrame && !scene.bands.overlaysShown && scene.bands.overlayBoxes(width: 1280).isEmpty)
-        var shapes: [Shape] = []
-        for seconds in [4.0, 9.1] { scene.makeShapes(at: seconds, into: &shapes) }
-        let texts = shapes.filter { shape in
-            guard case .text(_, let size, _, _, _) = shape else { return false }
-            // The title and the current lyrics line (`.title`), the chord (`.display`).
-            return size == .title || size == .display
+        /// The overlays' shapes: the title (`.title` text), the chord (`.display`), the legend's
+        /// names (left-aligned `.small` text on its row) and the lyrics' lines.
+        func overlays(_ scene: Scene, at times: [Double]) -> (title: Int, chord: Int, legend: Int, lyrics: Int) {
+            var shapes: [Shape] = []
+            for seconds in times { scene.makeShapes(at: seconds, into: &shapes) }
+            var found = (title: 0, chord: 0, legend: 0, lyrics: 0)
+            for shape in shapes {
+                switch shape {
+                case .text(_, .title, _, _, _): found.title += 1
+                case .text(_, .display, _, _, _): found.chord += 1
+                case .text(_, .small, let center, _, .left) where center.y == scene.bands.legendRowY: found.legend += 1
+                case .lyricLine: found.lyrics += 1
+                default: break
+                }
+            }
+            return found
         }
-        #expect(texts.isEmpty, "\(style): \(texts.count) overlay texts drawn")
-        // A frame that keeps the bands draws them.
+        let low = overlays(scene, at: [4.0, 9.1])
+        #expect(low.title + low.chord + low.legend + low.lyrics == 0, "\(style): \(low) overlay shapes drawn")
+        // A frame that keeps the bands draws each of them.
         settings.height = 360
         let tall = Scene(song: song, settings: settings)
-        var tallShapes: [Shape] = []
-        tall.makeShapes(at: 4, into: &tallShapes)
-        #expect(tall.bands.overlaysShown && tallShapes.contains { if case .text(_, .title, _, _, _) = $0 { return true } else { return false } })
+        let drawn = overlays(tall, at: [4.0, 9.1])
+        #expect(tall.bands.overlaysShown && drawn.title > 0 && drawn.legend > 0 && drawn.lyrics > 0, "\(style): \(drawn)")
     }
 
     @Test func withoutOverlaysTheNotesHaveTheWholeFrame() throws {

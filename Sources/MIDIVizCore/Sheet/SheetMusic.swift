@@ -62,8 +62,8 @@ public struct SheetMusic: Sendable, Equatable {
     package let anchors: [Anchor]
     /// Half the width of a quarter notehead, in pixels.
     package let noteheadHalfWidth: Double
-    /// The noteheads of the notes that start (not those tied on), in time order: where
-    /// `--labels` writes names, and what is lit while its note sounds.
+    /// The noteheads as played, tied-on heads included (each for its own written length), in
+    /// time order: where `--labels` writes names, and what is lit while its note sounds.
     package let heads: [Head]
     /// The longest a head's note lasts, in quarters.
     private let longestHead: Double

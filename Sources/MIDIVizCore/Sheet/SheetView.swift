@@ -42,12 +42,16 @@ extension Canvas {
         guard firstColumn < music.width, lastColumn >= 0 else { return drawPlayhead(view) }
         let firstTile = max(0, firstColumn) / tileColumns
         let tiles = (firstTile...min(lastColumn, music.width - 1) / tileColumns).map { music.tiles.tile($0) }
+        // The lit columns of a row, as closed ranges: filled anew for each row, kept allocated.
+        var litColumns: [ClosedRange<Int>] = []
+        litColumns.reserveCapacity(boxes.count)
         pixels.withUnsafeMutableBufferPointer { buffer in
             for row in 0..<rows {
                 let line = buffer.baseAddress!.advanced(by: (y0 + row) * width)
                 let stripRow = firstRow + row
-                // The lit columns of this row, as closed ranges.
-                let litColumns = boxes.filter { $0.rows.contains(y0 + row) }.map(\.columns)
+                litColumns.removeAll(keepingCapacity: true)
+                for box in boxes where box.rows.contains(y0 + row) { litColumns.append(box.columns) }
+                let anyLit = !litColumns.isEmpty
                 var x = x0
                 while x < x1 {
                     let stripX = view.left + x - Int(view.band.minX)
@@ -74,7 +78,7 @@ extension Canvas {
                                     continue
                                 }
                                 let column = x + offset
-                                if !litColumns.contains(where: { $0.overlaps(column...column + 7) }) {
+                                if !anyLit || !litColumns.contains(where: { $0.overlaps(column...column + 7) }) {
                                     // Lane by lane: the generic SIMD conversions are not specialized and slow.
                                     let low = UInt32(truncatingIfNeeded: eight), high = UInt32(truncatingIfNeeded: eight >> 32)
                                     var weights = SIMD8<UInt32>(
@@ -93,7 +97,7 @@ extension Canvas {
                             let column = x + offset - 1
                             let weight = value + (value >> 7)
                             line[column] = Canvas.blend(
-                                line[column], litColumns.contains(where: { $0.contains(column) }) ? lit : ink,
+                                line[column], anyLit && litColumns.contains(where: { $0.contains(column) }) ? lit : ink,
                                 ink.weight == 256 ? weight : (weight * ink.weight) >> 8)
                         }
                     }

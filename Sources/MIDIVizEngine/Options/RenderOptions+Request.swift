@@ -108,7 +108,8 @@ extension RenderOptions {
 
     /// The warning for a sound that missed the `--loudness` target by more than 0.1 LU (it
     /// meets it within 0.05 when it can): a target near 0 LUFS, where the limiter holding the
-    /// true-peak ceiling caps how loud it gets. Nil when on target, off or unmeasured.
+    /// true-peak ceiling caps how loud it gets (more gain stops once it brings little). Nil when
+    /// on target, off or unmeasured.
     package func loudnessWarning(_ measured: LoudnessMeasurement?) -> String? {
         guard let measured, measured.measuredLUFS.isFinite, case .target(let target) = loudness, abs(measured.resultLUFS - target) > 0.1 else {
             return nil
