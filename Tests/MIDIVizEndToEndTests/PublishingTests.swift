@@ -292,13 +292,14 @@ struct PublishingTests {
     /// Sound options given to a render that makes no sound (`--no-audio`, a GIF alone, frames
     /// alone) are warned of, with why; with sound made (a video with sound, or a WAV beside a
     /// GIF) they are not.
-    @Test(arguments: [
-        (["--no-audio", "--loudness", "-20"], "v.mp4", "--loudness: this render makes no sound (--no-audio), so it has no effect"),
-        (["--gain", "0.5", "--loudness", "-20"], "v.gif", "--gain, --loudness: this render makes no sound (a .gif carries none; --audio"),
-        (["--loudness", "-20", "--no-video", "--frames-dir", "frames"], nil, "--loudness: this render makes no sound (frames carry none"),
-        (["--loudness", "-20", "--audio", "a.wav"], "v.gif", nil),
-        (["--loudness", "-20"], "v.mp4", nil),
-    ] as [([String], String?, String?)])
+    @Test(
+        arguments: [
+            (["--no-audio", "--loudness", "-20"], "v.mp4", "--loudness: this render makes no sound (--no-audio), so it has no effect"),
+            (["--gain", "0.5", "--loudness", "-20"], "v.gif", "--gain, --loudness: this render makes no sound (a .gif carries none; --audio"),
+            (["--loudness", "-20", "--no-video", "--frames-dir", "frames"], nil, "--loudness: this render makes no sound (frames carry none"),
+            (["--loudness", "-20", "--audio", "a.wav"], "v.gif", nil),
+            (["--loudness", "-20"], "v.mp4", nil),
+        ] as [([String], String?, String?)])
     func soundOptionsWithoutSoundAreWarnedOf(arguments: [String], video: String?, warning: String?) throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
