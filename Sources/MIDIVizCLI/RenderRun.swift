@@ -27,11 +27,13 @@ struct RenderRun {
         let started = Date()
         let job: RenderJob
         var makesSound = true
+        var overlaysLeftOut: [String] = []
         // Engraving sheet music runs the score tools.
         do {
             job = try Interruption.stoppingScoreTools { () throws(RenderError) in
                 let request = try request()
                 makesSound = request.sound != nil
+                overlaysLeftOut = Scene.overlaysLeftOut(song: request.song, settings: request.settings)
                 return try RenderJob(request)
             }
             // Named by the user (the engine's own WAVs have scratch names); after the checks of
@@ -43,6 +45,10 @@ struct RenderRun {
         }
         if !outputs.reporting.quiet {
             printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: videoPath.flatMap(VideoContainer.init(outputPath:)))].compactMap { $0 })
+            if let last = overlaysLeftOut.last {
+                let named = overlaysLeftOut.count == 1 ? last : overlaysLeftOut.dropLast().joined(separator: ", ") + " and " + last
+                printWarnings(["--size \(options.size.optionText): too low to keep \(named) off the notes: left out"])
+            }
             if !makesSound && !soundOptionsGiven.isEmpty {
                 let named = soundOptionsGiven.map { "--" + $0 }.joined(separator: ", ")
                 let gif = videoPath.flatMap(VideoContainer.init(outputPath:)) == .gif

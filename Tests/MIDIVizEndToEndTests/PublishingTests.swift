@@ -319,6 +319,23 @@ struct PublishingTests {
         #expect(streams.stdoutText.contains("audio") == (video == "v.mp4" && warning == nil), "\(streams.stdoutText)")
     }
 
+    /// A frame too low to keep the overlays off the notes leaves them out, and `render` says so.
+    @Test func overlaysLeftOutOfALowFrameAreWarnedOf() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let karaoke = TestEnvironment.path(of: "fixtures/karaoke-latin1.kar")
+        for (size, warned) in [("1280x120", true), ("1280x360", false)] {
+            let result = try ProcessRunner.midiviz(
+                [
+                    "render", karaoke, "-o", dir + "/v.mp4", "--to", "1", "--fps", "10", "--no-audio", "--size", size, "--title", "A title", "--lyrics",
+                    "--chords", "--color-by", "track",
+                ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let line = "midiviz: warning: --size \(size): too low to keep the title, the chord, the legend and the lyrics off the notes: left out"
+            #expect(result.stderr.contains(line) == warned, "\(size): \(result.stderr)")
+        }
+    }
+
     /// A range under EBU R128's 0.4-s block has no loudness to measure: its sound is written
     /// as made, and the line says why, not that it is silent.
     @Test func aRangeTooShortToMeasureIsNotCalledSilent() throws {

@@ -126,11 +126,13 @@ import Testing
         }
         let low = overlays(scene, at: [4.0, 9.1])
         #expect(low.title + low.chord + low.legend + low.lyrics == 0, "\(style): \(low) overlay shapes drawn")
+        #expect(Scene.overlaysLeftOut(song: song, settings: settings) == ["the title", "the chord", "the legend", "the lyrics"])
         // A frame that keeps the bands draws each of them.
         settings.height = 360
         let tall = Scene(song: song, settings: settings)
         let drawn = overlays(tall, at: [4.0, 9.1])
         #expect(tall.bands.overlaysShown && drawn.title > 0 && drawn.legend > 0 && drawn.lyrics > 0, "\(style): \(drawn)")
+        #expect(Scene.overlaysLeftOut(song: song, settings: settings).isEmpty)
     }
 
     @Test func withoutOverlaysTheNotesHaveTheWholeFrame() throws {

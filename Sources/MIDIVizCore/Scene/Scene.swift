@@ -49,11 +49,8 @@ package struct Scene: Sendable {
         let song = song.showing(settings.trackLook)
         self.song = song
         self.settings = settings
-        let pitches = song.notes.filter { $0.channel != Self.drumChannel }.map { Int($0.pitch) }
-        notePitches = (pitches.min() ?? 60)...(pitches.max() ?? 60)
+        (notePitches, pitchRange) = Self.pitches(of: song, settings: settings)
         hasDrums = song.notes.contains { $0.channel == Self.drumChannel }
-        // `--keys C2-C7`: those keys, in every style.
-        pitchRange = settings.keys.span ?? Self.paddedRange(low: notePitches.lowerBound, high: notePitches.upperBound)
         colors = NoteColors(song: song, settings: settings, pitchRange: pitchRange)
         pedal = SustainPedal(events: song.synthEvents, songEnd: song.durationSeconds)
         let soundingEnds = pedal.soundingEnds(of: song.notes, drumChannel: Self.drumChannel)
@@ -61,10 +58,7 @@ package struct Scene: Sendable {
         let notes = song.notes
         /// A note's end, or later under a pedal.
         func sounding(_ index: Int) -> Double { soundingEnds?[index] ?? notes[index].endSeconds }
-        let legend = Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors)
-        let lyrics = LyricsOverlay.shown(song: song, settings: settings)
-        let bands = OverlayBands(
-            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil, hasLegend: !legend.isEmpty, hasLyrics: lyrics != nil)
+        let (legend, lyrics, bands) = Self.overlays(of: song, settings: settings, colors: colors)
         let transform = Self.transform(settings: settings, bands: bands)
         layoutTransform = transform
         let span = settings.style.layout.visibleSpan(settings: Self.layoutSettings(settings, transform: transform))
@@ -88,6 +82,40 @@ package struct Scene: Sendable {
         sheetLabels = SheetLabels(song: song, settings: settings, labeler: labeler)
         lyricsOverlay = lyrics.map { LyricsOverlay(lyrics: $0, settings: settings, bands: bands, store: &store) }
         self.store = store
+    }
+
+    /// The range of the song's pitches (drums left out), and the range drawn: `--keys C2-C7`'s
+    /// keys in every style, else the song's padded.
+    private static func pitches(of song: Song, settings: RenderSettings) -> (notes: ClosedRange<Int>, drawn: ClosedRange<Int>) {
+        let pitches = song.notes.filter { $0.channel != drumChannel }.map { Int($0.pitch) }
+        let notes = (pitches.min() ?? 60)...(pitches.max() ?? 60)
+        return (notes, settings.keys.span ?? paddedRange(low: notes.lowerBound, high: notes.upperBound))
+    }
+
+    /// The legend, the lyrics shown and the bands the overlays keep.
+    private static func overlays(of song: Song, settings: RenderSettings, colors: NoteColors) -> (
+        legend: [Overlay.LegendEntry], lyrics: Lyrics?, bands: OverlayBands
+    ) {
+        let legend = Overlay.legend(song: song, colorBy: settings.colorBy, colors: colors)
+        let lyrics = LyricsOverlay.shown(song: song, settings: settings)
+        let bands = OverlayBands(
+            settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil, hasLegend: !legend.isEmpty, hasLyrics: lyrics != nil)
+        return (legend, lyrics, bands)
+    }
+
+    /// The overlays asked of `song` that frames of `settings` leave out, too low to keep them
+    /// bands of their own (`OverlayBands.overlaysShown`): "the title", "the chord", "the
+    /// legend", "the lyrics"; empty when they are drawn. For a warning before the frames.
+    package static func overlaysLeftOut(song: Song, settings: RenderSettings) -> [String] {
+        let song = song.showing(settings.trackLook)
+        let colors = NoteColors(song: song, settings: settings, pitchRange: pitches(of: song, settings: settings).drawn)
+        let (legend, lyrics, bands) = overlays(of: song, settings: settings, colors: colors)
+        guard !bands.overlaysShown else { return [] }
+        let asked = [
+            (Overlay.titleText(settings: settings) != nil, "the title"), (settings.chords, "the chord"), (!legend.isEmpty, "the legend"),
+            (lyrics != nil, "the lyrics"),
+        ]
+        return asked.filter(\.0).map(\.1)
     }
 
     /// The characters frames of `song` will write that Latin-1 lacks (the lyrics' when shown),
