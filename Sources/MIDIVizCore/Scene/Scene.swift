@@ -107,6 +107,10 @@ package struct Scene: Sendable {
     /// bands of their own (`OverlayBands.overlaysShown`): "the title", "the chord", "the
     /// legend", "the lyrics"; empty when they are drawn. For a warning before the frames.
     package static func overlaysLeftOut(song: Song, settings: RenderSettings) -> [String] {
+        // Every overlay the options can ask for fits: those shown fit too, without a look at
+        // the notes (a song of a million notes).
+        let most = OverlayBands(settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil, hasLegend: true, hasLyrics: settings.lyrics)
+        guard !most.overlaysShown else { return [] }
         let song = song.showing(settings.trackLook)
         let colors = NoteColors(song: song, settings: settings, pitchRange: pitches(of: song, settings: settings).drawn)
         let (legend, lyrics, bands) = overlays(of: song, settings: settings, colors: colors)
