@@ -40,10 +40,6 @@ struct ConfigArguments: ParsableArguments {
     @Flag(name: .customLong("print-config"), help: "Print the options in effect as TOML for --config, and render nothing.")
     var printConfig = false
 
-    /// The option an error names: a contradiction's side is the option and its value
-    /// (`background transparent`, `only-track 3`).
-    private static func optionName(_ named: String) -> String { String(named.prefix { $0 != " " }) }
-
     /// The render options: the defaults, then each config file, then the command line's
     /// options; all checked. Prints the error and exits 64 (66 for an unreadable file).
     /// - Parameter forVideo: whether the frames go to a video, whose sides must be even.
@@ -70,7 +66,7 @@ struct ConfigArguments: ParsableArguments {
             try options.settle(preferring: given, forVideo: forVideo)
         } catch {
             // A value only a file gave, refused with the others: named as the file names it.
-            let option = Self.optionName(error.option)
+            let option = OptionError.optionName(error.option)
             if !given.contains(option), let origin = origins[option] {
                 throw fail("\(origin): \(error.message(prefix: ""))", code: 64)
             }

@@ -44,14 +44,15 @@ struct RenderRun {
             throw error.reported
         }
         if !outputs.reporting.quiet {
-            printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: videoPath.flatMap(VideoContainer.init(outputPath:)))].compactMap { $0 })
+            let container = videoPath.flatMap(VideoContainer.init(outputPath:))
+            printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: container)].compactMap { $0 })
             if let last = overlaysLeftOut.last {
                 let named = overlaysLeftOut.count == 1 ? last : overlaysLeftOut.dropLast().joined(separator: ", ") + " and " + last
                 printWarnings(["--size \(options.size.optionText): too low to keep \(named) off the notes: left out"])
             }
             if !makesSound && !soundOptionsGiven.isEmpty {
                 let named = soundOptionsGiven.map { "--" + $0 }.joined(separator: ", ")
-                let gif = videoPath.flatMap(VideoContainer.init(outputPath:)) == .gif
+                let gif = container == .gif
                 let why = options.noAudio ? "--no-audio" : "\(gif ? "a .gif" : "frames") carr\(gif ? "ies" : "y") none; --audio FILE.wav makes it"
                 printWarnings(["\(named): this render makes no sound (\(why)), so \(soundOptionsGiven.count == 1 ? "it has" : "they have") no effect"])
             }

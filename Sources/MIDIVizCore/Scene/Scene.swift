@@ -109,14 +109,15 @@ package struct Scene: Sendable {
     package static func overlaysLeftOut(song: Song, settings: RenderSettings) -> [String] {
         // Every overlay the options can ask for fits: those shown fit too, without a look at
         // the notes (a song of a million notes).
-        let most = OverlayBands(settings: settings, hasTitle: Overlay.titleText(settings: settings) != nil, hasLegend: true, hasLyrics: settings.lyrics)
+        let hasTitle = Overlay.titleText(settings: settings) != nil
+        let most = OverlayBands(settings: settings, hasTitle: hasTitle, hasLegend: true, hasLyrics: settings.lyrics)
         guard !most.overlaysShown else { return [] }
         let song = song.showing(settings.trackLook)
         let colors = NoteColors(song: song, settings: settings, pitchRange: pitches(of: song, settings: settings).drawn)
         let (legend, lyrics, bands) = overlays(of: song, settings: settings, colors: colors)
         guard !bands.overlaysShown else { return [] }
         let asked = [
-            (Overlay.titleText(settings: settings) != nil, "the title"), (settings.chords, "the chord"), (!legend.isEmpty, "the legend"),
+            (hasTitle, "the title"), (settings.chords, "the chord"), (!legend.isEmpty, "the legend"),
             (lyrics != nil, "the lyrics"),
         ]
         return asked.filter(\.0).map(\.1)

@@ -1,3 +1,5 @@
+import Algorithms
+
 /// Engraved music as one endless system, drawn into coverage tiles as the playhead reaches them,
 /// and where each moment of the song is on it. Made before any frame (by `SheetEngraver` in
 /// MIDIVizIO) and then only read: a frame crops it under a fixed playhead.
@@ -124,14 +126,7 @@ public struct SheetMusic: Sendable, Equatable {
 
     /// The stretch of time at `quarter` in which the same heads are lit: 0 before the first
     /// head, then one more at each head's start or end (a number a frame's shape can hold).
-    package func litStretch(atQuarter quarter: Double) -> Int {
-        var low = 0, high = litChanges.count
-        while low < high {
-            let middle = (low + high) / 2
-            if litChanges[middle] <= quarter { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
+    package func litStretch(atQuarter quarter: Double) -> Int { litChanges.partitioningIndex { $0 > quarter } }
 
     /// The indices in `heads` of the notes sounding in stretch `stretch` (`litStretch(atQuarter:)`).
     package func headsSounding(inStretch stretch: Int) -> [Int] {
@@ -142,13 +137,8 @@ public struct SheetMusic: Sendable, Equatable {
     /// The indices in `heads` of the notes sounding at `quarter`: started, not yet ended.
     package func headsSounding(atQuarter quarter: Double) -> [Int] {
         // The first head starting after `quarter`; those before it that can still sound.
-        var low = 0, high = heads.count
-        while low < high {
-            let middle = (low + high) / 2
-            if heads[middle].quarter <= quarter { low = middle + 1 } else { high = middle }
-        }
         var sounding: [Int] = []
-        var index = low - 1
+        var index = heads.partitioningIndex { $0.quarter > quarter } - 1
         while index >= 0, heads[index].quarter >= quarter - longestHead {
             if heads[index].endQuarter > quarter { sounding.append(index) }
             index -= 1

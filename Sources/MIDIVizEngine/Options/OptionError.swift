@@ -24,6 +24,10 @@ public enum OptionError: Error, Sendable, Equatable {
         }
     }
 
+    /// The option's name alone: a contradiction's side is the option and its value
+    /// (`background transparent`, `only-track 3`).
+    public static func optionName(_ named: String) -> String { String(named.prefix { $0 != " " }) }
+
     /// One line, naming options as `prefix` + name (`--` on the command line, nothing in files).
     public func message(prefix: String) -> String {
         switch self {

@@ -39,8 +39,7 @@ extension RenderOptions {
                 try validate(forVideo: forVideo)
                 return
             } catch .contradiction(let first, let second) {
-                // A side is named with its value (`background transparent`, `only-track 3`).
-                let names = [first, second].map { String($0.prefix { $0 != " " }) }
+                let names = [first, second].map(OptionError.optionName)
                 guard let loser = names.first(where: { !given.contains($0) }), names.contains(where: given.contains),
                     let declaration = Self.declaration(loser), !declaration.isDefault(in: self)
                 else { throw .contradiction(first, second) }
