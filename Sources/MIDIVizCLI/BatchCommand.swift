@@ -97,8 +97,6 @@ struct BatchCommand: ParsableCommand {
             try writeReports(job.report(everySongFailed: error.exitCode, error.message))
             throw error.reported
         }
-        // Until the batch ends, its reports say that no song has finished.
-        try writeReports(job.unfinishedReport)
         // A batch stopped between songs is still interrupted: the rest were not made. The
         // signal's exit waits (a while) for the reports of the songs finished before it.
         let reportsWritten = DispatchSemaphore(value: 0)
@@ -109,6 +107,9 @@ struct BatchCommand: ParsableCommand {
             return false
         }
         defer { interruption.cancel() }
+        // Until the batch ends, its reports say that no song has finished. Written once the
+        // signals are caught: a signal right after it still ends the batch as interrupted.
+        try writeReports(job.unfinishedReport)
         let total = plan.songs.count
         let summary = job.run { [reporting] result, number in Self.announce(result, number: number, of: total, reporting: reporting) }
         // Written before a signal's exit, whenever it came (its cleanup waits for them).
