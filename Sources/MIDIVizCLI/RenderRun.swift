@@ -27,13 +27,13 @@ struct RenderRun {
         let started = Date()
         let job: RenderJob
         var makesSound = true
-        var overlaysLeftOut: [String] = []
+        var overlaysLeftOut: String?
         // Engraving sheet music runs the score tools.
         do {
             job = try Interruption.stoppingScoreTools { () throws(RenderError) in
                 let request = try request()
                 makesSound = request.sound != nil
-                overlaysLeftOut = Scene.overlaysLeftOut(song: request.song, settings: request.settings)
+                overlaysLeftOut = request.settings.overlaysLeftOutWarning(song: request.song)
                 return try RenderJob(request)
             }
             // Named by the user (the engine's own WAVs have scratch names); after the checks of
@@ -45,11 +45,7 @@ struct RenderRun {
         }
         if !outputs.reporting.quiet {
             let container = videoPath.flatMap(VideoContainer.init(outputPath:))
-            printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: container)].compactMap { $0 })
-            if let last = overlaysLeftOut.last {
-                let named = overlaysLeftOut.count == 1 ? last : overlaysLeftOut.dropLast().joined(separator: ", ") + " and " + last
-                printWarnings(["--size \(options.size.optionText): too low to keep \(named) off the notes: left out"])
-            }
+            printWarnings(options.warnings(for: song) + [options.sampleRateWarning(for: container), overlaysLeftOut].compactMap { $0 })
             if !makesSound && !soundOptionsGiven.isEmpty {
                 let named = soundOptionsGiven.map { "--" + $0 }.joined(separator: ", ")
                 let gif = container == .gif

@@ -4,12 +4,15 @@ import MIDIVizIO
 
 /// One frame as a PNG (`midiviz frame`), with a render's checks and its all-or-nothing write.
 public enum PosterRender {
+    /// Returns what the frame leaves out, worded for the command line (overlays in a frame too
+    /// low for them).
+    @discardableResult
     package static func render(
         song: Song, songPath: String?, settings: RenderSettings, fontPath: String,
         atSeconds seconds: Double, to path: String, pngLevel: Int,
         maximumSongSeconds: Double = RenderRequest.defaultMaximumSongSeconds,
         backgroundImagePath: String? = nil, configFiles: [String] = []
-    ) throws(RenderError) {
+    ) throws(RenderError) -> [String] {
         try settings.check(forVideo: false)
         guard (0...9).contains(pngLevel) else { throw .option(.outOfRange(option: "png-level", value: String(pngLevel), allowed: "between 0 and 9")) }
         try RenderJob.checkLength(of: song, named: songPath ?? "the song", maximum: maximumSongSeconds)
@@ -33,6 +36,7 @@ public enum PosterRender {
             try PNGWriter(level: pngLevel, alpha: settings.transparent).write(workspace.canvas, to: staged.temporaryPath)
             try staged.commit()
             staged.forgetBackup()
+            return [settings.overlaysLeftOutWarning(song: song)].compactMap { $0 }
         } catch let error as RenderError {
             staged.discard()
             throw error

@@ -319,20 +319,33 @@ struct PublishingTests {
         #expect(streams.stdoutText.contains("audio") == (video == "v.mp4" && warning == nil), "\(streams.stdoutText)")
     }
 
-    /// A frame too low to keep the overlays off the notes leaves them out, and `render` says so.
+    /// A frame too low to keep the overlays off the notes leaves them out, and `render`, `frame`
+    /// and `batch` say so.
     @Test func overlaysLeftOutOfALowFrameAreWarnedOf() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let karaoke = TestEnvironment.path(of: "fixtures/karaoke-latin1.kar")
+        let songs = dir + "/songs"
+        try FileManager.default.createDirectory(atPath: songs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: karaoke, toPath: songs + "/k.kar")
+        let look = ["--size", "", "--title", "A title", "--lyrics", "--chords", "--color-by", "track"]
         for (size, warned) in [("1280x120", true), ("1280x360", false)] {
-            let result = try ProcessRunner.midiviz(
-                [
-                    "render", karaoke, "-o", dir + "/v.mp4", "--to", "1", "--fps", "10", "--no-audio", "--size", size, "--title", "A title", "--lyrics",
-                    "--chords", "--color-by", "track",
-                ])
-            #expect(result.status == 0, "\(result.stderr)")
-            let line = "midiviz: warning: --size \(size): too low to keep the title, the chord, the legend and the lyrics off the notes: left out"
-            #expect(result.stderr.contains(line) == warned, "\(size): \(result.stderr)")
+            var look = look
+            look[1] = size
+            let line = "--size \(size): too low to keep the title, the chord, the legend and the lyrics off the notes: left out"
+            // A render, a poster and a batch (whose report keeps it too) say it alike.
+            for command in [
+                ["render", karaoke, "-o", dir + "/v.mp4", "--to", "1", "--fps", "10", "--no-audio"],
+                ["frame", karaoke, "--at", "1", "-o", dir + "/poster.png"],
+                ["batch", songs, "--output-dir", dir + "/videos", "--to", "1", "--fps", "10", "--no-audio", "--force", "--report", dir + "/r.json"],
+            ] {
+                let result = try ProcessRunner.midiviz(command + look)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stderr.contains(line) == warned, "\(command[0]) \(size): \(result.stderr)")
+            }
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any]
+            let song = (report?["songs"] as? [[String: Any]])?.first
+            #expect((song?["warnings"] as? [String]) == (warned ? [line] : []), "\(String(describing: song))")
         }
     }
 

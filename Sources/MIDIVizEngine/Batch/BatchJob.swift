@@ -164,6 +164,7 @@ public final class BatchJob: Sendable {
         } catch {
             return failed(error)
         }
+        if let leftOut = request.settings.overlaysLeftOutWarning(song: request.song) { warnings.append(leftOut) }
         // The SoundFont the render will play with, found as it finds it.
         var soundFont: String?
         if let sound = request.sound {

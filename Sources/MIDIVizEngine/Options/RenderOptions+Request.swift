@@ -161,6 +161,16 @@ extension RenderOptions {
 }
 
 extension RenderSettings {
+    /// The warning when frames of these settings are too low to keep the overlays asked of
+    /// `song` off its notes, and leave them out (`Scene.overlaysLeftOut`); nil when they are
+    /// drawn. Said by `render`, `frame` and a batch's report alike.
+    package func overlaysLeftOutWarning(song: Song) -> String? {
+        let leftOut = Scene.overlaysLeftOut(song: song, settings: self)
+        guard let last = leftOut.last else { return nil }
+        let named = leftOut.count == 1 ? last : leftOut.dropLast().joined(separator: ", ") + " and " + last
+        return "--size \(width)x\(height): too low to keep \(named) off the notes: left out"
+    }
+
     /// Settings a render can use: what `RenderOptions.validate(forVideo:)` asks of the size,
     /// the frame rate, the speed and the window, for settings made without options.
     func check(forVideo: Bool) throws(RenderError) {
@@ -223,10 +233,13 @@ extension PosterRender {
     ///   - songPath: the song's file (the PNG may not replace it); nil for a built-in song.
     ///   - pngLevel: zlib's level, 0 (fastest) to 9 (smallest).
     ///   - configFiles: files the options came from (the PNG may not replace one).
+    /// - Returns: warnings of what the frame leaves out (the overlays, in a frame too low for
+    ///   them), worded for the command line; the song's own are `RenderOptions.warnings(for:)`.
+    @discardableResult
     public static func render(
         song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
         pngLevel: Int = 6, configFiles: [String] = []
-    ) throws(RenderError) {
+    ) throws(RenderError) -> [String] {
         var settings = try options.settings(for: song, songName: songPath ?? "the song")
         if let video = options.backgroundVideo {
             // The clip's frame a render would show at this moment, as a picture.
@@ -237,7 +250,7 @@ extension PosterRender {
             settings.backgroundImage = try BackgroundVideo.probe(video, dim: options.backgroundDim, end: options.backgroundVideoEnd)
                 .picture(atSeconds: seconds, settings: settings)
         }
-        try render(
+        return try render(
             song: song, songPath: songPath, settings: settings, fontPath: options.fontPath,
             atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
             backgroundImagePath: options.backgroundImage ?? options.backgroundVideo, configFiles: configFiles)
