@@ -127,6 +127,54 @@ import Testing
         if size.0 >= 960 { #expect(scene.lyricsOverlay?.lyrics.lines.count == Lyrics(song: song).lines.count) }
     }
 
+    static let cjkFont = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+
+    /// Japanese lyrics drawn with a font that has them: a kana takes about an em, not the 0.6 a
+    /// Latin letter does. The panel covers each line (at 1920x1080 it was 0.6 of its width), and
+    /// a narrow frame's lines fit it (at 160x400 they ran off both edges).
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: cjkFont), "no CJK font: apt-get install fonts-wqy-zenhei (scripts/setup does)"),
+        arguments: [(160, 400), (1920, 1080)])
+    func cjkLinesFitTheFrameAndTheirPanel(size: (Int, Int)) throws {
+        var body: [UInt8] = []
+        for line in ["きらきらひかるおそらのほしよまばたきしてはみんなをみてる", "きらきらひかるおそらのほしよ"] {
+            for (index, character) in line.enumerated() {
+                let text = Array(((index == 0 ? "/" : "") + String(character)).utf8)
+                // The syllable, then its note: 96 ticks, half a second.
+                body += [0x00, 0xFF, 0x05, UInt8(text.count)] + text + [0x00, 0x90, 60, 90, 0x60, 0x80, 60, 0]
+            }
+        }
+        body += [0x00, 0xFF, 0x2F, 0x00]
+        let length = (0..<4).map { UInt8(truncatingIfNeeded: body.count >> (24 - 8 * $0)) }
+        let song = try SongLoader.load(bytes: Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + length + body, name: "kana.mid")
+        var settings = RenderSettings.forTesting
+        (settings.width, settings.height, settings.style, settings.lyrics) = (size.0, size.1, .circles, true)
+        let scene = Scene(song: song, settings: settings)
+        var fonts = try FontRasterizer(path: Self.cjkFont).textFonts(
+            canvasSide: settings.textSide, extra: Scene.charactersBeyondLatin1(song: song, settings: settings))
+        fonts.store = scene.store
+        var lines = 0
+        for step in 0..<Int(song.durationSeconds * 2) {
+            var shapes: [Shape] = []
+            scene.makeShapes(at: Double(step) / 2, into: &shapes)
+            var panel: Rect?
+            for shape in shapes {
+                if case .roundedRect(let rect, _, _, _) = shape { panel = rect }
+                guard case .lyricLine(let line, let textSize, let center) = shape, let box = shape.bounds(fonts: fonts) else { continue }
+                lines += 1
+                let at = "\(size) at \(Double(step) / 2) s: \(box)"
+                #expect(box.minX >= 0 && box.maxX <= Float(size.0), "\(at)")
+                // The line's advances, kana by kana, lie on the panel.
+                let characters = fonts.store.characters(of: line.line)
+                let width = fonts[textSize].width(of: characters)
+                #expect(width >= Float(characters.count) * Float(textSize.pixelSize(canvasSide: settings.textSide)) * 0.9, "\(at): the kana are drawn")
+                let covered = try #require(panel, Comment(rawValue: at))
+                #expect(center.x - width / 2 >= covered.minX && center.x + width / 2 <= covered.maxX, "\(at), \(width) wide, panel \(covered)")
+            }
+        }
+        #expect(lines > 20, "\(lines) lines drawn")
+    }
+
     /// A text event over 127 bytes is shortened before a character, not inside it: the lyrics
     /// stay UTF-8.
     @Test func aLongUTF8LyricIsShortenedBetweenCharacters() throws {

@@ -52,7 +52,8 @@ package struct Lyrics: Sendable, Equatable {
 
     /// A pause longer than this between two syllables starts a new line.
     package static let pauseSeconds = 4.0
-    /// A line longer than this many characters is cut at word starts into nearly equal pieces.
+    /// A line wider than this many columns (`CharacterWidth`: a character, two for a CJK one)
+    /// is cut at word starts into nearly equal pieces.
     package static let longestLine = 40
     /// A line is shown this long before its first syllable when nothing else is on screen, and
     /// stays this long after its last one.
@@ -63,7 +64,7 @@ package struct Lyrics: Sendable, Equatable {
 
     package var isEmpty: Bool { lines.isEmpty }
 
-    /// - Parameter longestLine: the most characters a line may have (a narrow frame's fewer).
+    /// - Parameter longestLine: the most columns a line may take (a narrow frame's fewer).
     package init(song: Song, longestLine: Int = Lyrics.longestLine) {
         let (source, events) = Self.events(of: song)
         self.source = source
@@ -116,7 +117,7 @@ package struct Lyrics: Sendable, Equatable {
             // Other control characters (C0, DEL, C1) show as spaces; a syllable longer than a
             // line is shortened.
             text = text.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? space : $0 }
-            if text.count > longestLine { text = Array(text.prefix(longestLine - 1)) + ["\u{2026}"] }
+            if CharacterWidth.columns(of: text) > longestLine { text = shortened(text, to: longestLine) }
             texts.append(text)
             if text.isEmpty && (breakBefore || breakAfter) {
                 // A mark alone (a lone CR, a "/") ends the line; it is not a syllable of either.
@@ -160,14 +161,15 @@ package struct Lyrics: Sendable, Equatable {
         of group: [Int], texts: [[Unicode.Scalar]], longestLine: Int = Lyrics.longestLine, atAnySyllable: Bool = false
     ) -> [[Int]] {
         let space = Unicode.Scalar(" ")
-        let total = group.reduce(0) { $0 + texts[$1].count }
+        let columns = group.map { CharacterWidth.columns(of: texts[$0]) }
+        let total = columns.reduce(0, +)
         guard total > longestLine, group.count > 1 else { return [group] }
         let pieces = (total + longestLine - 1) / longestLine
         // Where each syllable starts in the group's text, and where a cut may go.
         var offsets: [Int] = [], offset = 0
-        for index in group {
+        for width in columns {
             offsets.append(offset)
-            offset += texts[index].count
+            offset += width
         }
         var candidates =
             atAnySyllable
@@ -189,9 +191,10 @@ package struct Lyrics: Sendable, Equatable {
         var result: [[Int]] = [], from = 0
         for cut in cuts + [group.count] {
             let piece = Array(group[from..<cut])
+            let width = columns[from..<cut].reduce(0, +)
             from = cut
             // A word longer than a line (or a few long ones): its piece is cut again at syllables.
-            if piece.count > 1, piece.reduce(0, { $0 + texts[$1].count }) > longestLine + longestLine / 4,
+            if piece.count > 1, width > longestLine + longestLine / 4,
                 candidates.count != group.count - 1
             {
                 result += balancedPieces(of: piece, texts: texts, longestLine: longestLine, atAnySyllable: true)
@@ -200,6 +203,17 @@ package struct Lyrics: Sendable, Equatable {
             }
         }
         return result
+    }
+
+    /// `text` cut to `columns` with its last one an ellipsis.
+    static func shortened(_ text: [Unicode.Scalar], to columns: Int) -> [Unicode.Scalar] {
+        var kept: [Unicode.Scalar] = [], used = 0
+        for character in text {
+            used += CharacterWidth(character.value).columns
+            guard used <= columns - 1 else { break }
+            kept.append(character)
+        }
+        return kept + ["\u{2026}"]
     }
 
     /// The lines on screen at `seconds`, or nil.

@@ -22,8 +22,8 @@ struct LyricsOverlay: Sendable {
     /// The song's lyrics when `--lyrics` shows them (nil: none to show).
     static func shown(song: Song, settings: RenderSettings) -> Lyrics? {
         guard settings.lyrics else { return nil }
-        // A narrow frame takes shorter lines: as many characters as fit its width at the
-        // smallest size a line is drawn at (about 0.6 em each).
+        // A narrow frame takes shorter lines: as many columns as fit its width at the smallest
+        // size a line is drawn at (0.6 em each; a CJK character's two, 1 em).
         let smallest = Float(TextSize.medium.pixelSize(canvasSide: settings.textSide))
         let fitting = Int(Float(settings.width) * 0.94 / (0.6 * smallest))
         let lyrics = Lyrics(song: song, longestLine: min(Lyrics.longestLine, fitting))
@@ -103,13 +103,17 @@ struct LyricsOverlay: Sendable {
         sizes.first { estimatedWidth(of: line, pixels: Float($0.pixelSize(canvasSide: textSide))) <= width * 0.94 } ?? sizes[sizes.count - 1]
     }
 
-    /// About 0.6 em a character, not counting those that take no room (combining marks,
-    /// zero-width spaces and joiners, direction marks).
+    /// About 0.6 em a character, 1 em a CJK one, nothing for those that take no room
+    /// (`CharacterWidth`).
     static func estimatedWidth(of line: Lyrics.Line, pixels: Float) -> Float {
-        let taking = line.characters.lazy.filter { character in
-            !((0x0300...0x036F).contains(character) || (0x200B...0x200F).contains(character) || (0x20D0...0x20FF).contains(character)
-                || (0xFE20...0xFE2F).contains(character) || character == 0xFEFF)
-        }.count
-        return Float(taking) * pixels * 0.6
+        var narrow = 0, wide = 0
+        for character in line.characters {
+            switch CharacterWidth(character) {
+            case .zero: break
+            case .narrow: narrow += 1
+            case .wide: wide += 1
+            }
+        }
+        return Float(narrow) * pixels * CharacterWidth.narrow.ems + Float(wide) * pixels * CharacterWidth.wide.ems
     }
 }
