@@ -33,12 +33,14 @@ var targets: [Target] = [
     // swift-algorithms: binary searches over sorted times (`partitioningIndex`).
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
     // swift-system: errno as `Errno` (SystemError.swift). swift-crypto: SHA-256 of the score
-    // tools' cache entries (ScoreToolCache.swift).
+    // tools' cache entries (ScoreToolCache.swift). ZIPFoundation: the XML inside a compressed
+    // score checked whole before MuseScore reads it (ZippedScore.swift).
     .target(
         name: "MIDIVizIO",
         dependencies: [
             "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CMalloc", "CEBUR128", "CRSVG",
             .product(name: "SystemPackage", package: "swift-system"), .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     // swift-crypto: SHA-256 of a batch song's inputs, its up-to-date key.
@@ -60,7 +62,11 @@ var targets: [Target] = [
     .testTarget(name: "MIDIVizIOTests", dependencies: ["MIDIVizIO", "MIDIVizCore", propertyBased], exclude: ["Goldens"]),
     .testTarget(name: "MIDIVizEngineTests", dependencies: ["MIDIVizEngine", "MIDIVizIO", "MIDIVizCore", propertyBased]),
     .testTarget(name: "MIDIVizCLITests", dependencies: ["MIDIVizCLI", "MIDIVizEngine", propertyBased]),
-    .testTarget(name: "MIDIVizEndToEndTests", dependencies: ["midiviz", "midiviz-generate-options", "MIDIVizCore", "MIDIVizEngine"]),
+    .testTarget(
+        name: "MIDIVizEndToEndTests",
+        dependencies: [
+            "midiviz", "midiviz-generate-options", "MIDIVizCore", "MIDIVizEngine", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
 ]
 
 // The libFuzzer targets link libFuzzer's own main, so they exist only when
@@ -89,6 +95,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // `swift package generate-documentation --target MIDIVizEngine`: the DocC catalog in
         // Sources/MIDIVizEngine/MIDIVizEngine.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),

@@ -14,6 +14,7 @@ package enum ScoreImport {
         if WellFormedXML.extensions.contains(format), let problem = WellFormedXML.problem(bytes) {
             throw .invalid(path: name, reason: "not well-formed XML (\(problem)): cut short or damaged")
         }
+        if ZippedScore.extensions.contains(format), let problem = ZippedScore.problem(bytes) { throw .invalid(path: name, reason: problem) }
         let key =
             cache == nil
             ? nil

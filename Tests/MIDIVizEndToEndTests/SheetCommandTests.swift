@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZIPFoundation
 
 /// Sheet music and scores through the binary: exit codes, messages and leftovers when a tool is
 /// missing, when a score is garbage, when a tool hangs; and what works with the tools.
@@ -58,7 +59,7 @@ struct SheetCommandTests {
 
     @Test(
         .enabled(if: toolsAvailable, Comment(rawValue: missing)),
-        arguments: ["garbage.musicxml", "garbage.mscz", "empty.mxl", "no-notes.musicxml", "cut-short.musicxml"])
+        arguments: ["garbage.musicxml", "garbage.mscz", "empty.mxl", "no-notes.musicxml", "cut-short.musicxml", "cut-short.mxl"])
     func aScoreThatIsNoneIsExit65NamingItWithNothingLeft(name: String) throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -72,19 +73,38 @@ struct SheetCommandTests {
                     #"<?xml version="1.0"?><score-partwise version="3.1"><part-list><score-part id="P1"><part-name>x</part-name></score-part></part-list><part id="P1"><measure number="1"/></part></score-partwise>"#
                         .utf8)
             // MuseScore read it up to the cut, 8 of its 24 notes, and said nothing.
-            case "cut-short.musicxml":
-                Array(try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.path(of: "fixtures/sheet/pickup-tempo.musicxml"))).prefix(2000))
+            case "cut-short.musicxml": Array(try Self.cutShortScore())
+            // The same in a whole ZIP archive: MuseScore read it likewise, as did midiviz.
+            case "cut-short.mxl": try Self.compressedScore(Self.cutShortScore())
             default: Array("this is not a score\n".utf8)
             }
         FileManager.default.createFile(atPath: input, contents: Data(bytes))
         let poster = try ProcessRunner.midiviz(["frame", input, "--at", "0", "--size", "64x36", "-o", folder + "/poster.png"])
         #expect(poster.status == 65, "\(poster.stderr)")
         #expect(poster.stderr.contains(name), "\(poster.stderr)")
-        if name == "cut-short.musicxml" { #expect(poster.stderr.contains("not well-formed XML (line 3): cut short or damaged"), "\(poster.stderr)") }
+        if name.hasPrefix("cut-short") { #expect(poster.stderr.contains("not well-formed XML (line 3): cut short or damaged"), "\(poster.stderr)") }
         let video = try ProcessRunner.midiviz(["render", input, "--size", "64x36", "--fps", "10", "--no-audio", "-o", folder + "/video.mp4"])
         #expect(video.status == 65, "\(video.stderr)")
         #expect(contents(folder) == [name], "only the input is left")
         #expect(FileManager.default.contents(atPath: input) == Data(bytes), "the input is untouched")
+    }
+
+    /// The first 2,000 bytes of a score.
+    static func cutShortScore() throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.path(of: "fixtures/sheet/pickup-tempo.musicxml"))).prefix(2000)
+    }
+
+    /// A compressed MusicXML file (`.mxl`) holding `score` as `score.musicxml`.
+    static func compressedScore(_ score: Data) throws -> [UInt8] {
+        let archive = try Archive(accessMode: .create)
+        let container = Data(
+            #"<?xml version="1.0" encoding="UTF-8"?><container><rootfiles><rootfile full-path="score.musicxml"/></rootfiles></container>"#.utf8)
+        for (path, data) in [("META-INF/container.xml", container), ("score.musicxml", score)] {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        return [UInt8](try #require(archive.data))
     }
 
     @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))

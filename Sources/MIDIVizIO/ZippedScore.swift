@@ -1,0 +1,36 @@
+import Foundation
+import ZIPFoundation
+
+/// Whether a compressed score (MusicXML's `.mxl`, MuseScore's `.mscz`: ZIP archives) is whole:
+/// each XML file in it reads back with its checksum and is well-formed (`WellFormedXML`).
+/// MuseScore reads an archive whose score is cut short up to where it stops and says nothing,
+/// so it would render with some of its notes.
+enum ZippedScore {
+    /// The extensions of scores that are ZIP archives.
+    static let extensions: Set<String> = ["mxl", "mscz"]
+    /// The extensions of the files in them that are XML.
+    static let xmlExtensions: Set<String> = ["xml", "musicxml", "mscx"]
+    /// An XML file larger than this is not read (a ZIP bomb); MuseScore's own scores are a few
+    /// megabytes.
+    static let largestXML: UInt64 = 512 << 20
+
+    /// Nil when `bytes` are a ZIP archive whose XML files are whole; else what is wrong.
+    static func problem(_ bytes: [UInt8]) -> String? {
+        let archive: Archive
+        do { archive = try Archive(data: Data(bytes), accessMode: .read) } catch { return "not a ZIP archive: cut short or damaged" }
+        var files = 0
+        for entry in archive where entry.type == .file {
+            files += 1
+            guard xmlExtensions.contains(URL(fileURLWithPath: entry.path).pathExtension.lowercased()) else { continue }
+            guard entry.uncompressedSize <= largestXML else { return "\(entry.path) in it is over \(largestXML >> 20) MB" }
+            var xml: [UInt8] = []
+            do {
+                _ = try archive.extract(entry) { xml += $0 }
+            } catch {
+                return "\(entry.path) in it cannot be read back (\(error)): damaged"
+            }
+            if let problem = WellFormedXML.problem(xml) { return "\(entry.path) in it is not well-formed XML (\(problem)): cut short or damaged" }
+        }
+        return files == 0 ? "an empty ZIP archive" : nil
+    }
+}
