@@ -78,6 +78,43 @@ def repeat_with_endings():
     return score('Repeat with endings', measures)
 
 
+def first_ending_alone():
+    """4/4 at 120 bpm, bars 1-2 repeated with a first ending and no second: ||: 1 | 1. 2 :|| 3 ||
+    (as MuseScore exports some voltas), played 1 2 1 3, quarter notes: 16 notes (12 engraved),
+    8 s. Verovio's expansion played bar 2 once and went on, leaving the page behind the music."""
+    forward = '<barline location="left"><bar-style>heavy-light</bar-style><repeat direction="forward"/></barline>'
+    measures = [
+        (1, False, forward + attributes(4) + tempo(120) + note('C', 4, 2) + note('D', 4, 2) + note('E', 4, 2) + note('F', 4, 2)),
+        (2, False, '<barline location="left"><ending number="1" type="start">1.</ending></barline>'
+         + note('G', 4, 2) + note('A', 4, 2) + note('B', 4, 2) + note('C', 5, 2)
+         + '<barline location="right"><bar-style>light-heavy</bar-style><ending number="1" type="stop"/>'
+         '<repeat direction="backward"/></barline>'),
+        (3, False, note('E', 5, 2) + note('D', 5, 2) + note('B', 4, 2) + note('G', 4, 2)
+         + '<barline location="right"><bar-style>light-heavy</bar-style></barline>'),
+    ]
+    return score('First ending alone', measures)
+
+
+def with_drums():
+    """A piano and a drum kit (unpitched notes on a percussion staff, channel 10), 4/4 at 120
+    bpm: C5 D5 E5 F5 over bass drum and snare in turn, quarter notes: 8 notes, 2 s. Verovio's
+    script once failed on a note without a pitch name."""
+    drum = ('<note><unpitched><display-step>%s</display-step><display-octave>%d</display-octave></unpitched>'
+            '<duration>2</duration><instrument id="P2-I%d"/><voice>1</voice><type>quarter</type></note>')
+    kit = drum % ('F', 4, 36) + drum % ('C', 5, 39)
+    text = score('With drums', [(1, False, attributes(4) + tempo(120) + note('C', 5, 2) + note('D', 5, 2) + note('E', 5, 2) + note('F', 5, 2))])
+    drums = ('<score-part id="P2"><part-name>Drums</part-name>'
+             '<score-instrument id="P2-I36"><instrument-name>Bass Drum</instrument-name></score-instrument>'
+             '<score-instrument id="P2-I39"><instrument-name>Snare</instrument-name></score-instrument>'
+             '<midi-instrument id="P2-I36"><midi-channel>10</midi-channel><midi-unpitched>36</midi-unpitched></midi-instrument>'
+             '<midi-instrument id="P2-I39"><midi-channel>10</midi-channel><midi-unpitched>39</midi-unpitched></midi-instrument>'
+             '</score-part></part-list>')
+    part = ('<part id="P2"><measure number="1"><attributes><divisions>2</divisions><key><fifths>0</fifths></key>'
+            '<time><beats>4</beats><beat-type>4</beat-type></time><clef><sign>percussion</sign></clef></attributes>'
+            + kit + kit + '</measure></part></score-partwise>')
+    return text.replace('</part-list>', drums).replace('</score-partwise>', part)
+
+
 def pickup_repeat():
     """4/4 at 120 bpm, a one-quarter pickup, then two bars repeated from the start (the pickup
     included): played 0 1 2 0 1 2, quarter notes: 16 notes (8 engraved), 8 s. Verovio numbers
@@ -160,6 +197,7 @@ if __name__ == '__main__':
     for name, text in [('c-major-scale.musicxml', scale()), ('pickup-tempo.musicxml', pickup_and_tempo()),
                        ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine()),
                        ('pickup-repeat.musicxml', pickup_repeat()), ('spelled-accidentals.musicxml', spelled_accidentals()),
-                       ('no-text.musicxml', no_text())]:
+                       ('no-text.musicxml', no_text()), ('first-ending.musicxml', first_ending_alone()),
+                       ('with-drums.musicxml', with_drums())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

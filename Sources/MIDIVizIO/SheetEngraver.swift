@@ -212,16 +212,52 @@ package enum SheetEngraver {
         if not tk.loadFile(source):
             sys.stderr.write("Verovio cannot read the score\n")
             sys.exit(2)
+        mei, steps = "{http://www.music-encoding.org/ns/mei}", "cdefgab"
+        # An ending that closes with a repeat and has no ending after it (a first ending alone,
+        # as MuseScore exports some): MuseScore plays back from the repeat, then on past the
+        # ending, as a reader does; Verovio's expansion plays it once. The section it repeats is
+        # put in the expansion after it, and the score read again from that MEI.
+        def played_repeats(text):
+            root = ET.fromstring(text)
+            ids = {e.get("{http://www.w3.org/XML/1998/namespace}id"): e for e in root.iter()}
+            def kind(ref):
+                e = ids.get(ref.lstrip("#")) if ref else None
+                return None if e is None else e.tag[len(mei):]
+            changed = []
+            def unfold(match):
+                plist, out = match.group(2).split(), []
+                for n, ref in enumerate(plist):
+                    out.append(ref)
+                    if kind(ref) != "ending" or plist.count(ref) != 1:
+                        continue
+                    bars = list(ids[ref.lstrip("#")].iter(mei + "measure"))
+                    if not bars or bars[-1].get("right") not in ("rptend", "rptboth"):
+                        continue
+                    repeated = next((r for r in reversed(plist[:n]) if kind(r) == "section"), None)
+                    following = plist[n + 1] if n + 1 < len(plist) else None
+                    if repeated and following != repeated and kind(following) != "ending":
+                        out.append(repeated)
+                        changed.append(ref)
+                return match.group(1) + " ".join(out) + match.group(3)
+            text = re.sub(r'(<expansion plist=")([^"]*)(")', unfold, text)
+            return text if changed else None
+        try:
+            unfolded = played_repeats(tk.getMEI())
+        except ET.ParseError:
+            unfolded = None
+        if unfolded and not tk.loadData(unfolded):
+            sys.stderr.write("Verovio cannot read the score with its repeats\n")
+            sys.exit(2)
         svg = tk.renderToSVG(1)
         # Each note's spelling as engraved: its letter (0 C ... 6 B) and alteration in semitones,
-        # sounding (accid.ges: the key's or the bar's) or written, on the note or its accid.
-        mei, steps = "{http://www.music-encoding.org/ns/mei}", "cdefgab"
+        # sounding (accid.ges: the key's or the bar's) or written, on the note or its accid; none
+        # for a drum's (unpitched) note.
         alters = {"s": 1, "f": -1, "ss": 2, "x": 2, "ff": -2, "n": 0, "ns": 1, "nf": -1}
         spellings = {}
         try:
             for element in ET.fromstring(tk.getMEI()).iter(mei + "note"):
                 pname = element.get("pname")
-                if pname not in steps or len(pname) != 1:
+                if not pname or pname not in steps or len(pname) != 1:
                     continue
                 marks = [element] + list(element.iter(mei + "accid"))
                 given = [m.get("accid.ges") for m in marks if m.get("accid.ges")] + [m.get("accid") for m in marks if m.get("accid")]
@@ -235,14 +271,16 @@ package enum SheetEngraver {
             sys.stderr.write("Verovio wrote no page\n")
             sys.exit(2)
         left, top = float(margin.group(1)), float(margin.group(2))
-        widths = {"E0A0": 2.4, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
+        widths = {"E0A0": 2.4, "E0A1": 2.0, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
         heads, ys, halves = {}, {}, {}
-        space = 180.0
+        # The staff space is the largest head's: cue and grace heads are drawn smaller.
+        space = 0.0
         pattern = (r'<g id="([^"]+)" class="note[^"]*"[^>]*>\s*<g class="notehead"[^>]*>\s*'
                    r'<use xlink:href="#(E\w+)-[^"]*" transform="translate\((-?[\d.]+), (-?[\d.]+)\) scale\(([\d.]+)')
         for match in re.finditer(pattern, svg):
-            space = 250 * float(match.group(5))
-            halves[match.group(1)] = widths.get(match.group(2), 1.18) * space / 2
+            size = 250 * float(match.group(5))
+            space = max(space, size)
+            halves[match.group(1)] = widths.get(match.group(2), 1.18) * size / 2
             heads[match.group(1)] = left + float(match.group(3)) + halves[match.group(1)]
             ys[match.group(1)] = top + float(match.group(4))
         svg = re.sub(pattern, lambda m: m.group(0).replace('<g class="notehead"', '<g id="%s-head" class="notehead"' % m.group(1), 1), svg)
@@ -285,6 +323,6 @@ package enum SheetEngraver {
                        + spellings.get(engraved(i), []) for i in entry.get("on", []) if engraved(i) in heads]
         with open(target, "w") as out:
             out.write(svg)
-        json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space, "heads": onsets}, sys.stdout)
+        json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space or 180.0, "heads": onsets}, sys.stdout)
         """#
 }

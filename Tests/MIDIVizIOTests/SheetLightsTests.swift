@@ -65,6 +65,46 @@ struct SheetLightsTests {
         }
     }
 
+    /// A drum part's notes have no pitch name: the score is engraved (Verovio's script failed on
+    /// them, exit 65), and each quarter lights the piano's head and the drum's under it; only the
+    /// piano's heads are spelled.
+    @Test func aScoreWithADrumPartIsLitToo() throws {
+        let scene = try Self.scene("with-drums.musicxml")
+        let music = try #require(scene.settings.sheet)
+        #expect(music.heads.count == 8 && music.heads.filter { $0.written != nil }.count == 4, "\(music.heads)")
+        for quarter in 0..<4 {
+            let lit = music.headsSounding(atQuarter: Double(quarter) + 0.5).map { music.heads[$0] }
+            #expect(lit.count == 2 && lit.filter { $0.written == nil }.count == 1, "at quarter \(quarter): \(lit)")
+            #expect(lit.allSatisfy { $0.quarter == Double(quarter) }, "at quarter \(quarter): \(lit)")
+        }
+    }
+
+    /// The staff space is the normal heads', whichever note is drawn small: with a cue-sized
+    /// last note the whole engraving was drawn 4/3 as large, its lit boxes short of its heads.
+    @Test func aSmallLastNoteDoesNotScaleTheEngraving() throws {
+        let scale = try String(contentsOfFile: SheetTools.fixture("c-major-scale.musicxml"), encoding: .utf8)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-cue-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var spans: [Double] = []
+        for cue in ["first", "last"] {
+            var text = scale
+            let note = try #require(cue == "first" ? text.range(of: "<note>") : text.range(of: "<note>", options: .backwards))
+            text.replaceSubrange(note, with: "<note><cue/>")
+            let type = try #require(text.range(of: "<type>", range: note.lowerBound..<text.endIndex))
+            text.replaceSubrange(type, with: "<type size=\"cue\">")
+            let path = folder + "/cue-\(cue).musicxml"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let song = try SongLoader.load(path: path)
+            var settings = RenderSettings(width: 960, height: 540, framesPerSecond: 30, style: RenderSettings.Style(rawValue: "sheet")!)
+            settings.sheet = try SheetEngraver.engrave(song: song, name: path, settings: settings)
+            let heads = try #require(settings.sheet?.heads)
+            try #require(heads.count == 8, "\(cue): \(heads.count) heads")
+            spans.append(Double(heads[6].x - heads[1].x))
+        }
+        #expect(abs(spans[1] / spans[0] - 1) < 0.02, "C5 to D4 across: \(spans)")
+    }
+
     /// In the frame, the lit colour is only on and around the lit heads, and on each of them.
     @Test func onlyTheLitHeadsTakeTheLitColour() throws {
         let scene = try Self.scene("no-text.musicxml")

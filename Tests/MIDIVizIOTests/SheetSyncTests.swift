@@ -127,6 +127,9 @@ struct SheetSyncTests {
     static let passes: [(fixture: String, written: [Int])] = [
         // Bar 1 (heads 0-3), its first ending (4-7), the second ending (8-11), bar 4 (12-15).
         ("repeat-endings.musicxml", [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15]),
+        // Bar 1 (heads 0-3), its first ending (4-7), bar 1 again, then bar 3 (8-11): Verovio's
+        // own expansion played the ending once and went on (0 to 11), the page 4 s behind.
+        ("first-ending.musicxml", Array(0..<8) + Array(0..<4) + Array(8..<12)),
         // Bars 1-3 (heads 0-11), then bars 1-2 again.
         ("da-capo-fine.musicxml", Array(0..<12) + Array(0..<8)),
         // A pickup (head 0) and bars 1-2 (heads 1-7), all played twice: the page goes back to the
