@@ -115,6 +115,18 @@ def with_drums():
     return text.replace('</part-list>', drums).replace('</score-partwise>', part)
 
 
+def lyrics():
+    """A voice singing one word an eighth note, 4/4 at 120 bpm: 16 words over 2 bars, 4 s. Verovio
+    spaces the notes by the words' widths in Times: drawn in a wider serif, they ran together."""
+    words = 'Twinkle twinkle little star how I wonder what you are up above the world so high'.split()
+    steps = [('C', 5), ('C', 5), ('G', 5), ('G', 5), ('A', 5), ('A', 5), ('G', 5), ('G', 5),
+             ('F', 5), ('F', 5), ('E', 5), ('E', 5), ('D', 5), ('D', 5), ('C', 5), ('C', 5)]
+    sung = [note(step, octave, 1).replace('</type>', '</type><lyric number="1"><syllabic>single</syllabic><text>%s</text></lyric>' % word)
+            for (step, octave), word in zip(steps, words)]
+    text = score('', [(1, False, attributes(4) + tempo(120) + ''.join(sung[:8])), (2, False, ''.join(sung[8:]))])
+    return text.replace('<part-name>Piano</part-name>', '<part-name>Voice</part-name>')
+
+
 def pickup_repeat():
     """4/4 at 120 bpm, a one-quarter pickup, then two bars repeated from the start (the pickup
     included): played 0 1 2 0 1 2, quarter notes: 16 notes (8 engraved), 8 s. Verovio numbers
@@ -198,6 +210,6 @@ if __name__ == '__main__':
                        ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine()),
                        ('pickup-repeat.musicxml', pickup_repeat()), ('spelled-accidentals.musicxml', spelled_accidentals()),
                        ('no-text.musicxml', no_text()), ('first-ending.musicxml', first_ending_alone()),
-                       ('with-drums.musicxml', with_drums())]:
+                       ('with-drums.musicxml', with_drums()), ('lyrics.musicxml', lyrics())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

@@ -289,6 +289,10 @@ package enum SheetEngraver {
         signs = {"\ueca5": "\u2669", "\ueca7": "\u266a", "\ueca3": "\u2669", "\ueca2": "o", "\uecb7": ".", "\ue1d5": "\u2669", "\ue1d7": "\u266a", "\ue1e7": "."}
         svg = re.sub(r'<tspan font-family="Leipzig" font-size="(\d+)px">([^<]*)</tspan>',
                      lambda m: '<tspan font-family="DejaVu Sans" font-size="%dpx">%s</tspan>' % (int(m.group(1)) * 2 // 3, "".join(signs.get(c, "") for c in m.group(2))), svg)
+        # Verovio spaces lyrics and other text by Times's widths; fontconfig gives "Times, serif"
+        # DejaVu Serif, a fifth wider, and words ran into each other. Liberation Serif has
+        # Times's widths (Debian's fonts-liberation2).
+        svg = svg.replace('font-family="Times, serif"', 'font-family="Liberation Serif, Times, serif"')
         # Each measure's span (its first staff's lines), in written order. A measure's number
         # (Verovio writes one for a pickup bar) may come before its staves.
         measures, order = {}, []
