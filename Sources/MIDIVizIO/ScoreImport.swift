@@ -11,8 +11,14 @@ package enum ScoreImport {
     package static func load(bytes: [UInt8], name: String, cache: ScoreToolCache? = .fromEnvironment()) throws(LoadError) -> Song {
         guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
         let format = URL(fileURLWithPath: name).pathExtension.lowercased()
-        if WellFormedXML.extensions.contains(format), let problem = WellFormedXML.problem(bytes) {
-            throw .invalid(path: name, reason: "not well-formed XML (\(problem)): cut short or damaged")
+        if WellFormedXML.extensions.contains(format) {
+            if bytes.starts(with: ZippedScore.signature) {
+                throw .invalid(path: name, reason: "a ZIP archive, not XML: a compressed score is named .mxl (MusicXML) or .mscz (MuseScore)")
+            }
+            if let problem = WellFormedXML.problem(bytes) { throw .invalid(path: name, reason: problem) }
+            if format != "mscx", let root = WellFormedXML.rootName(bytes), root == "score-timewise" {
+                throw .invalid(path: name, reason: "a score-timewise MusicXML, which MuseScore 3 does not read: convert it to score-partwise")
+            }
         }
         if ZippedScore.extensions.contains(format), let problem = ZippedScore.problem(bytes) { throw .invalid(path: name, reason: problem) }
         let key =

@@ -12,7 +12,11 @@ enum WellFormedXML {
     /// The extensions of scores that are plain XML.
     static let extensions: Set<String> = ["musicxml", "xml", "mscx"]
 
-    /// Nil when `bytes` are well-formed XML; else the line where the parser stopped.
+    /// libxml2's error for entities that expand without bound (a loop, or a "billion laughs").
+    static let entityLoop = 89
+
+    /// Nil when `bytes` are well-formed XML; else why not, for a message: "not well-formed XML
+    /// (line 3): cut short or damaged".
     static func problem(_ bytes: [UInt8]) -> String? {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
@@ -21,15 +25,43 @@ enum WellFormedXML {
         // `parse()` says true for a document cut short (swift-corelibs-foundation): the delegate
         // and the parser's error tell.
         guard !parser.parse() || errors.line != nil || parser.parserError != nil else { return nil }
-        return "line \(errors.line ?? parser.lineNumber)"
+        let code = errors.code ?? (parser.parserError as NSError?)?.code
+        let why = code == entityLoop ? "its entities expand without bound" : "cut short or damaged"
+        return "not well-formed XML (line \(errors.line ?? parser.lineNumber)): \(why)"
+    }
+
+    /// The name of the root element of well-formed `bytes`.
+    static func rootName(_ bytes: [UInt8]) -> String? {
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldResolveExternalEntities = false
+        let root = RootWatch()
+        parser.delegate = root
+        _ = parser.parse()
+        return root.name
+    }
+
+    /// Notes the first element's name and stops.
+    private final class RootWatch: NSObject, XMLParserDelegate {
+        var name: String?
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            name = elementName
+            parser.abortParsing()
+        }
     }
 
     /// Notes the first error the parser reports.
     private final class ErrorWatch: NSObject, XMLParserDelegate {
         var line: Int?
+        var code: Int?
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            if line == nil { line = parser.lineNumber }
+            guard line == nil else { return }
+            line = parser.lineNumber
+            code = (parseError as NSError).code
         }
     }
 }

@@ -6,6 +6,8 @@ import ZIPFoundation
 /// MuseScore reads an archive whose score is cut short up to where it stops and says nothing,
 /// so it would render with some of its notes.
 enum ZippedScore {
+    /// A ZIP archive's first bytes (a local file header).
+    static let signature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
     /// The extensions of scores that are ZIP archives.
     static let extensions: Set<String> = ["mxl", "mscz"]
     /// The extensions of the files in them that are XML.
@@ -29,7 +31,7 @@ enum ZippedScore {
             } catch {
                 return "\(entry.path) in it cannot be read back (\(error)): damaged"
             }
-            if let problem = WellFormedXML.problem(xml) { return "\(entry.path) in it is not well-formed XML (\(problem)): cut short or damaged" }
+            if let problem = WellFormedXML.problem(xml) { return "\(entry.path) in it is \(problem)" }
         }
         return files == 0 ? "an empty ZIP archive" : nil
     }

@@ -24,5 +24,13 @@ struct WellFormedXMLTests {
         #expect(WellFormedXML.problem(Array("<a><b></a>".utf8)) != nil, "crossed elements")
         #expect(WellFormedXML.problem(Array("not xml".utf8)) != nil)
         #expect(WellFormedXML.problem(Array("<a>x</a>".utf8)) == nil)
+        // Cut short, and a "billion laughs" (libxml2 stops it): each said as it is.
+        #expect(WellFormedXML.problem(Array("<a><b>x".utf8)) == "not well-formed XML (line 1): cut short or damaged")
+        let laughs =
+            #"<?xml version="1.0"?><!DOCTYPE a [<!ENTITY l "lol">"#
+            + (1...9).map { level in "<!ENTITY l\(level) \"" + String(repeating: "&l\(level == 1 ? "" : String(level - 1));", count: 10) + "\">" }.joined()
+            + "]><a>&l9;</a>"
+        #expect(WellFormedXML.problem(Array(laughs.utf8))?.hasSuffix("its entities expand without bound") == true, "\(laughs)")
+        #expect(WellFormedXML.rootName(Array(#"<?xml version="1.0"?><!-- x --><score-timewise version="3.1"/>"#.utf8)) == "score-timewise")
     }
 }
