@@ -34,13 +34,14 @@ var targets: [Target] = [
     .target(name: "MIDIVizCore", dependencies: [.product(name: "Algorithms", package: "swift-algorithms")]),
     // swift-system: errno as `Errno` (SystemError.swift). swift-crypto: SHA-256 of the score
     // tools' cache entries (ScoreToolCache.swift). ZIPFoundation: the XML inside a compressed
-    // score checked whole before MuseScore reads it (ZippedScore.swift).
+    // score checked whole before MuseScore reads it (ZippedScore.swift). swift-algorithms: the
+    // song's notes found by time (SheetEngraver.timedAsPlayed).
     .target(
         name: "MIDIVizIO",
         dependencies: [
             "MIDIVizCore", "CSMF", "CPNG", "CPNGShim", "CFreeType", "CFluidSynth", "CYUV", "CPipe", "CSched", "CMalloc", "CEBUR128", "CRSVG",
             .product(name: "SystemPackage", package: "swift-system"), .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Algorithms", package: "swift-algorithms"),
         ]),
     // The render pipeline as a library: a request in, outputs as one transaction.
     // swift-crypto: SHA-256 of a batch song's inputs, its up-to-date key.

@@ -127,6 +127,18 @@ def lyrics():
     return text.replace('<part-name>Piano</part-name>', '<part-name>Voice</part-name>')
 
 
+def grace_notes():
+    """4/4 at 120 bpm: C5, then D5 after a slashed grace E5 (an acciaccatura), F5, then C6 after two
+    slashed sixteenth graces A5 B5, quarter notes: 7 notes, 2 s. MuseScore plays the graces on the
+    beat and delays the note after them; Verovio's timemap put them before the beat."""
+    def grace(step, octave, kind):
+        return ('<note><grace slash="yes"/><pitch><step>%s</step><octave>%d</octave></pitch><voice>1</voice>'
+                '<type>%s</type></note>' % (step, octave, kind))
+    measure = (attributes(4) + tempo(120) + note('C', 5, 2) + grace('E', 5, 'eighth') + note('D', 5, 2) + note('F', 5, 2)
+               + grace('A', 5, '16th') + grace('B', 5, '16th') + note('C', 6, 2))
+    return score('Grace notes', [(1, False, measure)])
+
+
 def pickup_repeat():
     """4/4 at 120 bpm, a one-quarter pickup, then two bars repeated from the start (the pickup
     included): played 0 1 2 0 1 2, quarter notes: 16 notes (8 engraved), 8 s. Verovio numbers
@@ -210,6 +222,7 @@ if __name__ == '__main__':
                        ('repeat-endings.musicxml', repeat_with_endings()), ('da-capo-fine.musicxml', da_capo_al_fine()),
                        ('pickup-repeat.musicxml', pickup_repeat()), ('spelled-accidentals.musicxml', spelled_accidentals()),
                        ('no-text.musicxml', no_text()), ('first-ending.musicxml', first_ending_alone()),
-                       ('with-drums.musicxml', with_drums()), ('lyrics.musicxml', lyrics())]:
+                       ('with-drums.musicxml', with_drums()), ('lyrics.musicxml', lyrics()),
+                       ('grace-notes.musicxml', grace_notes())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

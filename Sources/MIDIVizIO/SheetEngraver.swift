@@ -1,3 +1,4 @@
+import Algorithms
 import Foundation
 import MIDIVizCore
 
@@ -35,8 +36,33 @@ package enum SheetEngraver {
         guard let python = ScoreTools.python() else { throw .toolMissing(path: name, reason: ScoreTools.pythonMissing) }
         let musicXML: [UInt8]
         if let given = song.musicXML { musicXML = given } else { musicXML = try notation(of: song, name: name, cache: cache) }
-        let (layout, svg) = try verovio(musicXML, python: python, name: name, cache: cache)
+        var (layout, svg) = try verovio(musicXML, python: python, name: name, cache: cache)
+        layout.heads = layout.heads.map { timedAsPlayed($0, song: song) }
         return try rasterize(layout: layout, svg: svg, name: name, settings: settings)
+    }
+
+    /// `heads` (the layout's) with grace notes and the notes they lead to timed as `song` plays
+    /// them: MuseScore plays an acciaccatura on the beat and delays the note after it, where
+    /// Verovio's timemap puts it before the beat. Each such head takes the start and end of the
+    /// song's note of its pitch class that starts nearest it, within half a quarter; the others
+    /// keep Verovio's times, which are the song's.
+    static func timedAsPlayed(_ heads: [[Double]], song: Song) -> [[Double]] {
+        guard heads.contains(where: { $0.count == 8 && $0[7] > 0 && $0[5] >= 0 }) else { return heads }
+        let semitones = [0, 2, 4, 5, 7, 9, 11]
+        let played = song.notes.map { note in
+            (start: song.quarters(atSeconds: note.startSeconds), end: song.quarters(atSeconds: note.endSeconds), pitchClass: Int(note.pitch) % 12)
+        }.sorted { $0.start < $1.start }
+        return heads.map { head in
+            guard head.count == 8, head[7] > 0, let step = Int(exactly: head[5]), semitones.indices.contains(step) else { return head }
+            let pitchClass = ((semitones[step] + Int(head[6])) % 12 + 12) % 12
+            let from = played.partitioningIndex { $0.start >= head[0] - 0.5 }
+            let nearest = played[from...].prefix { $0.start <= head[0] + 0.5 }.filter { $0.pitchClass == pitchClass }
+                .min { abs($0.start - head[0]) < abs($1.start - head[0]) }
+            guard let nearest else { return head }
+            var timed = head
+            (timed[0], timed[3]) = (nearest.start, nearest.end)
+            return timed
+        }
     }
 
     /// MuseScore 3's MusicXML of the notation of `song` (`NotationMIDI`), from the cache if there.
@@ -115,8 +141,9 @@ package enum SheetEngraver {
         var anchors: [[Double]]
         var staffSpace: Double
         /// Each notehead played: the quarter its note starts at, its centre (column, row), the
-        /// quarter its note ends at and its half width, then its spelling (letter 0-6 from C,
-        /// alteration in semitones) when the engraving says it.
+        /// quarter its note ends at and its half width, its spelling (letter 0-6 from C, -1 when
+        /// the engraving says none; alteration in semitones), and 1 for a grace note, 2 for the
+        /// note a grace note leads to, else 0.
         var heads: [[Double]]?
 
         /// The largest size or place the script prints (SVG units; a long piece is about 10^6).
@@ -175,8 +202,8 @@ package enum SheetEngraver {
             (2...3).contains(entry.count) ? SheetMusic.Anchor(quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3) : nil
         }
         let heads = (layout.heads ?? []).compactMap { head -> SheetMusic.Head? in
-            guard head.count == 5 || head.count == 7 else { return nil }
-            let written = head.count == 7 ? SheetMusic.Spelling(step: Int(head[5]), alter: Int(head[6])) : nil
+            guard head.count == 8 else { return nil }
+            let written = head[5] >= 0 ? SheetMusic.Spelling(step: Int(head[5]), alter: Int(head[6])) : nil
             return SheetMusic.Head(
                 quarter: head[0], x: head[1] * scale, y: head[2] * scale + top, endQuarter: max(head[0], head[3]), halfWidth: head[4] * scale,
                 written: written)
@@ -253,9 +280,27 @@ package enum SheetEngraver {
         # sounding (accid.ges: the key's or the bar's) or written, on the note or its accid; none
         # for a drum's (unpitched) note.
         alters = {"s": 1, "f": -1, "ss": 2, "x": 2, "ff": -2, "n": 0, "ns": 1, "nf": -1}
-        spellings = {}
+        spellings, graced = {}, {}
         try:
-            for element in ET.fromstring(tk.getMEI()).iter(mei + "note"):
+            root = ET.fromstring(tk.getMEI())
+            # Grace notes (1) and the note or chord each run of them leads to (2), in each layer:
+            # MuseScore plays an acciaccatura on the beat, delaying that note; Verovio's timemap
+            # puts it before the beat. Their heads take the song's own times (SheetEngraver).
+            xmlid = "{http://www.w3.org/XML/1998/namespace}id"
+            for layer in root.iter(mei + "layer"):
+                chorded = {id(n) for chord in layer.iter(mei + "chord") for n in chord.iter(mei + "note")}
+                run = []
+                for element in layer.iter():
+                    if element.tag != mei + "chord" and (element.tag != mei + "note" or id(element) in chorded):
+                        continue
+                    notes = [element] if element.tag == mei + "note" else list(element.iter(mei + "note"))
+                    if element.get("grace") or any(n.get("grace") for n in notes):
+                        run += [n.get(xmlid) for n in notes]
+                        continue
+                    graced.update({i: 1 for i in run})
+                    graced.update({n.get(xmlid): 2 for n in notes} if run else {})
+                    run = []
+            for element in root.iter(mei + "note"):
                 pname = element.get("pname")
                 if not pname or pname not in steps or len(pname) != 1:
                     continue
@@ -324,7 +369,7 @@ package enum SheetEngraver {
             elif jump:
                 anchors.append([entry["qstamp"], measures[measure][0], 1])
             onsets += [[entry["qstamp"], heads[engraved(i)], ys[engraved(i)], ends.get(i, entry["qstamp"]), halves[engraved(i)]]
-                       + spellings.get(engraved(i), []) for i in entry.get("on", []) if engraved(i) in heads]
+                       + spellings.get(engraved(i), [-1, 0]) + [graced.get(engraved(i), 0)] for i in entry.get("on", []) if engraved(i) in heads]
         with open(target, "w") as out:
             out.write(svg)
         json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space or 180.0, "heads": onsets}, sys.stdout)

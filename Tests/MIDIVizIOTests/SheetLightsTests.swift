@@ -65,6 +65,25 @@ struct SheetLightsTests {
         }
     }
 
+    /// Grace notes are lit when MuseScore plays them, on the beat, and the note after them when
+    /// it is delayed: at every frame the lit heads are the pitch classes sounding. Verovio's
+    /// timemap put the graces before the beat: the E5 was lit while the C5 sounded.
+    @Test func graceNotesAreLitAsPlayed() throws {
+        let scene = try Self.scene("grace-notes.musicxml")
+        let music = try #require(scene.settings.sheet)
+        let notes = scene.song.notes
+        try #require(notes.count == 7 && music.heads.count == 7, "\(notes.count) notes, \(music.heads.count) heads")
+        let semitones = [0, 2, 4, 5, 7, 9, 11]
+        for frame in 0..<(2 * 240) {
+            let seconds = Double(frame) / 240
+            let sounding = notes.filter { $0.startSeconds <= seconds + 1e-6 && seconds + 1e-6 < $0.endSeconds }.map { Int($0.pitch) % 12 }.sorted()
+            let lit = music.headsSounding(atQuarter: scene.song.quarters(atSeconds: seconds + 1e-6)).compactMap { index in
+                music.heads[index].written.map { (semitones[$0.step] + $0.alter + 12) % 12 }
+            }.sorted()
+            #expect(lit == sounding, "at \(seconds) s")
+        }
+    }
+
     /// A drum part's notes have no pitch name: the score is engraved (Verovio's script failed on
     /// them, exit 65), and each quarter lights the piano's head and the drum's under it; only the
     /// piano's heads are spelled.
