@@ -25,6 +25,15 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let loaded = try loadSongOrExit(song)
         let report = SongReport(song: loaded, path: song)
-        print(json ? report.json(includingNotes: notes) : report.text)
+        // A full disk or a closed stdout: not a summary that looks written (exit 74).
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(((json ? report.json(includingNotes: notes) : report.text) + "\n").utf8))
+        } catch {
+            // Foundation wraps the write's errno.
+            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { underlying in
+                underlying.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying.code))) : nil
+            }
+            throw fail("cannot write the summary of \(song) to the standard output: \(cause ?? "it is closed or cannot be written")", code: 74)
+        }
     }
 }

@@ -126,12 +126,19 @@ struct SongReport {
         }
     }
 
+    /// `text` with its control characters (C0, DEL, C1: a terminal's escapes, CR, LF) shown as
+    /// spaces, as the lyrics show them: a file's names cannot move the cursor or retitle the
+    /// terminal. JSON escapes them instead.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0 }))
+    }
+
     var text: String {
         var lines: [String] = []
         lines.append(path)
         if let title = song.defaultTitle {
             let credits = KaraokeHeaders(song: song).credits
-            lines.append("  title: \(title)" + (credits.isEmpty ? "" : " (\(credits.joined(separator: ", ")))"))
+            lines.append("  title: \(Self.printable(title))" + (credits.isEmpty ? "" : " (\(Self.printable(credits.joined(separator: ", "))))"))
         }
         lines.append("  format \(song.format), \(song.division.description), \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s")")
         lines.append("  duration \(SongClock.text(song.durationSeconds)) (\(String(format: "%.3f", song.durationSeconds)) s), \(song.notes.count) notes")
@@ -152,8 +159,8 @@ struct SongReport {
                 let text = "\(key.name) at \(SongClock.text(key.seconds))"
                 if said.last != text { said.append(text) }
             }
-            let shown = said.prefix(8)
-            lines.append("  key signatures: " + shown.joined(separator: ", "))
+            let more = said.count > 8 ? ", … \(said.count - 8) more" : ""
+            lines.append("  key signatures: " + said.prefix(8).joined(separator: ", ") + more)
         }
         if !lyrics.isEmpty {
             let source: String
@@ -176,7 +183,7 @@ struct SongReport {
             if !track.programs.isEmpty {
                 parts.append("program\(track.programs.count == 1 ? "" : "s") " + track.programs.map { String($0) }.joined(separator: ","))
             }
-            let name = track.name.map { "\"\($0)\"" } ?? "(unnamed)"
+            let name = track.name.map { "\"\(Self.printable($0))\"" } ?? "(unnamed)"
             lines.append("    \(String(format: "%2d", index)) \(name): " + parts.joined(separator: ", "))
         }
         if !song.warnings.isEmpty {

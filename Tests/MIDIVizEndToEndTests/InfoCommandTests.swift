@@ -80,6 +80,45 @@ import Testing
         #expect(text.contains("\"C major arpeggio\": 32 notes, channel 1, program 0"))
     }
 
+    /// A summary that cannot be written (a full disk, a closed stdout) is an error, exit 74,
+    /// not a success with the JSON lost.
+    @Test func aSummaryThatCannotBeWrittenIsExit74() throws {
+        for (redirect, cause) in [("> /dev/full", "No space left on device"), (">&-", "Bad file descriptor")] {
+            let result = try ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" info --json \"$1\" \(redirect)", TestEnvironment.binary.path, Self.fixture])
+            #expect(result.status == 74, "\(redirect): \(result.stderr)")
+            #expect(result.stderr == "midiviz: cannot write the summary of \(Self.fixture) to the standard output: \(cause)\n", "\(redirect)")
+        }
+    }
+
+    /// Track names are read as the lyrics are (Windows-1252 when not UTF-8: curly quotes, the
+    /// euro), and the summary shows their control characters as spaces: a name cannot retitle
+    /// or clear the terminal. Nine key signatures say the ninth is there.
+    @Test func namesAreDecodedAndShownSafely() throws {
+        func meta(_ type: UInt8, _ data: [UInt8]) -> [UInt8] { [0x00, 0xFF, type, UInt8(data.count)] + data }
+        func track(_ body: [UInt8]) -> [UInt8] {
+            let body = body + [0x00, 0xFF, 0x2F, 0x00]
+            return Array("MTrk".utf8) + (0..<4).map { UInt8(truncatingIfNeeded: body.count >> (24 - 8 * $0)) } + body
+        }
+        let keys: [UInt8] = (0..<9).flatMap { index -> [UInt8] in [0x60, 0xFF, 0x59, 0x02, UInt8(index % 8), 0x00] }
+        let first = track(meta(0x03, [0x93] + Array("Price".utf8) + [0x94, 0x20, 0x35, 0x80]) + keys)
+        let second = track(meta(0x03, Array("Song\u{1B}]0;pwned\u{07}\u{1B}[2J".utf8)) + [0x00, 0x90, 60, 100, 0x60, 0x80, 60, 0])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-names-\(getpid()).mid")
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 1, 0, 2, 0, 96] + first + second).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let summary = try ProcessRunner.midiviz(["info", url.path])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        #expect(summary.stdoutText.contains("0 \"\u{201C}Price\u{201D} 5\u{20AC}\": 0 notes"), "\(summary.stdoutText)")
+        #expect(summary.stdoutText.contains("1 \"Song ]0;pwned  [2J\": 1 notes"), "\(summary.stdoutText)")
+        #expect(!summary.stdoutText.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(summary.stdoutText.contains(", … 1 more\n"), "\(summary.stdoutText)")
+        let json = try ProcessRunner.midiviz(["info", "--json", url.path])
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let names = (object["tracks"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["\u{201C}Price\u{201D} 5\u{20AC}", "Song\u{1B}]0;pwned\u{07}\u{1B}[2J"], "JSON keeps the name as read")
+        #expect((object["key_signatures"] as? [Any])?.count == 9)
+    }
+
     @Test func jsonHasTheDocumentedShape() throws {
         let result = try ProcessRunner.midiviz(["info", "--json", "--notes", Self.fixture])
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])

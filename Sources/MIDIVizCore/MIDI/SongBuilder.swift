@@ -135,10 +135,10 @@ package enum SongBuilder {
             synthEvents: synthEvents, warnings: warnings, texts: texts)
     }
 
-    /// Text meta events carry no declared encoding: UTF-8 when valid, else Latin-1.
+    /// Text meta events carry no declared encoding: UTF-8 when valid, else Windows-1252 (as the
+    /// lyrics are read: `TextEncoding`).
     static func decodeText(_ bytes: [UInt8]) -> String {
         let trimmed = Array(bytes.prefix { $0 != 0 })
-        if let text = String(validating: trimmed, as: UTF8.self) { return text }
-        return String(trimmed.map { Character(Unicode.Scalar($0)) })
+        return String(String.UnicodeScalarView(TextEncoding.detect([trimmed]).decode(trimmed)))
     }
 }
