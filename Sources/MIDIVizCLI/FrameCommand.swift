@@ -45,10 +45,10 @@ struct FrameCommand: ParsableCommand {
         guard let seconds = time.seconds(in: loaded) else {
             throw RenderError.noBarsToCount(option: "at", time: time.optionText, song: song).reported
         }
-        let leftOut: [String]
+        let warnings: [String]
         do {
             // Engraving sheet music runs the score tools.
-            leftOut = try Interruption.stoppingScoreTools { () throws(RenderError) in
+            warnings = try Interruption.stoppingScoreTools { () throws(RenderError) in
                 try PosterRender.render(
                     song: loaded, songPath: song, options: options, atSeconds: seconds, to: output, pngLevel: pngLevel,
                     configFiles: config.config)
@@ -56,6 +56,6 @@ struct FrameCommand: ParsableCommand {
         } catch {
             throw error.reported(at: at.text)
         }
-        printWarnings(options.warnings(for: loaded) + leftOut)
+        printWarnings(warnings)
     }
 }

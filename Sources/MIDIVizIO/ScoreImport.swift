@@ -20,7 +20,12 @@ package enum ScoreImport {
                 throw .invalid(path: name, reason: "a score-timewise MusicXML, which MuseScore 3 does not read: convert it to score-partwise")
             }
         }
-        if ZippedScore.extensions.contains(format), let problem = ZippedScore.problem(bytes) { throw .invalid(path: name, reason: problem) }
+        if ZippedScore.extensions.contains(format) {
+            if bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first == UInt8(ascii: "<") {
+                throw .invalid(path: name, reason: "XML, not a ZIP archive: an uncompressed score is named .musicxml (MusicXML) or .mscx (MuseScore)")
+            }
+            if let problem = ZippedScore.problem(bytes) { throw .invalid(path: name, reason: problem) }
+        }
         let key =
             cache == nil
             ? nil

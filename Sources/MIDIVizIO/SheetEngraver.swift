@@ -272,9 +272,10 @@ package enum SheetEngraver {
             unfolded = played_repeats(tk.getMEI())
         except ET.ParseError:
             unfolded = None
+        # (The expansion is found by its first attribute, as Verovio 6.4.1 writes it; should it
+        # not read the MEI back, the score is engraved as Verovio unfolds it.)
         if unfolded and not tk.loadData(unfolded):
-            sys.stderr.write("Verovio cannot read the score with its repeats\n")
-            sys.exit(2)
+            tk.loadFile(source)
         svg = tk.renderToSVG(1)
         # Each note's spelling as engraved: its letter (0 C ... 6 B) and alteration in semitones,
         # sounding (accid.ges: the key's or the bar's) or written, on the note or its accid; none
@@ -316,7 +317,7 @@ package enum SheetEngraver {
             sys.stderr.write("Verovio wrote no page\n")
             sys.exit(2)
         left, top = float(margin.group(1)), float(margin.group(2))
-        widths = {"E0A0": 2.4, "E0A1": 2.0, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
+        widths = {"E0A0": 2.4, "E0A1": 1.39, "E0A2": 1.69, "E0A3": 1.18, "E0A4": 1.18}
         heads, ys, halves = {}, {}, {}
         # The staff space is the largest head's: cue and grace heads are drawn smaller.
         space = 0.0

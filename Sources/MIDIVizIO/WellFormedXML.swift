@@ -14,6 +14,9 @@ enum WellFormedXML {
 
     /// libxml2's error for entities that expand without bound (a loop, or a "billion laughs").
     static let entityLoop = 89
+    /// libxml2's internal error, which it gives for a document past its size limit ("Huge input
+    /// lookup", about 10 MB).
+    static let inputTooLarge = 1
 
     /// Nil when `bytes` are well-formed XML; else why not, for a message: "not well-formed XML
     /// (line 3): cut short or damaged".
@@ -26,6 +29,10 @@ enum WellFormedXML {
         // and the parser's error tell.
         guard !parser.parse() || errors.line != nil || parser.parserError != nil else { return nil }
         let code = errors.code ?? (parser.parserError as NSError?)?.code
+        // libxml2 reads no more than about 10 MB of one document without XML_PARSE_HUGE (which
+        // would also lift its guard against entity bombs): a larger score is left to MuseScore,
+        // unchecked, as before this check.
+        if code == inputTooLarge { return nil }
         let why = code == entityLoop ? "its entities expand without bound" : "cut short or damaged"
         return "not well-formed XML (line \(errors.line ?? parser.lineNumber)): \(why)"
     }

@@ -13,8 +13,11 @@ enum ZippedScore {
     /// The extensions of the files in them that are XML.
     static let xmlExtensions: Set<String> = ["xml", "musicxml", "mscx"]
     /// An XML file larger than this is not read (a ZIP bomb); MuseScore's own scores are a few
-    /// megabytes.
-    static let largestXML: UInt64 = 512 << 20
+    /// megabytes, and libxml2 checks no more than about 10 (`WellFormedXML.inputTooLarge`).
+    static let largestXML: UInt64 = 64 << 20
+
+    /// An entry that inflates to more than its declared size.
+    private struct LargerThanDeclared: Error {}
 
     /// Nil when `bytes` are a ZIP archive whose XML files are whole; else what is wrong.
     static func problem(_ bytes: [UInt8]) -> String? {
@@ -27,9 +30,15 @@ enum ZippedScore {
             guard entry.uncompressedSize <= largestXML else { return "\(entry.path) in it is over \(largestXML >> 20) MB" }
             var xml: [UInt8] = []
             do {
-                _ = try archive.extract(entry) { xml += $0 }
+                // The declared size is the archive's word: inflating stops past it.
+                _ = try archive.extract(entry) { chunk in
+                    xml += chunk
+                    if UInt64(xml.count) > entry.uncompressedSize { throw LargerThanDeclared() }
+                }
+            } catch is LargerThanDeclared {
+                return "\(entry.path) in it is larger than the archive says: damaged"
             } catch {
-                return "\(entry.path) in it cannot be read back (\(error)): damaged"
+                return "\(entry.path) in it cannot be read back: damaged"
             }
             if let problem = WellFormedXML.problem(xml) { return "\(entry.path) in it is \(problem)" }
         }

@@ -74,6 +74,17 @@ import Testing
         #expect(many.lines.allSatisfy { (Lyrics.longestLine - 3...Lyrics.longestLine + 3).contains($0.characters.count) })
     }
 
+    /// Columns: a kana two, a Latin letter one, a combining mark (a kana's voicing mark, an
+    /// accent) none; a syllable of 30 kana is shortened to 19 and an ellipsis (39 columns).
+    @Test func wideCharactersTakeTwoColumns() {
+        #expect(CharacterWidth.columns(of: "か\u{3099}a\u{0301}".unicodeScalars) == 3)
+        let kana = Lyrics(song: song([(0, 0, .lyric, text(String(repeating: "か", count: 30)))]))
+        #expect(kana.lines.map(\.characters.count) == [20] && kana.lines[0].characters.last == 0x2026)
+        #expect(kana.lines.allSatisfy { CharacterWidth.columns(of: $0.text.unicodeScalars) <= Lyrics.longestLine })
+        let narrow = Lyrics(song: song([(0, 0, .lyric, text(String(repeating: "か", count: 30)))]), longestLine: 8)
+        #expect(narrow.lines.map(\.text) == ["かかか\u{2026}"])
+    }
+
     @Test func aWordLongerThanALineIsCutAtSyllablesAndALongSyllableShortened() {
         let word = Lyrics(song: song([(0, 0, .lyric, text("Hey "))] + (1...60).map { (Double($0) * 0.1, 0, .lyric, text("ka")) }))
         #expect(word.lines.count == 4 && word.lines.allSatisfy { $0.characters.count <= Lyrics.longestLine })

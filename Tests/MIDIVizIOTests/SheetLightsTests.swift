@@ -102,7 +102,7 @@ struct SheetLightsTests {
     /// last note the whole engraving was drawn 4/3 as large, its lit boxes short of its heads.
     @Test func aSmallLastNoteDoesNotScaleTheEngraving() throws {
         let scale = try String(contentsOfFile: SheetTools.fixture("c-major-scale.musicxml"), encoding: .utf8)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-cue-\(getpid())").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-cue-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var spans: [Double] = []

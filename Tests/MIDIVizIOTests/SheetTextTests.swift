@@ -5,7 +5,11 @@ import Testing
 @testable import MIDIVizIO
 
 /// The score's text as Verovio spaces it: drawn in a font of its widths, so words keep apart.
-@Suite(.timeLimit(.minutes(30)), .enabled(if: SheetTools.available, Comment(rawValue: SheetTools.missing)))
+@Suite(
+    .timeLimit(.minutes(30)), .enabled(if: SheetTools.available, Comment(rawValue: SheetTools.missing)),
+    .enabled(
+        if: FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf"),
+        "no Liberation Serif: apt-get install fonts-liberation2 (scripts/setup does)"))
 struct SheetTextTests {
     /// Sixteen sung words, one an eighth note: Verovio spaces the notes by the words' widths in
     /// Times. Drawn in DejaVu Serif (what fontconfig gave "Times, serif"), a fifth wider, they

@@ -233,8 +233,8 @@ extension PosterRender {
     ///   - songPath: the song's file (the PNG may not replace it); nil for a built-in song.
     ///   - pngLevel: zlib's level, 0 (fastest) to 9 (smallest).
     ///   - configFiles: files the options came from (the PNG may not replace one).
-    /// - Returns: warnings of what the frame leaves out (the overlays, in a frame too low for
-    ///   them), worded for the command line; the song's own are `RenderOptions.warnings(for:)`.
+    /// - Returns: the warnings a render would give, worded for the command line: the loader's
+    ///   repairs of the song, notes outside the keys, overlays left out of a frame too low.
     @discardableResult
     public static func render(
         song: Song, songPath: String?, options: RenderOptions, atSeconds seconds: Double, to path: String,
@@ -250,9 +250,10 @@ extension PosterRender {
             settings.backgroundImage = try BackgroundVideo.probe(video, dim: options.backgroundDim, end: options.backgroundVideoEnd)
                 .picture(atSeconds: seconds, settings: settings)
         }
-        return try render(
+        let leftOut = try render(
             song: song, songPath: songPath, settings: settings, fontPath: options.fontPath,
             atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
             backgroundImagePath: options.backgroundImage ?? options.backgroundVideo, configFiles: configFiles)
+        return options.warnings(for: song) + leftOut
     }
 }
