@@ -126,12 +126,9 @@ struct SongReport {
         }
     }
 
-    /// `text` with its control characters (C0, DEL, C1: a terminal's escapes, CR, LF) shown as
-    /// spaces, as the lyrics show them: a file's names cannot move the cursor or retitle the
-    /// terminal. JSON escapes them instead.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0 }))
-    }
+    /// `text` with its control characters shown as spaces, as the lyrics show them: a file's
+    /// names cannot move the cursor or retitle the terminal. JSON escapes them instead.
+    static func printable(_ text: String) -> String { String(String.UnicodeScalarView(TextEncoding.controlsAsSpaces(text.unicodeScalars))) }
 
     var text: String {
         var lines: [String] = []

@@ -48,13 +48,12 @@ package enum SheetEngraver {
     /// keep Verovio's times, which are the song's.
     static func timedAsPlayed(_ heads: [[Double]], song: Song) -> [[Double]] {
         guard heads.contains(where: { $0.count == 8 && $0[7] > 0 && $0[5] >= 0 }) else { return heads }
-        let semitones = [0, 2, 4, 5, 7, 9, 11]
         let played = song.notes.map { note in
             (start: song.quarters(atSeconds: note.startSeconds), end: song.quarters(atSeconds: note.endSeconds), pitchClass: Int(note.pitch) % 12)
         }.sorted { $0.start < $1.start }
         return heads.map { head in
-            guard head.count == 8, head[7] > 0, let step = Int(exactly: head[5]), semitones.indices.contains(step) else { return head }
-            let pitchClass = ((semitones[step] + Int(head[6])) % 12 + 12) % 12
+            guard head.count == 8, head[7] > 0, let step = Int(exactly: head[5]), (0..<7).contains(step) else { return head }
+            let pitchClass = SheetMusic.Spelling(step: step, alter: Int(head[6])).pitchClass
             let from = played.partitioningIndex { $0.start >= head[0] - 0.5 }
             let nearest = played[from...].prefix { $0.start <= head[0] + 0.5 }.filter { $0.pitchClass == pitchClass }
                 .min { abs($0.start - head[0]) < abs($1.start - head[0]) }
@@ -240,13 +239,14 @@ package enum SheetEngraver {
             sys.stderr.write("Verovio cannot read the score\n")
             sys.exit(2)
         mei, steps = "{http://www.music-encoding.org/ns/mei}", "cdefgab"
+        xmlid = "{http://www.w3.org/XML/1998/namespace}id"
         # An ending that closes with a repeat and has no ending after it (a first ending alone,
         # as MuseScore exports some): MuseScore plays back from the repeat, then on past the
         # ending, as a reader does; Verovio's expansion plays it once. The section it repeats is
         # put in the expansion after it, and the score read again from that MEI.
         def played_repeats(text):
             root = ET.fromstring(text)
-            ids = {e.get("{http://www.w3.org/XML/1998/namespace}id"): e for e in root.iter()}
+            ids = {e.get(xmlid): e for e in root.iter()}
             def kind(ref):
                 e = ids.get(ref.lstrip("#")) if ref else None
                 return None if e is None else e.tag[len(mei):]
@@ -268,14 +268,18 @@ package enum SheetEngraver {
                 return match.group(1) + " ".join(out) + match.group(3)
             text = re.sub(r'(<expansion plist=")([^"]*)(")', unfold, text)
             return text if changed else None
+        encoded = tk.getMEI()
         try:
-            unfolded = played_repeats(tk.getMEI())
+            unfolded = played_repeats(encoded)
         except ET.ParseError:
             unfolded = None
         # (The expansion is found by its first attribute, as Verovio 6.4.1 writes it; should it
         # not read the MEI back, the score is engraved as Verovio unfolds it.)
-        if unfolded and not tk.loadData(unfolded):
-            tk.loadFile(source)
+        if unfolded:
+            if tk.loadData(unfolded):
+                encoded = unfolded
+            else:
+                tk.loadFile(source)
         svg = tk.renderToSVG(1)
         # Each note's spelling as engraved: its letter (0 C ... 6 B) and alteration in semitones,
         # sounding (accid.ges: the key's or the bar's) or written, on the note or its accid; none
@@ -283,11 +287,10 @@ package enum SheetEngraver {
         alters = {"s": 1, "f": -1, "ss": 2, "x": 2, "ff": -2, "n": 0, "ns": 1, "nf": -1}
         spellings, graced = {}, {}
         try:
-            root = ET.fromstring(tk.getMEI())
+            root = ET.fromstring(encoded)
             # Grace notes (1) and the note or chord each run of them leads to (2), in each layer:
             # MuseScore plays an acciaccatura on the beat, delaying that note; Verovio's timemap
             # puts it before the beat. Their heads take the song's own times (SheetEngraver).
-            xmlid = "{http://www.w3.org/XML/1998/namespace}id"
             for layer in root.iter(mei + "layer"):
                 chorded = {id(n) for chord in layer.iter(mei + "chord") for n in chord.iter(mei + "note")}
                 run = []
@@ -307,7 +310,7 @@ package enum SheetEngraver {
                     continue
                 marks = [element] + list(element.iter(mei + "accid"))
                 given = [m.get("accid.ges") for m in marks if m.get("accid.ges")] + [m.get("accid") for m in marks if m.get("accid")]
-                spellings[element.get("{http://www.w3.org/XML/1998/namespace}id")] = [steps.index(pname), alters.get(given[0], 0) if given else 0]
+                spellings[element.get(xmlid)] = [steps.index(pname), alters.get(given[0], 0) if given else 0]
         except ET.ParseError:
             pass
         timemap = tk.renderToTimemap({"includeMeasures": True})

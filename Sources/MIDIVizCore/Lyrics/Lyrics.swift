@@ -116,7 +116,7 @@ package struct Lyrics: Sendable, Equatable {
             while let mark = text.last, mark == "\r" || mark == "\n" { breakAfter = true; text.removeLast() }
             // Other control characters (C0, DEL, C1) show as spaces; a syllable longer than a
             // line is shortened.
-            text = text.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? space : $0 }
+            text = TextEncoding.controlsAsSpaces(text)
             if CharacterWidth.columns(of: text) > longestLine { text = shortened(text, to: longestLine) }
             texts.append(text)
             if text.isEmpty && (breakBefore || breakAfter) {

@@ -53,6 +53,12 @@ package enum TextEncoding: String, Sendable, Equatable {
         }
     }
 
+    /// `characters` with their control characters (C0, DEL, C1: a terminal's escapes, CR, LF)
+    /// as spaces, as lyrics and names are shown.
+    package static func controlsAsSpaces<Characters: Sequence<Unicode.Scalar>>(_ characters: Characters) -> [Unicode.Scalar] {
+        characters.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0 }
+    }
+
     /// Windows-1252 at 0x80-0x9F (0 where it has no character: those stay C1 controls).
     private static let windows1252High: [UInt32] = [
         0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,

@@ -85,7 +85,7 @@ package struct WrittenNote: Sendable, Hashable {
     /// -1 to 9, middle C's being 4.
     package let octave: Int8
 
-    static let stepSemitones = [0, 2, 4, 5, 7, 9, 11]
+    package static let stepSemitones = [0, 2, 4, 5, 7, 9, 11]
     static let letters = ["C", "D", "E", "F", "G", "A", "B"]
     static let accidentals = ["bb", "b", "", "#", "##"]
 

@@ -49,6 +49,9 @@ public struct SheetMusic: Sendable, Equatable {
         package var alter: Int
 
         package init(step: Int, alter: Int) { (self.step, self.alter) = (step, alter) }
+
+        /// The pitch class it sounds, 0 (C) to 11.
+        package var pitchClass: Int { ((WrittenNote.stepSemitones[step] + alter) % 12 + 12) % 12 }
     }
 
     /// The columns of one tile.
