@@ -27,7 +27,13 @@ struct InfoCommand: ParsableCommand {
         let report = SongReport(song: loaded, path: song)
         // A full disk or a closed stdout: not a summary that looks written (exit 74).
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data(((json ? report.json(includingNotes: notes) : report.text) + "\n").utf8))
+            let output = FileHandle.standardOutput
+            if json {
+                try report.writeJSON(includingNotes: notes) { try output.write(contentsOf: $0) }
+                try output.write(contentsOf: Data("\n".utf8))
+            } else {
+                try output.write(contentsOf: Data((report.text + "\n").utf8))
+            }
         } catch {
             // Foundation wraps the write's errno.
             let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { underlying in

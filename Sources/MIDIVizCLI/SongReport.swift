@@ -15,12 +15,28 @@ struct SongReport {
     }
 
     /// The report as one line of JSON (`--json`), with every note as
-    /// `[start_s, end_s, pitch, velocity, channel, track]` when `includingNotes`.
-    func json(includingNotes: Bool) -> String {
+    /// `[start_s, end_s, pitch, velocity, channel, track]` when `includingNotes`, handed to `write`
+    /// in pieces: the notes a batch at a time, so that a million of them are never one document
+    /// in memory. The pieces make the bytes one encoding of the whole would (keys sorted).
+    func writeJSON(includingNotes: Bool, to write: (Data) throws -> Void) throws {
+        guard includingNotes else { return try write(Self.encoded(Document(report: self, keys: .all))) }
+        // "notes" sorts between "note_count" and "tempo_changes": the keys before it, the notes,
+        // then the keys after it.
+        try write(Self.encoded(Document(report: self, keys: .beforeNotes)).dropLast())  // its "}"
+        try write(Data(",\"notes\":[".utf8))
+        let batch = 16_384
+        for start in stride(from: 0, to: song.notes.count, by: batch) {
+            let notes = song.notes[start..<min(start + batch, song.notes.count)].map(NoteEntry.init)
+            let encoded = Self.encoded(notes).dropFirst().dropLast()  // its "[" and "]"
+            try write(start == 0 ? Data(encoded) : Data(",".utf8) + encoded)
+        }
+        try write(Data("],".utf8) + Self.encoded(Document(report: self, keys: .afterNotes)).dropFirst())  // its "{"
+    }
+
+    private static func encoded(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(Document(report: self, includesNotes: includingNotes))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
     /// Seconds and tempos to 9 decimals, so that binary noise (0.30000000000000004) stays out.
@@ -29,7 +45,10 @@ struct SongReport {
     /// What `--json` writes, key by key.
     private struct Document: Encodable {
         let report: SongReport
-        let includesNotes: Bool
+        /// Which of the keys other than "notes" it holds.
+        let keys: Keys
+
+        enum Keys { case all, beforeNotes, afterNotes }
 
         enum CodingKeys: String, CodingKey {
             case file, title, format, division, durationSeconds = "duration_s", endTick = "end_tick", noteCount = "note_count"
@@ -39,7 +58,7 @@ struct SongReport {
 
         func encode(to encoder: any Encoder) throws {
             let song = report.song, lyrics = report.lyrics
-            var container = encoder.container(keyedBy: CodingKeys.self)
+            var container = Container(keyed: encoder.container(keyedBy: CodingKeys.self), keys: keys)
             try container.encode(report.path, forKey: .file)
             try container.encode(song.defaultTitle, forKey: .title)  // null for none
             try container.encode(song.format, forKey: .format)
@@ -66,9 +85,23 @@ struct SongReport {
                         programs: track.programs.map { Int($0) })
                 }, forKey: .tracks)
             try container.encode(lyrics.syllables.map { SyllableEntry(seconds: SongReport.nine($0.seconds), text: $0.text) }, forKey: .lyrics)
-            try container.encode(lyrics.syllables.isEmpty ? nil : lyrics.encoding.rawValue, forKey: .lyricsEncoding)
+            try container.encode(lyrics.syllables.isEmpty ? nil : lyrics.encoding.rawValue as String?, forKey: .lyricsEncoding)
             try container.encode(song.warnings, forKey: .warnings)
-            if includesNotes { try container.encode(song.notes.map(NoteEntry.init), forKey: .notes) }
+        }
+
+        /// A keyed container that encodes only the keys on its side of "notes".
+        struct Container {
+            var keyed: KeyedEncodingContainer<CodingKeys>
+            let keys: Keys
+
+            mutating func encode(_ value: some Encodable, forKey key: CodingKeys) throws {
+                switch keys {
+                case .all: break
+                case .beforeNotes: guard key.stringValue < CodingKeys.notes.stringValue else { return }
+                case .afterNotes: guard key.stringValue > CodingKeys.notes.stringValue else { return }
+                }
+                try keyed.encode(value, forKey: key)
+            }
         }
     }
 
@@ -128,6 +161,9 @@ struct SongReport {
 
     /// `text` with its control characters shown as spaces, as the lyrics show them: a file's
     /// names cannot move the cursor or retitle the terminal. JSON escapes them instead.
+    /// "1 note", "2 notes".
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     static func printable(_ text: String) -> String { String(String.UnicodeScalarView(TextEncoding.controlsAsSpaces(text.unicodeScalars))) }
 
     var text: String {
@@ -137,8 +173,9 @@ struct SongReport {
             let credits = KaraokeHeaders(song: song).credits
             lines.append("  title: \(Self.printable(title))" + (credits.isEmpty ? "" : " (\(Self.printable(credits.joined(separator: ", "))))"))
         }
-        lines.append("  format \(song.format), \(song.division.description), \(song.tracks.count) track\(song.tracks.count == 1 ? "" : "s")")
-        lines.append("  duration \(SongClock.text(song.durationSeconds)) (\(String(format: "%.3f", song.durationSeconds)) s), \(song.notes.count) notes")
+        lines.append("  format \(song.format), \(song.division.description), \(Self.counted(song.tracks.count, "track"))")
+        let seconds = String(format: "%.3f", song.durationSeconds)
+        lines.append("  duration \(SongClock.text(song.durationSeconds)) (\(seconds) s), \(Self.counted(song.notes.count, "note"))")
         if !song.tempoChanges.isEmpty {
             let shown = song.tempoChanges.prefix(8).map { "\(String(format: "%.1f", $0.beatsPerMinute)) bpm at \(SongClock.text($0.seconds))" }
             let more = song.tempoChanges.count > 8 ? ", … \(song.tempoChanges.count - 8) more" : ""
@@ -166,14 +203,14 @@ struct SongReport {
             case .lyricEvents, .none: source = "lyric events"
             }
             lines.append(
-                "  lyrics: \(lyrics.lines.count) line\(lyrics.lines.count == 1 ? "" : "s"), \(lyrics.syllables.count) syllables (\(source), \(lyrics.encoding.rawValue)), from \(SongClock.text(lyrics.lines[0].start))"
+                "  lyrics: \(Self.counted(lyrics.lines.count, "line")), \(Self.counted(lyrics.syllables.count, "syllable")) (\(source), \(lyrics.encoding.rawValue)), from \(SongClock.text(lyrics.lines[0].start))"
             )
             for line in lyrics.lines.prefix(3) { lines.append("    \(SongClock.text(line.start))  \(line.text)") }
             if lyrics.lines.count > 3 { lines.append("    …") }
         }
         lines.append("  tracks:")
         for (index, track) in song.tracks.enumerated() {
-            var parts = ["\(track.noteCount) notes"]
+            var parts = [Self.counted(track.noteCount, "note")]
             if !track.channels.isEmpty {
                 parts.append("channel\(track.channels.count == 1 ? "" : "s") " + track.channels.map { String(Int($0) + 1) }.joined(separator: ","))
             }
@@ -184,8 +221,13 @@ struct SongReport {
             lines.append("    \(String(format: "%2d", index)) \(name): " + parts.joined(separator: ", "))
         }
         if !song.warnings.isEmpty {
+            // A broken file can make thousands: the first ones, and where all of them are.
+            let shown = 20
             lines.append("  warnings:")
-            lines.append(contentsOf: song.warnings.map { "    - \($0)" })
+            lines.append(contentsOf: song.warnings.prefix(shown).map { "    - \(Self.printable($0))" })
+            if song.warnings.count > shown {
+                lines.append("    - … \(song.warnings.count - shown) more (`midiviz info --json` lists them all)")
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -107,7 +107,7 @@ import Testing
     @Test func unreleasedNotesEndAtTheEndOfTheSongWithAWarning() {
         let result = song([(0, 0, [0x99, 36, 100]), (384, 1, [0xFF, 0x2F, 0x00])])
         #expect(result.notes.count == 1 && result.notes[0].endSeconds == 2.0 && result.notes[0].channel == 9)
-        #expect(result.warnings == ["1 notes never released; they end at the end of the song"])
+        #expect(result.warnings == ["1 note never released; it ends at the end of the song"])
     }
 
     @Test func tempoFromAnyTrackApplies() {
@@ -139,6 +139,29 @@ import Testing
         #expect(result.keySignatures.first?.name == "C minor")
         #expect(result.notes[0].program == 40)
         #expect(result.synthEvents.map(\.bytes) == [[0xC2, 40], [0x92, 50, 60], [0x82, 50, 0]])
+    }
+
+    /// Signatures the standard does not allow are read as the nearest it does, and said once.
+    @Test func signaturesOutOfRangeAreReadAsTheNearestAndWarnedOf() {
+        let result = song([
+            (0, 0, [0xFF, 0x59, 0x02, 8, 0]),  // 8 sharps
+            (96, 0, [0xFF, 0x59, 0x02, 0xF6, 3]),  // 10 flats, mode 3
+            (192, 0, [0xFF, 0x58, 0x04, 0, 40, 24, 8]),  // 0/2^40
+            (288, 0, [0xFF, 0x59, 0x02, 2, 1]),  // B minor: allowed
+        ])
+        #expect(result.keySignatures.map(\.sharps) == [7, -7, 2])
+        #expect(result.keySignatures.map(\.name) == ["C# major", "Cb major", "B minor"])
+        #expect(result.timeSignatures.map { [$0.numerator, $0.denominator] } == [[1, 65536]])
+        #expect(
+            result.warnings == [
+                "3 signatures outside the standard's range; the first: key signature of 8 sharps, mode 0, at tick 0 read as C# major"
+            ])
+        #expect(song([(0, 0, [0xFF, 0x59, 0x02, 0xF9, 1])]).warnings.isEmpty)  // 7 flats, minor
+    }
+
+    @Test func aByteOrderMarkIsNotPartOfATrackName() {
+        let result = song([(0, 0, [0xFF, 0x03, 0x08, 0xEF, 0xBB, 0xBF] + Array("Piano".utf8))])
+        #expect(result.tracks[0].name == "Piano")
     }
 }
 

@@ -109,7 +109,7 @@ import Testing
         let summary = try ProcessRunner.midiviz(["info", url.path])
         #expect(summary.status == 0, "\(summary.stderr)")
         #expect(summary.stdoutText.contains("0 \"\u{201C}Price\u{201D} 5\u{20AC}\": 0 notes"), "\(summary.stdoutText)")
-        #expect(summary.stdoutText.contains("1 \"Song ]0;pwned  [2J\": 1 notes"), "\(summary.stdoutText)")
+        #expect(summary.stdoutText.contains("1 \"Song ]0;pwned  [2J\": 1 note,"), "\(summary.stdoutText)")
         #expect(!summary.stdoutText.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
         #expect(summary.stdoutText.contains(", … 1 more\n"), "\(summary.stdoutText)")
         let json = try ProcessRunner.midiviz(["info", "--json", url.path])
@@ -117,6 +117,32 @@ import Testing
         let names = (object["tracks"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(names == ["\u{201C}Price\u{201D} 5\u{20AC}", "Song\u{1B}]0;pwned\u{07}\u{1B}[2J"], "JSON keeps the name as read")
         #expect((object["key_signatures"] as? [Any])?.count == 9)
+    }
+
+    /// 40,000 notes cross the batches the notes are written in; the document around them is the
+    /// one `--json` writes alone, and holds every note once, in order.
+    @Test func manyNotesAreWrittenInBatchesIntoTheSameDocument() throws {
+        var body: [UInt8] = []
+        for index in 0..<40_000 {
+            body += [0x00, 0x90, UInt8(21 + index % 88), 100, 0x01, 0x80, UInt8(21 + index % 88), 0]
+        }
+        body += [0x00, 0xFF, 0x2F, 0x00]
+        let track = Array("MTrk".utf8) + (0..<4).map { UInt8(truncatingIfNeeded: body.count >> (24 - 8 * $0)) } + body
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("midiviz-many-\(UUID().uuidString).mid")
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + track).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let alone = try ProcessRunner.midiviz(["info", "--json", url.path])
+        let withNotes = try ProcessRunner.midiviz(["info", "--json", "--notes", url.path])
+        #expect(alone.status == 0 && withNotes.status == 0, "\(withNotes.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: withNotes.stdout) as? [String: Any])
+        let notes = try #require(object["notes"] as? [[Double]])
+        #expect(notes.count == 40_000)
+        #expect(notes.enumerated().allSatisfy { index, note in note[2] == Double(21 + index % 88) && abs(note[0] - Double(index) / 192) < 1e-6 })
+        // Taking the notes out leaves the bytes of the document without them.
+        let text = withNotes.stdoutText
+        let start = try #require(text.range(of: ",\"notes\":["))
+        let end = try #require(text.range(of: "]],", range: start.upperBound..<text.endIndex))
+        #expect(String(text[..<start.lowerBound]) + "," + String(text[end.upperBound...]) == alone.stdoutText)
     }
 
     @Test func jsonHasTheDocumentedShape() throws {

@@ -116,7 +116,7 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         let (validated, song) = try frontEndSong(cut)
         #expect(validated.warnings.first?.hasPrefix("file is truncated: track 0 declares") == true)
         #expect(song.notes.count == 2)  // the second note-on survives; its note never ends
-        #expect(song.warnings.contains("1 notes never released; they end at the end of the song"))
+        #expect(song.warnings.contains("1 note never released; it ends at the end of the song"))
     }
 
     @Test(arguments: [

@@ -46,6 +46,9 @@ package enum SongBuilder {
         var timeSignatures: [TimeSignature] = []
         var keySignatures: [KeySignature] = []
         var texts: [TextEvent] = []
+        /// Signatures outside what the standard allows (-7 to 7 sharps, modes 0 and 1, a
+        /// numerator of 0, a denominator past 2^16), read as the nearest allowed.
+        var oddSignatures = FirstOfMany()
         var synthEvents: [TimedMessage] = []
         synthEvents.reserveCapacity(events.underestimatedCount)
         var ordered = TickOrder(events.makeIterator())
@@ -59,15 +62,24 @@ package enum SongBuilder {
                 case 0x03 where tracks[event.track].name == nil:
                     tracks[event.track].name = decodeText(data)
                 case 0x58 where data.count == 4:
-                    timeSignatures.append(
-                        TimeSignature(
-                            seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                            numerator: Int(data[0]), denominator: 1 << min(Int(data[1]), 16)))
+                    let signature = TimeSignature(
+                        seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                        numerator: max(1, Int(data[0])), denominator: 1 << min(Int(data[1]), 16))
+                    if data[0] == 0 || data[1] > 16 {
+                        oddSignatures.note(
+                            "time signature \(data[0])/2^\(data[1]) at tick \(event.tick) read as \(signature.numerator)/\(signature.denominator)")
+                    }
+                    timeSignatures.append(signature)
                 case 0x59 where data.count == 2:
-                    keySignatures.append(
-                        KeySignature(
-                            seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                            sharps: Int(Int8(bitPattern: data[0])), isMinor: data[1] == 1))
+                    let stated = Int(Int8(bitPattern: data[0]))
+                    let signature = KeySignature(
+                        seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
+                        sharps: max(-7, min(7, stated)), isMinor: data[1] == 1)
+                    if stated != signature.sharps || data[1] > 1 {
+                        let said = stated < 0 ? "\(-stated) flats" : "\(stated) sharps"
+                        oddSignatures.note("key signature of \(said), mode \(data[1]), at tick \(event.tick) read as \(signature.name)")
+                    }
+                    keySignatures.append(signature)
                 case 0x01, 0x05:
                     texts.append(
                         TextEvent(
@@ -122,8 +134,16 @@ package enum SongBuilder {
                         program: note.program))
             }
         }
-        if unreleased > 0 {
+        if unreleased == 1 {
+            warnings.append("1 note never released; it ends at the end of the song")
+        } else if unreleased > 1 {
             warnings.append("\(unreleased) notes never released; they end at the end of the song")
+        }
+        if let first = oddSignatures.first {
+            warnings.append(
+                oddSignatures.count == 1
+                    ? "a signature outside the standard's range: \(first)"
+                    : "\(oddSignatures.count) signatures outside the standard's range; the first: \(first)")
         }
         notes.sort { ($0.startSeconds, $0.pitch, $0.channel, $0.track, $0.endSeconds) < ($1.startSeconds, $1.pitch, $1.channel, $1.track, $1.endSeconds) }
         for index in tracks.indices { tracks[index].channels = channelSets[index].sorted() }
@@ -139,6 +159,19 @@ package enum SongBuilder {
     /// lyrics are read: `TextEncoding`).
     static func decodeText(_ bytes: [UInt8]) -> String {
         let trimmed = Array(bytes.prefix { $0 != 0 })
-        return String(String.UnicodeScalarView(TextEncoding.detect([trimmed]).decode(trimmed)))
+        let scalars = TextEncoding.detect([trimmed]).decode(trimmed)
+        // A byte-order mark some editors write before a UTF-8 name is not part of it.
+        return String(String.UnicodeScalarView(scalars.first == "\u{FEFF}" ? Array(scalars.dropFirst()) : scalars))
+    }
+
+    /// How many times something happened, and the first time's description.
+    struct FirstOfMany {
+        private(set) var count = 0
+        private(set) var first: String?
+
+        mutating func note(_ description: @autoclosure () -> String) {
+            if first == nil { first = description() }
+            count += 1
+        }
     }
 }
