@@ -17,7 +17,7 @@ package enum ScoreImport {
             }
             if let problem = WellFormedXML.problem(bytes) { throw .invalid(path: name, reason: problem) }
             if format != "mscx", let root = WellFormedXML.rootName(bytes), root == "score-timewise" {
-                throw .invalid(path: name, reason: "a score-timewise MusicXML, which MuseScore 3 does not read: convert it to score-partwise")
+                throw .invalid(path: name, reason: WellFormedXML.timewiseRefused)
             }
         }
         if ZippedScore.extensions.contains(format) {

@@ -37,6 +37,9 @@ enum WellFormedXML {
         return "not well-formed XML (line \(errors.line ?? parser.lineNumber)): \(why)"
     }
 
+    /// Why a score-timewise MusicXML is refused.
+    static let timewiseRefused = "a score-timewise MusicXML, which MuseScore 3 does not read: convert it to score-partwise"
+
     /// The name of the root element of well-formed `bytes`.
     static func rootName(_ bytes: [UInt8]) -> String? {
         let parser = XMLParser(data: Data(bytes))
