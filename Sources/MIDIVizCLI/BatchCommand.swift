@@ -67,7 +67,13 @@ struct BatchCommand: ParsableCommand {
     func renderOptions() throws -> RenderOptions { try renderArguments.resolved() }
 
     func run() throws {
-        let options = try renderOptions()
+        let options: RenderOptions
+        do {
+            options = try renderOptions()
+        } catch {
+            if !mergeReports { Self.removeEarlierReports(report: report, junit: junit) }
+            throw error
+        }
         if renderArguments.config.printConfig {
             print(ConfigFile.toml(options), terminator: "")
             return
@@ -85,7 +91,7 @@ struct BatchCommand: ParsableCommand {
                 plan = Interruption.stoppingScoreTools { [plan] in plan.sharded(share) }
             }
         } catch {
-            removeEarlierReports()
+            Self.removeEarlierReports(report: report, junit: junit)
             throw fail(error.message, code: error.exitCode)
         }
         let job = BatchJob(plan: plan, force: force, describe: { $0.message })
@@ -136,7 +142,7 @@ struct BatchCommand: ParsableCommand {
     /// A batch refused before any work leaves no earlier run's report where its own would go (a
     /// CI step publishing it would show that run): a regular file there that is a midiviz report
     /// (a batch's JSON, `midiviz batch`'s JUnit XML) is removed; anything else is left as it is.
-    private func removeEarlierReports() {
+    static func removeEarlierReports(report: String?, junit: String?) {
         func isRegularFile(_ path: String) -> Bool {
             var status = stat()
             return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
@@ -147,6 +153,26 @@ struct BatchCommand: ParsableCommand {
         {
             unlink(junit)
         }
+    }
+
+    /// `removeEarlierReports` for arguments that did not parse: the `--report` and `--junit`
+    /// they name (`--report FILE` or `--report=FILE`, before any `--`).
+    static func removeEarlierReports(givenIn arguments: [String]) {
+        guard !arguments.contains("--merge-reports") else { return }
+        var named: [String: String] = [:]
+        var index = arguments.startIndex
+        while index < arguments.endIndex, arguments[index] != "--" {
+            let argument = arguments[index]
+            for option in ["report", "junit"] {
+                if argument == "--" + option, index + 1 < arguments.endIndex {
+                    named[option] = arguments[index + 1]
+                } else if argument.hasPrefix("--\(option)=") {
+                    named[option] = String(argument.dropFirst(option.count + 3))
+                }
+            }
+            index += 1
+        }
+        removeEarlierReports(report: named["report"], junit: named["junit"])
     }
 
     /// Writes `summary` as the `--report` and `--junit` files asked for.

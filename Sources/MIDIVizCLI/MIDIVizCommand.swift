@@ -19,6 +19,21 @@ public struct MIDIVizCommand: ParsableCommand {
         if let name = DashedFileName.first(in: arguments) {
             Foundation.exit(fail(DashedFileName.message(name), code: 64).rawValue)
         }
-        main(BareOptions.expand(arguments))
+        let expanded = BareOptions.expand(arguments)
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(expanded)
+        } catch {
+            // A batch refused for its arguments leaves no earlier run's report.
+            if expanded.first == "batch", exitCode(for: error) != .success {
+                BatchCommand.removeEarlierReports(givenIn: Array(expanded.dropFirst()))
+            }
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
 }

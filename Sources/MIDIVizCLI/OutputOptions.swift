@@ -8,7 +8,7 @@ struct OutputOptions: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help:
-            "The video to write, by its extension: .mp4 (H.264 + AAC), .mov (ProRes + PCM), .webm (VP9 + Opus) or .gif (default: the song's name with .mp4, next to it)."
+            "The video to write, by its extension: .mp4 (H.264 + AAC), .mov (ProRes + PCM), .webm (VP9 + Opus) or .gif (default: the song's name with .mp4, next to it; for demo, demo.mp4 in the current folder)."
     )
     var output: String?
 

@@ -4,7 +4,7 @@ import Testing
 
 /// What a user reads and loads: `--help`, `--version`, the shell completions.
 @Suite(.timeLimit(.minutes(30))) struct HelpAndCompletionTests {
-    static let commands = [[String](), ["render"], ["demo"], ["frame"], ["info"]]
+    static let commands = [[String](), ["render"], ["batch"], ["demo"], ["frame"], ["info"]]
 
     /// Defaults read as a user would type them: no Swift values, no default said twice, no
     /// machine-dependent default, and ASCII only (the man page's roff drops the rest).
@@ -24,8 +24,9 @@ import Testing
         #expect(nonASCII.isEmpty, "non-ASCII in \(command) --help: \(String(String.UnicodeScalarView(nonASCII)))")
         if command == ["render"] {
             #expect(flattened.contains("(default: 1920x1080)"))
-            #expect(flattened.contains("--jobs <n> Render on this many cores (default: all of them)."))
+            #expect(flattened.contains("--jobs <n> Render on this many cores (default: all of them); batch: render this many songs at once"))
         }
+        if command == ["demo"] { #expect(flattened.contains("for demo, demo.mp4 in the current folder)")) }
     }
 
     @Test func versionComesFromTheSource() throws {

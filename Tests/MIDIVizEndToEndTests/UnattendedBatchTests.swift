@@ -176,6 +176,17 @@ struct UnattendedBatchTests {
         let missing = try batch(["songs/a.mid", "nothere.mid", "--output-dir", "v", "--report", "r.json", "--junit", "r.xml"], in: root)
         #expect(missing.status == 66, "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/r.json") && !FileManager.default.fileExists(atPath: root + "/r.xml"))
+        // Refused for an option: by the parser, by its check, in a config file; a report
+        // named with "=". Each run's reports were made again first.
+        try "style = \"nope\"\n".write(toFile: root + "/bad.toml", atomically: true, encoding: .utf8)
+        for refusal in [["--style", "nope"], ["--bogus"], ["--jobs", "0"], ["--keys", "C7-C2"], ["--config", "bad.toml"]] {
+            #expect(try batch(["songs/a.mid", "--output-dir", "v", "--report", "r.json", "--junit", "r.xml", "--force"], in: root).status == 0)
+            let refused = try batch(["songs/a.mid", "--output-dir", "v", "--report=r.json", "--junit", "r.xml"] + refusal, in: root)
+            #expect(refused.status == 64, "\(refusal): \(refused.stderr)")
+            #expect(
+                !FileManager.default.fileExists(atPath: root + "/r.json") && !FileManager.default.fileExists(atPath: root + "/r.xml"),
+                "\(refusal) left the earlier reports")
+        }
         // Not a report: kept, whatever the refusal.
         try "{\"notes\": []}\n".write(toFile: root + "/other.json", atomically: true, encoding: .utf8)
         try "<?xml version=\"1.0\"?>\n<testsuites/>\n".write(toFile: root + "/other.xml", atomically: true, encoding: .utf8)

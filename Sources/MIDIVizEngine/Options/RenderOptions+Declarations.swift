@@ -189,7 +189,10 @@ extension RenderOptions {
 
     private static let run: [OptionDeclaration] = [
         .optional(
-            "jobs", .render, \.jobs, help: "Render on this many cores (default: all of them).", valueName: "n",
+            "jobs", .render, \.jobs,
+            help:
+                "Render on this many cores (default: all of them); batch: render this many songs at once, each on the cores left to it (default: 1).",
+            valueName: "n",
             allowed: ({ $0 >= 1 }, "at least 1"), perSong: false, example: "2", shapesOutput: false),
         .value(
             "stall-timeout", .render, \.stallTimeoutSeconds, help: "Fail when ffmpeg takes no frame for this many seconds.",
