@@ -56,7 +56,7 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
         case .option(let error):
             return error.message(prefix: "")
         case .songTooLong(let song, let seconds, let maximum):
-            return "cannot render \(song): it lasts \(Int(seconds)) s, more than the longest allowed, \(Int(maximum)) s"
+            return "cannot render \(song): it lasts \(SongClock.seconds(seconds)) s, more than the longest allowed, \(SongClock.seconds(maximum)) s"
         case .emptyRange(let start, let end, let to):
             return to != nil
                 ? "nothing to render: the end \(SongClock.text(end)) is not a frame after the start \(SongClock.text(start))"

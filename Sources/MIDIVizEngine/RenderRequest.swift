@@ -39,6 +39,9 @@ public struct RenderRequest: Sendable {
     public static let defaultMaximumSongSeconds: Double = 3600
     /// How long ffmpeg may take no frame before the run fails.
     public var stallTimeoutSeconds: Double = 60
+    /// x264's rate factor and preset for a video output that names none.
+    public var crf = 20
+    public var preset = "veryfast"
     /// Only this share of the whole song's frames, as a silent video for `join` (nil: the range).
     public var segment: RenderSegment?
     /// Other files the options came from (config files): no output may replace one.
@@ -80,8 +83,9 @@ public struct SoundSettings: Sendable {
 /// One output of a render. Each appears under its path only when the whole run has succeeded.
 public enum RenderOutput: Sendable, Hashable {
     /// A video file through ffmpeg: MP4, MOV, WebM or GIF. `crf` and `preset` are x264's
-    /// (VP9's rate factor follows `crf`).
-    case video(path: String, container: VideoContainer, crf: Int, preset: String)
+    /// (VP9's rate factor follows `crf`); nil for the request's (`RenderRequest.crf`, `.preset`:
+    /// the options' when the request was made from options).
+    case video(path: String, container: VideoContainer, crf: Int?, preset: String?)
     /// `frame_000001.png` ... in a folder holding nothing else afterwards.
     case pngFrames(directory: String, level: Int)
     /// The sound as 16-bit stereo PCM WAV.
@@ -109,8 +113,8 @@ public enum RenderOutput: Sendable, Hashable {
     /// The container of a video output.
     var container: VideoContainer? { if case .video(_, let container, _, _) = self { return container } else { return nil } }
 
-    /// H.264 + AAC in an MP4.
-    public static func mp4(path: String, crf: Int = 20, preset: String = "veryfast") -> RenderOutput {
+    /// H.264 + AAC in an MP4; `crf` and `preset` nil for the request's.
+    public static func mp4(path: String, crf: Int? = nil, preset: String? = nil) -> RenderOutput {
         .video(path: path, container: .mp4, crf: crf, preset: preset)
     }
 }

@@ -43,7 +43,8 @@ public struct TextEvent: Sendable, Equatable {
 }
 
 /// A sounding note: start and end in seconds, channel 0-based (drums are 9), track the 0-based
-/// index of the MTrk chunk holding its note-on. 24 bytes: a file holds at most 65,535 tracks.
+/// index of the MTrk chunk holding its note-on. 24 bytes: a file holds at most 65,535 tracks, and
+/// a track number outside 0-65,535 is held as the nearest.
 public struct Note: Sendable, Equatable {
     public var startSeconds: Double
     public var endSeconds: Double
@@ -56,7 +57,7 @@ public struct Note: Sendable, Equatable {
 
     public var track: Int {
         get { Int(trackIndex) }
-        set { trackIndex = UInt16(newValue) }
+        set { trackIndex = UInt16(clamping: newValue) }
     }
 
     public init(startSeconds: Double, endSeconds: Double, pitch: UInt8, velocity: UInt8, channel: UInt8, track: Int, program: UInt8 = 0) {
@@ -65,7 +66,7 @@ public struct Note: Sendable, Equatable {
         self.pitch = pitch
         self.velocity = velocity
         self.channel = channel
-        self.trackIndex = UInt16(track)
+        self.trackIndex = UInt16(clamping: track)
         self.program = program
     }
 }

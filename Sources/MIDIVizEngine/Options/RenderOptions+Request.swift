@@ -206,6 +206,13 @@ extension RenderRequest {
             sound: wantsSound ? options.soundSettings : nil, outputs: outputs, jobs: options.jobs ?? defaultJobs)
         func seconds(_ spec: TimeSpec?, _ name: String) throws(RenderError) -> Double? {
             guard let spec else { return nil }
+            // Values the option's text cannot give, set by hand.
+            let possible =
+                switch spec {
+                case .seconds(let seconds): seconds.isFinite && seconds >= 0
+                case .bar(let number): number >= 1
+                }
+            guard possible else { throw .option(.outOfRange(option: name, value: spec.optionText, allowed: TimeSpec.expected)) }
             guard let seconds = spec.seconds(in: song) else {
                 throw .noBarsToCount(option: name, time: spec.optionText, song: songName)
             }
@@ -215,6 +222,8 @@ extension RenderRequest {
         endSeconds = try seconds(options.to, "to")
         maximumSongSeconds = options.maximumSongSeconds
         stallTimeoutSeconds = options.stallTimeoutSeconds
+        crf = options.crf
+        preset = options.preset
         backgroundImagePath = options.backgroundImage
         if let path = options.backgroundVideo {
             backgroundVideo = try BackgroundVideo.probe(path, dim: options.backgroundDim, end: options.backgroundVideoEnd)

@@ -132,7 +132,8 @@ extension RenderJob {
                         path: temporary[output]!, scratch: try transaction.scratch(beside: path, suffix: "mkv"),
                         palette: try transaction.scratch(beside: path, suffix: "png"), ffmpeg: plan.ffmpeg!,
                         settings: plan.settings, stallTimeoutSeconds: request.stallTimeoutSeconds))
-            case .video(let path, let container, let crf, let preset):
+            case .video(let path, let container, let named, let namedPreset):
+                let crf = named ?? request.crf, preset = namedPreset ?? request.preset
                 let carriesSound = output == plan.encoder
                 let identity = try segmentIdentity(plan, crf: crf, preset: preset)
                 let sink = try VideoEncoderSink(

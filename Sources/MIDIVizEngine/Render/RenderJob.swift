@@ -18,6 +18,7 @@ public final class RenderJob: Sendable {
         var isStopped = false
         var stopSignal: Int32?
         var isRunning = false
+        var hasRun = false
     }
     let state = Mutex(State())
     private let runEnded = DispatchSemaphore(value: 0)
@@ -30,6 +31,7 @@ public final class RenderJob: Sendable {
         try request.settings.check(forVideo: request.outputs.contains(where: \.needsEvenSides))
         guard request.jobs >= 1 else { throw .option(.outOfRange(option: "jobs", value: String(request.jobs), allowed: "at least 1")) }
         try Self.checkLength(of: request.song, named: request.songName, maximum: request.maximumSongSeconds)
+        try Self.checkValues(of: request)
         if request.sound == nil, request.outputs.contains(where: { if case .wav = $0 { return true } else { return false } }) {
             throw .usage("a WAV output needs sound settings")
         }
@@ -59,6 +61,12 @@ public final class RenderJob: Sendable {
     /// - Parameter progress: called after each frame, from the thread that finished it.
     public func run(progress: @escaping @Sendable (RenderProgress) -> Void = { _ in }) throws(RenderError) -> RenderSummary {
         signal(SIGPIPE, SIG_IGN)  // a reader gone is an error from write, not a signal
+        let ranBefore = state.withLock { state in
+            defer { state.hasRun = true }
+            return state.hasRun
+        }
+        // Its outputs are committed or discarded: nothing is left to run.
+        guard !ranBefore else { throw .usage("a RenderJob runs once: make another for another render") }
         state.withLock { $0.isRunning = true }
         defer {
             state.withLock { $0.isRunning = false }
@@ -75,9 +83,40 @@ public final class RenderJob: Sendable {
         }
     }
 
-    /// Refuses a song longer than `maximum` seconds (a finite number).
+    /// The request's own values, set by hand or from options: each in the range the options allow.
+    private static func checkValues(of request: RenderRequest) throws(RenderError) {
+        func outOfRange(_ option: String, _ value: some CustomStringConvertible, _ allowed: String) -> RenderError {
+            .option(.outOfRange(option: option, value: value.description, allowed: allowed))
+        }
+        guard request.stallTimeoutSeconds.isFinite, request.stallTimeoutSeconds > 0 else {
+            throw outOfRange("stall-timeout", request.stallTimeoutSeconds, "a positive number of seconds")
+        }
+        guard request.startSeconds.isFinite, request.startSeconds >= 0 else { throw outOfRange("from", request.startSeconds, "0 or more seconds") }
+        if let end = request.endSeconds, !end.isFinite || end < 0 { throw outOfRange("to", end, "0 or more seconds") }
+        for output in request.outputs {
+            switch output {
+            case .video(let path, let container, let crf, let preset):
+                if let named = VideoContainer(outputPath: path), named != container {
+                    throw .usage("\(path) would hold a \(container.rawValue) file under .\(named.rawValue)")
+                }
+                let crf = crf ?? request.crf, preset = preset ?? request.preset
+                guard (0...51).contains(crf) else { throw outOfRange("crf", crf, "between 0 and 51") }
+                if container == .mp4, !RenderOptions.presets.contains(preset) {
+                    throw outOfRange("preset", preset, "one of " + RenderOptions.presets.joined(separator: ", "))
+                }
+            case .pngFrames(_, let level):
+                guard (0...9).contains(level) else { throw outOfRange("png-level", level, "between 0 and 9") }
+            case .wav, .rawYUV:
+                break
+            }
+        }
+    }
+
+    /// Refuses a song longer than `maximum` seconds (a finite number), or one whose values are
+    /// out of range (`Song.problem`).
     static func checkLength(of song: Song, named name: String, maximum: Double) throws(RenderError) {
         guard maximum.isFinite, maximum > 0 else { throw .usage("the longest song must be a positive number of seconds") }
+        if let problem = song.problem { throw .badInput("cannot render \(name): \(problem)") }
         guard song.durationSeconds <= maximum else {
             throw .songTooLong(song: name, seconds: song.durationSeconds, maximumSeconds: maximum)
         }
