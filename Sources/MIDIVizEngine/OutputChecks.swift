@@ -93,16 +93,11 @@ package enum OutputChecks {
         if isFolder {
             guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            // A frame is a regular file (not a folder or a link named as one).
-            func isFrame(_ entry: String) -> Bool {
-                var entryStatus = stat()
-                return isFrameName(entry) && lstat(path + "/" + entry, &entryStatus) == 0 && entryStatus.st_mode & S_IFMT == S_IFREG
-            }
+            let others = nonFrames(in: path)
             // The frames there go with the folder: none may be a file the run reads.
-            for frame in names.filter(isFrame).sorted() {
+            for frame in names.filter({ !others.contains($0) }).sorted() {
                 if let what = reads.what(path + "/" + frame) { throw .usage("refusing to write frames into \(name): its \(frame) is the \(what)") }
             }
-            let others = names.filter { !isFrame($0) }.sorted()
             if let first = others.first {
                 throw .cannotCreate(
                     "cannot write frames into \(name): it holds \(others.count) file(s) other than frames (\(first)); "
@@ -141,6 +136,16 @@ package enum OutputChecks {
         guard !extensions.contains(given.lowercased()) else { return }
         let named = extensions.sorted().map { "." + $0 }.joined(separator: " or ")
         throw .usage("cannot write \(path): it would hold a \(format) file under .\(given); name it \(named)")
+    }
+
+    /// What in the folder at `path` is not a frame, sorted: a frame is a regular file (not a
+    /// folder or a link named as one) with a name `isFrameName` takes.
+    static func nonFrames(in path: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { entry in
+            var entryStatus = stat()
+            return !(isFrameName(entry) && lstat(path + "/" + entry, &entryStatus) == 0 && entryStatus.st_mode & S_IFMT == S_IFREG)
+        }.sorted()
     }
 
     /// `frame_000001.png` and the like, as `PNGFolderSink` names them: what a frames folder may

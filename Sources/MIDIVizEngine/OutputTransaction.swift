@@ -43,6 +43,19 @@ final class OutputTransaction: Sendable {
     /// Whether every output has been committed under its name.
     var isCommitted: Bool { state.withLock { $0.committedAll } }
 
+    /// Each temporary's path and how a message names it: an output by its own path, a scratch
+    /// file as a temporary beside its output (whose path is the scratch's final path without the
+    /// suffix `scratch(beside:suffix:)` added).
+    var names: [(temporary: String, shown: String)] {
+        state.withLock { state in
+            state.staged.map { ($0.temporaryPath, $0.finalPath) }
+                + state.scratches.map { scratch in
+                    let output = scratch.finalPath.lastIndex(of: ".").map { String(scratch.finalPath[..<$0]) } ?? scratch.finalPath
+                    return (scratch.temporaryPath, "a temporary file beside \(output)")
+                }
+        }
+    }
+
     func commit() throws(RenderError) {
         try state.withLock { (state) throws(RenderError) in
             guard !state.isClosed else { throw .interrupted(signal: nil) }

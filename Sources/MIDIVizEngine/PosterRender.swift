@@ -39,10 +39,10 @@ public enum PosterRender {
             return [settings.overlaysLeftOutWarning(song: song)].compactMap { $0 }
         } catch let error as RenderError {
             staged.discard()
-            throw error
+            throw error.naming([(staged.temporaryPath, path)])
         } catch {
             staged.discard()
-            throw .cannotCreate(String(describing: error))
+            throw RenderError.cannotCreate(String(describing: error)).naming([(staged.temporaryPath, path)])
         }
     }
 }

@@ -138,3 +138,22 @@ public enum RenderError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 }
+
+extension RenderError {
+    /// The error with each temporary's path in its message named as `names` say: the user
+    /// named the output, not the hidden file it is made in.
+    func naming(_ names: [(temporary: String, shown: String)]) -> RenderError {
+        func named(_ message: String) -> String {
+            names.reduce(message) { text, name in text.replacingOccurrences(of: name.temporary, with: name.shown) }
+        }
+        switch self {
+        case .usage(let message): return .usage(named(message))
+        case .badInput(let message): return .badInput(named(message))
+        case .missingInput(let message): return .missingInput(named(message))
+        case .unavailable(let message): return .unavailable(named(message))
+        case .cannotCreate(let message): return .cannotCreate(named(message))
+        case .failed(let message): return .failed(named(message))
+        default: return self
+        }
+    }
+}

@@ -95,7 +95,14 @@ final class StagedOutput: Sendable {
             if isFolder { mode = mode & 0o077 | made.st_mode & 0o700 | (keepsGroup ? old.st_mode & 0o2000 : 0) }
             chmod(temporaryPath, mode)
         }
+        // A frames folder goes whole: what was put in it since the run's check stays, and so
+        // does the folder.
+        func checkFolder() throws(RenderError) {
+            guard isFolder, let first = OutputChecks.nonFrames(in: finalPath).first else { return }
+            throw .cannotCreate("cannot write frames into \(finalPath): it now holds a file other than frames (\(first)); left as it is")
+        }
         if FileManager.default.fileExists(atPath: finalPath) {
+            try checkFolder()
             // A file is kept by a hard link (the old one stays in place until the rename); where
             // links are not supported, it is moved aside like a folder.
             guard (!isFolder && link(finalPath, backup) == 0) || rename(finalPath, backup) == 0 else {
@@ -106,7 +113,9 @@ final class StagedOutput: Sendable {
         var moved = rename(temporaryPath, finalPath) == 0
         // A folder that appeared since the check above (another job's, into the same place) is
         // kept aside like one that was there, once.
-        if !moved, isFolder, errno == ENOTEMPTY || errno == EEXIST, backupPath == nil, rename(finalPath, backup) == 0 {
+        if !moved, isFolder, errno == ENOTEMPTY || errno == EEXIST, backupPath == nil, OutputChecks.nonFrames(in: finalPath).isEmpty,
+            rename(finalPath, backup) == 0
+        {
             backupPath = backup
             moved = rename(temporaryPath, finalPath) == 0
         }

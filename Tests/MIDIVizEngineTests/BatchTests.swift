@@ -129,6 +129,15 @@ struct BatchTests {
         #expect(BatchShard(index: 0, count: count) == nil && BatchShard(index: count + 1, count: count) == nil)
     }
 
+    /// Durations missing or not numbers count as 0 s: every song is still in one share (a
+    /// shorter list trapped, from a hostile consumer of the library).
+    @Test func missingDurationsCountAsNone() throws {
+        let names = ["a", "b", "c"]
+        var seen: [String] = []
+        for index in 1...2 { seen += try #require(BatchShard(index: index, count: 2)).share(names, durations: [1, .nan], name: { $0 }) }
+        #expect(seen.sorted() == names)
+    }
+
     @Test func aShardIsReadAsKOverNAndFromEachEnginesVariables() throws {
         #expect(BatchShard("2/3") == BatchShard(index: 2, count: 3))
         for bad in ["4/3", "0/3", "1/0", "x/3", "1/3/1", "1", ""] { #expect(BatchShard(bad) == nil, "\(bad)") }

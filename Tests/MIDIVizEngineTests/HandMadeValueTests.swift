@@ -109,6 +109,29 @@ struct HandMadeValueTests {
         #expect(sizes[1] * 2 < sizes[0], "\(sizes)")
     }
 
+    /// A file put into the frames folder while the run draws is not lost when the frames are
+    /// moved into place: the run fails and leaves the folder as it is (the swap deleted it).
+    @Test func aFileThatAppearsInTheFramesFolderMeanwhileIsKept() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = folder + "/z"
+        try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
+        let job = try RenderJob(Support.request(try Support.song(), songPath: nil, outputs: [.pngFrames(directory: frames, level: 1)], sound: false))
+        do {
+            _ = try job.run { progress in
+                if progress.framesDone == 3 {
+                    try? FileManager.default.createDirectory(atPath: frames + "/sub", withIntermediateDirectories: false)
+                    FileManager.default.createFile(atPath: frames + "/sub/keep.txt", contents: Data("mine".utf8))
+                }
+            }
+            Issue.record("the frames replaced the folder")
+        } catch {
+            #expect(error.exitCode == 73 && error.description.contains("now holds a file other than frames (sub)"), "\(error)")
+        }
+        #expect(FileManager.default.contents(atPath: frames + "/sub/keep.txt") == Data("mine".utf8))
+        #expect(Support.contents(folder) == ["z"], "no temporary left")
+    }
+
     /// A job runs once; the second run says so (it said "interrupted").
     @Test func aJobRunsOnce() throws {
         let folder = try Support.folder()

@@ -10,6 +10,27 @@ import Testing
 @Suite(.timeLimit(.minutes(30))) struct OutputTransactionTests {
     typealias Support = EngineTestSupport
 
+    /// An error about a temporary names the output the user asked for: a staged file or folder
+    /// by its own path, a scratch file as a temporary beside its output (a full disk said
+    /// `cannot write /x/.a.mp4.f32.midiviz-10142-wvM9FP: No space left on device`).
+    @Test func errorsNameTheOutputsNotTheirTemporaries() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let transaction = OutputTransaction()
+        let frames = try transaction.stage(.pngFrames(directory: folder + "/frames", level: 1))
+        let spool = try transaction.scratch(beside: folder + "/a.mp4", suffix: "f32")
+        let failures: [RenderError] = [
+            .failed("cannot write \(spool): No space left on device"), .cannotCreate("\(frames)/frame_000001.png: libpng: Write Error"),
+        ]
+        #expect(
+            failures.map { $0.naming(transaction.names).description } == [
+                "cannot write a temporary file beside \(folder)/a.mp4: No space left on device",
+                "\(folder)/frames/frame_000001.png: libpng: Write Error",
+            ])
+        transaction.discard()
+        #expect(Support.contents(folder).isEmpty)
+    }
+
     @Test func anOutputNamingTheInputIsRefusedAndTheSongKept() throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -127,8 +127,10 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
 
     /// The items of this share: longest first, each to the share with the least music so far
     /// (ties: the lower share), so shares are balanced by duration. The same on every machine:
-    /// it depends only on the items' order, names and durations.
-    public func share<Item>(_ items: [Item], durations: [Double], name: (Item) -> String) -> [Item] {
+    /// it depends only on the items' order, names and durations. An item without a duration
+    /// (`durations` shorter than `items`), or with one that is not a number, counts as 0 s.
+    public func share<Item>(_ items: [Item], durations given: [Double], name: (Item) -> String) -> [Item] {
+        let durations = items.indices.map { $0 < given.count && !given[$0].isNaN ? given[$0] : 0 }
         let order = items.indices.sorted {
             durations[$0] != durations[$1] ? durations[$0] > durations[$1] : name(items[$0]) < name(items[$1])
         }

@@ -76,10 +76,11 @@ public final class RenderJob: Sendable {
             return try perform(progress: progress)
         } catch {
             for sink in currentSinks() { sink.stop() }
+            let names = transaction.names
             transaction.discard()
             let (stopped, signal) = state.withLock { ($0.isStopped, $0.stopSignal) }
             if stopped { throw .interrupted(signal: signal) }
-            throw error
+            throw error.naming(names)
         }
     }
 
