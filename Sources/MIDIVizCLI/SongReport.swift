@@ -159,11 +159,11 @@ struct SongReport {
         }
     }
 
-    /// `text` with its control characters shown as spaces, as the lyrics show them: a file's
-    /// names cannot move the cursor or retitle the terminal. JSON escapes them instead.
     /// "1 note", "2 notes".
     static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
+    /// `text` with its control characters shown as spaces, as the lyrics show them: a file's
+    /// names cannot move the cursor or retitle the terminal. JSON escapes them instead.
     static func printable(_ text: String) -> String { String(String.UnicodeScalarView(TextEncoding.controlsAsSpaces(text.unicodeScalars))) }
 
     var text: String {

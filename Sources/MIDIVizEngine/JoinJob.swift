@@ -70,8 +70,9 @@ package final class JoinJob: Sendable {
         do {
             return try perform()
         } catch {
+            let names = transaction.names
             transaction.discard()
-            throw state.withLock { $0.stopped } ? RenderError.interrupted(signal: nil) : error
+            throw state.withLock { $0.stopped } ? RenderError.interrupted(signal: nil) : error.naming(names)
         }
     }
 

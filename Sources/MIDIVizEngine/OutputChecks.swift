@@ -93,9 +93,10 @@ package enum OutputChecks {
         if isFolder {
             guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            let others = nonFrames(in: path)
+            let others = nonFrames(in: path) ?? []
+            let otherNames = Set(others)
             // The frames there go with the folder: none may be a file the run reads.
-            for frame in names.filter({ !others.contains($0) }).sorted() {
+            for frame in names.filter({ !otherNames.contains($0) }).sorted() {
                 if let what = reads.what(path + "/" + frame) { throw .usage("refusing to write frames into \(name): its \(frame) is the \(what)") }
             }
             if let first = others.first {
@@ -139,9 +140,10 @@ package enum OutputChecks {
     }
 
     /// What in the folder at `path` is not a frame, sorted: a frame is a regular file (not a
-    /// folder or a link named as one) with a name `isFrameName` takes.
-    static func nonFrames(in path: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    /// folder or a link named as one) with a name `isFrameName` takes. Nil when it cannot be
+    /// listed.
+    static func nonFrames(in path: String) -> [String]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
         return names.filter { entry in
             var entryStatus = stat()
             return !(isFrameName(entry) && lstat(path + "/" + entry, &entryStatus) == 0 && entryStatus.st_mode & S_IFMT == S_IFREG)

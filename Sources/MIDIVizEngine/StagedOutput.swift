@@ -98,8 +98,13 @@ final class StagedOutput: Sendable {
         // A frames folder goes whole: what was put in it since the run's check stays, and so
         // does the folder.
         func checkFolder() throws(RenderError) {
-            guard isFolder, let first = OutputChecks.nonFrames(in: finalPath).first else { return }
-            throw .cannotCreate("cannot write frames into \(finalPath): it now holds a file other than frames (\(first)); left as it is")
+            guard isFolder else { return }
+            guard let others = OutputChecks.nonFrames(in: finalPath) else {
+                throw .cannotCreate("cannot write frames into \(finalPath): it is no longer a folder that can be read; left as it is")
+            }
+            if let first = others.first {
+                throw .cannotCreate("cannot write frames into \(finalPath): it now holds a file other than frames (\(first)); left as it is")
+            }
         }
         if FileManager.default.fileExists(atPath: finalPath) {
             try checkFolder()
@@ -111,16 +116,24 @@ final class StagedOutput: Sendable {
             backupPath = backup
         }
         var moved = rename(temporaryPath, finalPath) == 0
+        let failure = moved ? 0 : errno
+        var reason = moved ? "" : systemError(failure)
         // A folder that appeared since the check above (another job's, into the same place) is
-        // kept aside like one that was there, once.
-        if !moved, isFolder, errno == ENOTEMPTY || errno == EEXIST, backupPath == nil, OutputChecks.nonFrames(in: finalPath).isEmpty,
-            rename(finalPath, backup) == 0
-        {
-            backupPath = backup
-            moved = rename(temporaryPath, finalPath) == 0
+        // kept aside like one that was there, once, if it holds frames only.
+        if !moved, isFolder, failure == ENOTEMPTY || failure == EEXIST, backupPath == nil {
+            do throws(RenderError) {
+                try checkFolder()
+            } catch {
+                rollBack()
+                throw error
+            }
+            if rename(finalPath, backup) == 0 {
+                backupPath = backup
+                moved = rename(temporaryPath, finalPath) == 0
+                if !moved { reason = systemError() }
+            }
         }
         guard moved else {
-            let reason = systemError()
             rollBack()
             throw .cannotCreate("cannot write \(finalPath): \(reason)")
         }

@@ -62,7 +62,7 @@ struct HandMadeValueTests {
             ("crf", { $0.crf = -1 }),
             ("preset", { $0.outputs = [.mp4(path: video, preset: "bogus")] }),
             ("png-level", { $0.outputs = [.pngFrames(directory: folder + "/f", level: 42)] }),
-            ("a.gif would hold a mp4 file under .gif", { $0.outputs = [.video(path: folder + "/a.gif", container: .mp4, crf: nil, preset: nil)] }),
+            ("a.gif would hold a MP4 video under .gif", { $0.outputs = [.video(path: folder + "/a.gif", container: .mp4, crf: nil, preset: nil)] }),
         ]
         for (said, spoil) in cases {
             var request = Support.request(song, songPath: nil, outputs: [.mp4(path: video)], sound: false)

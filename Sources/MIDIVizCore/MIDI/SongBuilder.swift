@@ -76,7 +76,7 @@ package enum SongBuilder {
                         seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
                         sharps: max(-7, min(7, stated)), isMinor: data[1] == 1)
                     if stated != signature.sharps || data[1] > 1 {
-                        let said = stated < 0 ? "\(-stated) flats" : "\(stated) sharps"
+                        let count = abs(stated), said = "\(count) \(stated < 0 ? "flat" : "sharp")\(count == 1 ? "" : "s")"
                         oddSignatures.note("key signature of \(said), mode \(data[1]), at tick \(event.tick) read as \(signature.name)")
                     }
                     keySignatures.append(signature)

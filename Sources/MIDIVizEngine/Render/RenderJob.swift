@@ -97,8 +97,10 @@ public final class RenderJob: Sendable {
         for output in request.outputs {
             switch output {
             case .video(let path, let container, let crf, let preset):
-                if let named = VideoContainer(outputPath: path), named != container {
-                    throw .usage("\(path) would hold a \(container.rawValue) file under .\(named.rawValue)")
+                // A name without an extension is taken as it is (`OutputChecks.checkExtension`).
+                let name = PathParts(path).name
+                if let dot = name.lastIndex(of: "."), dot != name.startIndex, let named = VideoContainer(outputPath: path), named != container {
+                    throw .usage("\(path) would hold a \(container.rawValue.uppercased()) video under .\(named.rawValue)")
                 }
                 let crf = crf ?? request.crf, preset = preset ?? request.preset
                 guard (0...51).contains(crf) else { throw outOfRange("crf", crf, "between 0 and 51") }
