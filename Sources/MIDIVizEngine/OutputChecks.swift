@@ -92,11 +92,9 @@ package enum OutputChecks {
         let kind = status.st_mode & S_IFMT
         if isFolder {
             guard kind == S_IFDIR else { throw .cannotCreate("cannot write frames into \(name): it is not a folder") }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            let others = nonFrames(in: path) ?? []
-            let otherNames = Set(others)
+            let (frames, others) = listing(of: path) ?? ([], [])
             // The frames there go with the folder: none may be a file the run reads.
-            for frame in names.filter({ !otherNames.contains($0) }).sorted() {
+            for frame in frames {
                 if let what = reads.what(path + "/" + frame) { throw .usage("refusing to write frames into \(name): its \(frame) is the \(what)") }
             }
             if let first = others.first {
@@ -139,15 +137,23 @@ package enum OutputChecks {
         throw .usage("cannot write \(path): it would hold a \(format) file under .\(given); name it \(named)")
     }
 
-    /// What in the folder at `path` is not a frame, sorted: a frame is a regular file (not a
-    /// folder or a link named as one) with a name `isFrameName` takes. Nil when it cannot be
-    /// listed.
-    static func nonFrames(in path: String) -> [String]? {
+    /// The folder at `path`'s frames and the rest, each sorted, from one listing: a frame is a
+    /// regular file (not a folder or a link named as one) with a name `isFrameName` takes. Nil
+    /// when it cannot be listed.
+    static func listing(of path: String) -> (frames: [String], others: [String])? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
-        return names.filter { entry in
+        var frames: [String] = [], others: [String] = []
+        for entry in names.sorted() {
             var entryStatus = stat()
-            return !(isFrameName(entry) && lstat(path + "/" + entry, &entryStatus) == 0 && entryStatus.st_mode & S_IFMT == S_IFREG)
-        }.sorted()
+            let isFrame = isFrameName(entry) && lstat(path + "/" + entry, &entryStatus) == 0 && entryStatus.st_mode & S_IFMT == S_IFREG
+            if isFrame { frames.append(entry) } else { others.append(entry) }
+        }
+        return (frames, others)
+    }
+
+    /// A PNG's zlib level, 0 (fastest) to 9 (smallest).
+    static func checkPNGLevel(_ level: Int) throws(RenderError) {
+        guard (0...9).contains(level) else { throw .option(.outOfRange(option: "png-level", value: String(level), allowed: "between 0 and 9")) }
     }
 
     /// `frame_000001.png` and the like, as `PNGFolderSink` names them: what a frames folder may

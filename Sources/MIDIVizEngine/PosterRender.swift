@@ -14,7 +14,7 @@ public enum PosterRender {
         backgroundImagePath: String? = nil, configFiles: [String] = []
     ) throws(RenderError) -> [String] {
         try settings.check(forVideo: false)
-        guard (0...9).contains(pngLevel) else { throw .option(.outOfRange(option: "png-level", value: String(pngLevel), allowed: "between 0 and 9")) }
+        try OutputChecks.checkPNGLevel(pngLevel)
         try RenderJob.checkLength(of: song, named: songPath ?? "the song", maximum: maximumSongSeconds)
         let end = song.durationSeconds + settings.tailSeconds
         guard seconds.isFinite, seconds >= 0, seconds <= end else {

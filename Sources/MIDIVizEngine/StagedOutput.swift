@@ -99,7 +99,7 @@ final class StagedOutput: Sendable {
         // does the folder.
         func checkFolder() throws(RenderError) {
             guard isFolder else { return }
-            guard let others = OutputChecks.nonFrames(in: finalPath) else {
+            guard let others = OutputChecks.listing(of: finalPath)?.others else {
                 throw .cannotCreate("cannot write frames into \(finalPath): it is no longer a folder that can be read; left as it is")
             }
             if let first = others.first {
@@ -121,12 +121,7 @@ final class StagedOutput: Sendable {
         // A folder that appeared since the check above (another job's, into the same place) is
         // kept aside like one that was there, once, if it holds frames only.
         if !moved, isFolder, failure == ENOTEMPTY || failure == EEXIST, backupPath == nil {
-            do throws(RenderError) {
-                try checkFolder()
-            } catch {
-                rollBack()
-                throw error
-            }
+            try checkFolder()
             if rename(finalPath, backup) == 0 {
                 backupPath = backup
                 moved = rename(temporaryPath, finalPath) == 0

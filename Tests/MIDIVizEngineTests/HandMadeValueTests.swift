@@ -62,7 +62,10 @@ struct HandMadeValueTests {
             ("crf", { $0.crf = -1 }),
             ("preset", { $0.outputs = [.mp4(path: video, preset: "bogus")] }),
             ("png-level", { $0.outputs = [.pngFrames(directory: folder + "/f", level: 42)] }),
-            ("a.gif would hold a MP4 video under .gif", { $0.outputs = [.video(path: folder + "/a.gif", container: .mp4, crf: nil, preset: nil)] }),
+            (
+                "a.gif: it would hold a MP4 file under .gif; name it .mp4",
+                { $0.outputs = [.video(path: folder + "/a.gif", container: .mp4, crf: nil, preset: nil)] }
+            ),
         ]
         for (said, spoil) in cases {
             var request = Support.request(song, songPath: nil, outputs: [.mp4(path: video)], sound: false)

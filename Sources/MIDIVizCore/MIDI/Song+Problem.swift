@@ -21,12 +21,12 @@ extension Song {
             return "a tempo change of \(change.beatsPerMinute) bpm at \(change.seconds) s"
         }
         for signature in timeSignatures
-        where !signature.seconds.isFinite || !(1...255).contains(signature.numerator) || !(1...65_536).contains(signature.denominator)
-            || signature.denominator.nonzeroBitCount != 1
+        where !signature.seconds.isFinite || !TimeSignature.numerators.contains(signature.numerator)
+            || !TimeSignature.denominatorPowers.map({ 1 << $0 }).contains(signature.denominator)
         {
             return "a time signature of \(signature.numerator)/\(signature.denominator): MIDI allows 1-255 over a power of two up to 65536"
         }
-        for key in keySignatures where !key.seconds.isFinite || !(-7...7).contains(key.sharps) {
+        for key in keySignatures where !key.seconds.isFinite || !KeySignature.sharpsRange.contains(key.sharps) {
             return "a key signature of \(key.sharps) sharps: MIDI allows -7 to 7"
         }
         if let event = synthEvents.first(where: { !$0.seconds.isFinite }) { return "a MIDI event at \(event.seconds) s" }

@@ -91,6 +91,11 @@ public struct TimeSignature: Sendable, Equatable {
     public var tick: Int
     public var numerator: Int
     public var denominator: Int
+
+    /// What the standard allows: a numerator of 1 to 255 (a byte), a denominator of 2^0 to 2^16
+    /// (the largest power read).
+    public static let numerators = 1...255
+    public static let denominatorPowers = 0...16
 }
 
 public struct KeySignature: Sendable, Equatable {
@@ -99,12 +104,14 @@ public struct KeySignature: Sendable, Equatable {
     /// Sharps when positive, flats when negative.
     public var sharps: Int
     public var isMinor: Bool
+    /// 7 flats to 7 sharps: what the standard allows.
+    public static let sharpsRange = -7...7
 
     /// The key's name, e.g. "E♭ major" written as "Eb major".
     public var name: String {
         let majors = ["Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#"]
         let minors = ["Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#", "G#", "D#", "A#"]
-        let index = max(-7, min(7, sharps)) + 7
+        let index = sharps.clamped(to: Self.sharpsRange) + 7
         return isMinor ? "\(minors[index]) minor" : "\(majors[index]) major"
     }
 }
@@ -115,4 +122,9 @@ public struct KeySignature: Sendable, Equatable {
 public struct TimedMessage: Sendable, Equatable {
     public var seconds: Double
     package var bytes: MessageBytes
+}
+
+extension Int {
+    /// The value in `range`, or its nearest end.
+    package func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

@@ -64,8 +64,9 @@ package enum SongBuilder {
                 case 0x58 where data.count == 4:
                     let signature = TimeSignature(
                         seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                        numerator: max(1, Int(data[0])), denominator: 1 << min(Int(data[1]), 16))
-                    if data[0] == 0 || data[1] > 16 {
+                        numerator: Int(data[0]).clamped(to: TimeSignature.numerators),
+                        denominator: 1 << Int(data[1]).clamped(to: TimeSignature.denominatorPowers))
+                    if signature.numerator != Int(data[0]) || 1 << Int(data[1]) != signature.denominator {
                         oddSignatures.note(
                             "time signature \(data[0])/2^\(data[1]) at tick \(event.tick) read as \(signature.numerator)/\(signature.denominator)")
                     }
@@ -74,7 +75,7 @@ package enum SongBuilder {
                     let stated = Int(Int8(bitPattern: data[0]))
                     let signature = KeySignature(
                         seconds: tempoMap.seconds(atTick: event.tick), tick: event.tick,
-                        sharps: max(-7, min(7, stated)), isMinor: data[1] == 1)
+                        sharps: stated.clamped(to: KeySignature.sharpsRange), isMinor: data[1] == 1)
                     if stated != signature.sharps || data[1] > 1 {
                         let count = abs(stated), said = "\(count) \(stated < 0 ? "flat" : "sharp")\(count == 1 ? "" : "s")"
                         oddSignatures.note("key signature of \(said), mode \(data[1]), at tick \(event.tick) read as \(signature.name)")

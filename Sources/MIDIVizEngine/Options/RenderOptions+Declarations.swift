@@ -159,7 +159,7 @@ extension RenderOptions {
 
     private static let render: [OptionDeclaration] =
         [
-            .value("crf", .render, \.crf, help: "x264 constant rate factor (0-51; lower is better and bigger).", allowed: between(0...51), example: "23"),
+            .value("crf", .render, \.crf, help: "x264 constant rate factor (0-51; lower is better and bigger).", allowed: between(crfs), example: "23"),
             .value(
                 "preset", .render, \.preset,
                 help: "x264 preset: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.",
@@ -167,6 +167,8 @@ extension RenderOptions {
             .flag("no-audio", .render, \.noAudio, help: "A silent video: no SoundFont needed."),
         ] + timeRange + run
 
+    /// x264's constant rate factors.
+    package static let crfs = 0...51
     /// x264's presets, fastest first.
     package static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 

@@ -97,18 +97,17 @@ public final class RenderJob: Sendable {
         for output in request.outputs {
             switch output {
             case .video(let path, let container, let crf, let preset):
-                // A name without an extension is taken as it is (`OutputChecks.checkExtension`).
-                let name = PathParts(path).name
-                if let dot = name.lastIndex(of: "."), dot != name.startIndex, let named = VideoContainer(outputPath: path), named != container {
-                    throw .usage("\(path) would hold a \(container.rawValue.uppercased()) video under .\(named.rawValue)")
+                // Named for another container (a name without an extension is taken as it is).
+                if let named = VideoContainer(outputPath: path), named != container {
+                    try OutputChecks.checkExtension(of: path, writes: container.rawValue.uppercased(), extensions: [container.rawValue])
                 }
                 let crf = crf ?? request.crf, preset = preset ?? request.preset
-                guard (0...51).contains(crf) else { throw outOfRange("crf", crf, "between 0 and 51") }
+                guard RenderOptions.crfs.contains(crf) else { throw outOfRange("crf", crf, "between 0 and 51") }
                 if container == .mp4, !RenderOptions.presets.contains(preset) {
                     throw outOfRange("preset", preset, "one of " + RenderOptions.presets.joined(separator: ", "))
                 }
             case .pngFrames(_, let level):
-                guard (0...9).contains(level) else { throw outOfRange("png-level", level, "between 0 and 9") }
+                try OutputChecks.checkPNGLevel(level)
             case .wav, .rawYUV:
                 break
             }
