@@ -110,6 +110,27 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         }
     }
 
+    @Test(arguments: [20, 4_000])  // runs into the next chunk; past the end of the file
+    func chunkLengthLongerThanItsDataLosesNoTrack(declaredLength: Int) throws {
+        let first = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack
+        let second: [UInt8] = [0x00, 0x91, 64, 90, 0x60, 0x81, 64, 0] + SMFBytes.endOfTrack
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes += SMFBytes.chunk("MTrk", first, declaredLength: declaredLength) + SMFBytes.chunk("MTrk", second)
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.trackCount == 2)
+        let warning = "track 0 declares \(declaredLength) bytes, but an MTrk chunk begins right after its End-of-Track, at offset 34; read from there"
+        #expect(validated.warnings == [warning])
+        #expect(song.notes.map(\.pitch) == [60, 64] && song.notes.map(\.track) == [0, 1] && song.notes[1].channel == 1)
+    }
+
+    @Test func bytesAfterEndOfTrackThatAreNoChunkAreIgnored() throws {
+        let body = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack + [0x00, 0x90, 62, 100]
+        let bytes = SMFBytes.file(tracks: [body, SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings == ["track 0: 4 bytes after End-of-Track ignored"])
+        #expect(song.notes.map(\.track) == [0, 1])
+    }
+
     @Test func truncatedFileKeepsWhatIsComplete() throws {
         let full = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
         let cut = Array(full.dropLast(5))  // inside the second note-off

@@ -10,6 +10,14 @@ package struct LoadWarnings: Sendable {
         counts[message, default: 0] += 1
     }
 
+    /// Adds `other`'s warnings after these, with their counts.
+    package mutating func append(_ other: LoadWarnings) {
+        for message in other.order {
+            if counts[message] == nil { order.append(message) }
+            counts[message, default: 0] += other.counts[message] ?? 1
+        }
+    }
+
     package var messages: [String] {
         order.map { message in
             let count = counts[message] ?? 1

@@ -59,16 +59,31 @@ package enum SMFFrontEnd {
                     throw .unsupported("more than \(maximumTracks) tracks (MTrk chunks); a MIDI file holds at most that many")
                 }
                 let isCut = declaredEnd > bytes.count
+                let track = tracks.count
+                var parser = TrackParser(
+                    bytes: bytes, track: track, start: dataStart, end: min(declaredEnd, bytes.count), isCut: isCut)
+                var trackWarnings = LoadWarnings()
+                tracks.append(try parser.parse(warnings: &trackWarnings))
+                defer { warnings.append(trackWarnings) }
+                if let endOfTrack = parser.endOfTrackOffset, parser.bytesAfterEndOfTrack > 0 {
+                    // A chunk length too long swallows the chunks after it: when the next track's
+                    // header follows the End-of-Track and none lies where the length points, the
+                    // next track is read from there.
+                    if holdsTrackHeader(bytes, at: endOfTrack) && !holdsTrackHeader(bytes, at: declaredEnd) {
+                        trackWarnings.add(
+                            "track \(track) declares \(declaredLength) bytes, but an MTrk chunk begins right after its End-of-Track, at offset \(endOfTrack); read from there"
+                        )
+                        position = endOfTrack
+                        continue chunks
+                    }
+                    trackWarnings.add("track \(track): \(parser.bytesAfterEndOfTrack) bytes after End-of-Track ignored")
+                }
                 if isCut {
                     warnings.add(
-                        "file is truncated: track \(tracks.count) declares \(declaredLength) bytes, only \(bytes.count - dataStart) present; read what is there"
+                        "file is truncated: track \(track) declares \(declaredLength) bytes, only \(bytes.count - dataStart) present; read what is there"
                     )
+                    break chunks
                 }
-                var parser = TrackParser(
-                    bytes: bytes, track: tracks.count, start: dataStart,
-                    end: min(declaredEnd, bytes.count), isCut: isCut)
-                tracks.append(try parser.parse(warnings: &warnings))
-                if isCut { break chunks }
             } else if id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
                 let name = String(decoding: id, as: UTF8.self)
                 warnings.add("unknown chunk '\(name)' at offset \(position) skipped")
@@ -97,6 +112,11 @@ package enum SMFFrontEnd {
         return ValidatedSMF(
             format: format, declaredTrackCount: declaredTracks, trackCount: tracks.count,
             division: division, canonicalBytes: canonical, warnings: warnings.messages)
+    }
+
+    /// Whether an MTrk chunk header lies at `offset`.
+    static func holdsTrackHeader(_ bytes: [UInt8], at offset: Int) -> Bool {
+        offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].elementsEqual("MTrk".utf8)
     }
 
     /// A RIFF RMID file wraps an SMF in its `data` chunk.

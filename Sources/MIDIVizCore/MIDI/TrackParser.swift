@@ -13,6 +13,13 @@ struct TrackParser {
 
     private enum Step { case event(CanonicalEvent?), endOfTrack(tick: Int), endOfData }
 
+    /// Where the track's End-of-Track event ends, once `parse` has read one.
+    private(set) var endOfTrackOffset: Int?
+    /// The chunk's bytes after its End-of-Track event, once `parse` has read one.
+    var bytesAfterEndOfTrack: Int { endOfTrackOffset == nil ? 0 : reader.remaining }
+
+    /// Reads the chunk's events; bytes after its End-of-Track are left for the caller to judge
+    /// (`bytesAfterEndOfTrack`).
     mutating func parse(warnings: inout LoadWarnings) throws(SMFFormatError) -> [CanonicalEvent] {
         var events: [CanonicalEvent] = []
         var tick = 0
@@ -27,9 +34,7 @@ struct TrackParser {
             case .event(let event):
                 if let event { events.append(event) }
             case .endOfTrack(let endTick):
-                if reader.remaining > 0 {
-                    warnings.add("track \(track): \(reader.remaining) bytes after End-of-Track ignored")
-                }
+                endOfTrackOffset = reader.offset
                 events.append(CanonicalEvent(tick: endTick, bytes: [0xFF, 0x2F, 0x00]))
                 return events
             case .endOfData:
