@@ -400,6 +400,24 @@ struct BatchJobTests {
         #expect(job.wasStopped)
         #expect(EngineTestSupport.contents(root + "/out") == ["a.mp4", "a.mp4.midiviz.json"])
     }
+    /// A plan made by hand with two songs on one video is refused as `BatchPlan.make` refuses
+    /// it: every song failed with exit code 64, and nothing written.
+    @Test func aHandMadePlanWithTwoSongsOnOneOutputIsRefused() throws {
+        let root = try BatchTests.songs(["a.mid", "b.mid"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var options = RenderOptions()
+        options.size = FrameSize(width: 160, height: 90)
+        options.fps = FrameRate(10)
+        options.noAudio = true
+        let output = root + "/out/same.mp4"
+        let songs = ["a.mid", "b.mid"].map { BatchSong(input: root + "/in/" + $0, relativePath: $0, output: output, options: options) }
+        let plan = BatchPlan(songs: songs, options: options, outputDirectory: root + "/out")
+        let report = BatchJob(plan: plan, processorCount: 1).run()
+        let message = "\(root)/in/a.mid and \(root)/in/b.mid would both be written to \(output)"
+        #expect(report.songs.map(\.status) == [.failed, .failed])
+        #expect(report.songs.allSatisfy { $0.exitCode == 64 && $0.message == message }, "\(report.songs.map(\.message))")
+        #expect(!FileManager.default.fileExists(atPath: root + "/out"))
+    }
 }
 
 /// Numbers from several threads.

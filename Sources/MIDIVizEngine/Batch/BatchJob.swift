@@ -45,11 +45,14 @@ public final class BatchJob: Sendable {
 
     /// Renders the songs; returns the report of every song: rendered, skipped or failed (all
     /// failed alike when the batch's font, SoundFont, background or ffmpeg is missing:
-    /// `BatchPlan.checkSetup`). Stopped, the songs it did not finish failed as not finished
+    /// `BatchPlan.checkSetup`; with exit code 64 when two songs would be written to one output:
+    /// `BatchPlan.checkOutputsAreDistinct`). Stopped, the songs it did not finish failed as not finished
     /// (exit 130), and those it finished as they went.
     /// - Parameter progress: called as each song ends, with its result and how many have
     ///   ended, from the thread that rendered it.
     public func run(progress: @escaping @Sendable (BatchResult, Int) -> Void = { _, _ in }) -> BatchReport {
+        // A plan made by hand is checked as `BatchPlan.make` checks its own: each output once.
+        do throws(BatchError) { try plan.checkOutputsAreDistinct() } catch { return report(everySongFailed: error.exitCode, error.description) }
         // What every song needs from the batch (`BatchPlan.checkSetup`): one failure for all.
         do throws(RenderError) { try plan.checkSetup() } catch { return report(everySongFailed: error.exitCode, describe(error)) }
         let started = Date()

@@ -95,7 +95,17 @@ public struct BatchPlan: Sendable {
                 songs.append(BatchSong(input: input, relativePath: name, output: outputPath(for: name, in: outputDirectory), options: options))
             }
         }
-        // Each video and record once, however its path is spelled (`./a.mp4`, `x//a.mp4`).
+        let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
+        try plan.checkOutputsAreDistinct()
+        guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi, .musicxml, .mxl, .mscz, .mscx) in \(inputs.joined(separator: ", "))") }
+        try plan.checkOutputs(configFiles: configFiles)
+        return plan
+    }
+
+    /// Refuses two songs written to one video or record (however the path is spelled:
+    /// `./a.mp4`, `x//a.mp4`), or a video or record inside a folder another one's name takes
+    /// (`x.mp4/y.mp4` beside `x.mp4`). `make` checks it, and `BatchJob.run` for a plan made by hand.
+    public func checkOutputsAreDistinct() throws(BatchError) {
         var written: [String: (input: String, isRecord: Bool)] = [:]
         for song in songs where song.problem == nil {
             for (path, isRecord) in [(song.output, false), (BatchRecord.path(of: song.output), true)] {
@@ -121,10 +131,6 @@ public struct BatchPlan: Sendable {
                 folder = PathParts(folder).folder
             }
         }
-        guard !songs.isEmpty else { throw .usage("no songs (.mid, .midi, .kar, .rmi, .musicxml, .mxl, .mscz, .mscx) in \(inputs.joined(separator: ", "))") }
-        let plan = BatchPlan(songs: songs, options: options, outputDirectory: outputDirectory, manifests: manifests)
-        try plan.checkOutputs(configFiles: configFiles)
-        return plan
     }
 
     /// Refuses a song whose video or record would lie outside the output folder (through `..`,
