@@ -27,7 +27,7 @@ struct FrameCommand: ParsableCommand {
     @OptionGroup var limits: LimitsArguments
 
     func validate() throws {
-        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9") }
+        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9, not \(pngLevel)") }
         _ = try at.time()
     }
 
