@@ -27,6 +27,11 @@ import Testing
         // Row 7's run ends before the last column, and row 9 has none (no stretch of 32).
         for x in 100..<120 { canvas.pixels[7 * 120 + x] = 0xFF00_00FF | UInt32(x) << 8 }
         for x in 0..<120 { canvas.pixels[9 * 120 + x] = 0xFF00_0000 | UInt32(x * 977) }
+        // Rows 11 to 14 are one colour but for lines across them (a keyboard's octaves): runs
+        // on both sides of each, none of them whole groups of eight at their ends.
+        for y in 11..<15 {
+            for x in [57, 58, 100] { canvas.pixels[y * 120 + x] = 0xFF80_8080 }
+        }
         let backdrop = Backdrop(canvas)
         var random = SeededNumbers(state: 21)
         var pixels: [UInt32] = []

@@ -33,6 +33,25 @@ import Testing
         #expect(Canvas.over(0xFF65_4321, 0xFF12_3456) == 0xFF65_4321)
     }
 
+    /// Eight pixels laid at once, as a dense keyboard's layer is (opaque or empty nearly
+    /// everywhere, some partly covered), are each `over`.
+    @Test func layingEightIsOverOfEach() {
+        var random = SeededNumbers(state: 7)
+        for _ in 0..<4000 {
+            // Groups of only empty and opaque pixels half the time, as the select takes them.
+            let binary = random.below(2) == 0
+            let tops = SIMD8<UInt32>(
+                (0..<8).map { _ in
+                    let pixel = premultiplied(&random)
+                    return binary ? (pixel >> 24 == 255 ? pixel : 0) : pixel
+                })
+            let bottoms = SIMD8<UInt32>((0..<8).map { _ in 0xFF00_0000 | UInt32(random.below(1 << 24)) })
+            let eight = Canvas.layEight(tops, over: bottoms)
+            for lane in 0..<8 { #expect(eight[lane] == Canvas.over(tops[lane], bottoms[lane]), "\(tops[lane]) over \(bottoms[lane])") }
+            #expect(Canvas.allOpaque(tops) == (0..<8).allSatisfy { tops[$0] >> 24 == 255 })
+        }
+    }
+
     /// `frame` is `layer` over `backdrop` in `rows`, pixel by pixel with `over`, and the
     /// backdrop elsewhere.
     func expectComposed(_ frame: Canvas, _ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>) {

@@ -7,6 +7,12 @@ struct Backdrop: Sendable {
     /// Per row, the longest run of one colour: `start..<end`.
     private let runs: [(start: Int, end: Int, color: UInt32)]
 
+    /// Every row's runs of one colour, in whole groups of eight pixels from the row's start, for
+    /// laying a layer over (`compose`): the rows `evenRunRows[y]..<evenRunRows[y + 1]`. A
+    /// keyboard's backdrop is one colour a row but for its octave lines.
+    private let evenRuns: [Canvas.EvenRun]
+    private let evenRunRows: [Int]
+
     /// Runs shorter than this are not worth their bookkeeping.
     static let shortestRun = 32
 
@@ -14,6 +20,9 @@ struct Backdrop: Sendable {
         self.canvas = canvas
         var runs: [(start: Int, end: Int, color: UInt32)] = []
         runs.reserveCapacity(canvas.height)
+        var evenRuns: [Canvas.EvenRun] = []
+        var evenRunRows = [0]
+        evenRunRows.reserveCapacity(canvas.height + 1)
         for y in 0..<canvas.height {
             let row = canvas.pixels[(y * canvas.width)..<((y + 1) * canvas.width)]
             var best = (start: 0, end: 0, color: UInt32(0))
@@ -21,12 +30,18 @@ struct Backdrop: Sendable {
             while start < row.endIndex {
                 var end = start + 1
                 while end < row.endIndex, row[end] == row[start] { end += 1 }
-                if end - start > best.end - best.start { best = (start - row.startIndex, end - row.startIndex, row[start]) }
+                let run = (start: start - row.startIndex, end: end - row.startIndex, color: row[start])
+                if run.end - run.start > best.end - best.start { best = run }
+                let first = (run.start + 7) & ~7, last = run.end & ~7
+                if last - first >= Self.shortestRun { evenRuns.append(Canvas.EvenRun(columns: first..<last, color: run.color)) }
                 start = end
             }
             runs.append(best.end - best.start >= Self.shortestRun ? best : (0, 0, 0))
+            evenRunRows.append(evenRuns.count)
         }
         self.runs = runs
+        self.evenRuns = evenRuns
+        self.evenRunRows = evenRunRows
     }
 
     /// Puts the backdrop back over `region` (clipped) of `target`, a canvas of the same size.
@@ -74,12 +89,10 @@ struct Backdrop: Sendable {
     }
 
     /// Makes `target` this backdrop with `layer` laid over its rows `rows`
-    /// (`Canvas.compose(_:over:in:)`), each row's run of one colour taken from the run instead
+    /// (`Canvas.compose(_:over:in:)`), each row's runs of one colour taken from the runs instead
     /// of read: a third less memory read per frame.
     func compose(_ layer: Canvas, in rows: Range<Int>, into target: inout Canvas) {
-        runs.withUnsafeBufferPointer { runs in
-            target.compose(layer, over: canvas, in: rows) { y in runs[y].start..<runs[y].end }
-        }
+        target.compose(layer, over: canvas, in: rows) { y in evenRuns[evenRunRows[y]..<evenRunRows[y + 1]] }
     }
 
     /// Puts the whole backdrop back.

@@ -27,12 +27,13 @@ extension Canvas {
     /// row with the backdrop's: "over" with each channel rounded to the nearest level, where
     /// the layer is transparent the backdrop's pixel and where it is opaque the layer's.
     package mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>) {
-        compose(layer, over: backdrop, in: rows) { _ in 0..<0 }
+        compose(layer, over: backdrop, in: rows) { _ in [] }
     }
 
-    /// `compose(_:over:in:)` where, in each row `y`, the backdrop is one colour across
-    /// `evenColumns(y)`: that colour is used there instead of reading the backdrop's pixels.
-    mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>, evenColumns: (Int) -> Range<Int>) {
+    /// `compose(_:over:in:)` where, in each row `y`, the backdrop is one colour across each of
+    /// `evenRuns(y)` (in order, apart): those colours are used there instead of reading the
+    /// backdrop's pixels.
+    mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>, evenRuns: (Int) -> ArraySlice<EvenRun>) {
         precondition(layer.width == width && layer.height == height && backdrop.width == width && backdrop.height == height, "canvas sizes differ")
         let width = self.width, height = self.height
         let rows = rows.clamped(to: 0..<height)
@@ -45,64 +46,85 @@ extension Canvas {
                     target.advanced(by: end).update(from: below.advanced(by: end), count: (height - rows.upperBound) * width)
                     for y in rows {
                         let row = y * width
-                        let even = evenColumns(y).clamped(to: 0..<width)
-                        // The layer's row copied first (a plain copy streams from memory faster
-                        // than a loop reads it), then laid over the backdrop where it is not
-                        // opaque, read back while it is in the cache.
-                        let to = target.advanced(by: row), bottom = below.advanced(by: row)
-                        to.update(from: above.advanced(by: row), count: width)
-                        guard !even.isEmpty else {
-                            Self.layRow(to, over: bottom, 0..<width)
-                            continue
+                        let from = above.advanced(by: row), to = target.advanced(by: row), bottom = below.advanced(by: row)
+                        var x = 0
+                        for run in evenRuns(y) {
+                            let columns = run.columns.clamped(to: x..<width)
+                            guard !columns.isEmpty else { continue }
+                            Self.lay(from, into: to, over: bottom, x..<columns.lowerBound)
+                            Self.lay(from, into: to, over: run.color, columns)
+                            x = columns.upperBound
                         }
-                        Self.layRow(to, over: bottom, 0..<even.lowerBound)
-                        Self.layRow(to, over: bottom[even.lowerBound], even)
-                        Self.layRow(to, over: bottom, even.upperBound..<width)
+                        Self.lay(from, into: to, over: bottom, x..<width)
                     }
                 }
             }
         }
     }
 
-    /// Lays `columns` of a row holding the layer's pixels over the backdrop's row `below`. Eight
-    /// pixels at a time: left as they are where the layer is all opaque, the backdrop's where
-    /// it is all transparent.
+    /// Columns of a backdrop's row that are one colour.
+    struct EvenRun: Sendable, Equatable {
+        var columns: Range<Int>
+        var color: UInt32
+    }
+
+    /// Writes `columns` of the layer's row `from` laid over the backdrop's row `below` into the
+    /// row `to`, eight pixels at a time (`layEight`); the backdrop is read only where the layer
+    /// is not opaque.
     @inline(__always)
-    private static func layRow(_ row: UnsafeMutablePointer<UInt32>, over below: UnsafePointer<UInt32>, _ columns: Range<Int>) {
+    private static func lay(
+        _ from: UnsafePointer<UInt32>, into to: UnsafeMutablePointer<UInt32>, over below: UnsafePointer<UInt32>, _ columns: Range<Int>
+    ) {
         var x = columns.lowerBound
         while x + 8 <= columns.upperBound {
-            let top = UnsafeRawPointer(row.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
-            let alphas = alphasAreAll(top)
-            if !alphas.opaque {
-                let bottom = UnsafeRawPointer(below.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
-                let pixels = alphas.transparent ? bottom : over8(top, bottom)
-                UnsafeMutableRawPointer(row.advanced(by: x)).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
-            }
+            let top = UnsafeRawPointer(from.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+            let pixels =
+                allOpaque(top) ? top : layEight(top, over: UnsafeRawPointer(below.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self))
+            UnsafeMutableRawPointer(to.advanced(by: x)).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
             x += 8
         }
         while x < columns.upperBound {
-            row[x] = over(row[x], below[x])
+            to[x] = over(from[x], below[x])
             x += 1
         }
     }
 
-    /// `layRow` where the backdrop's row is `color` across `columns`: no backdrop read.
+    /// `lay` where the backdrop's row is `color` across `columns`: no backdrop read, and no
+    /// branch on what the layer holds but for pixels neither opaque nor empty.
     @inline(__always)
-    private static func layRow(_ row: UnsafeMutablePointer<UInt32>, over color: UInt32, _ columns: Range<Int>) {
+    private static func lay(_ from: UnsafePointer<UInt32>, into to: UnsafeMutablePointer<UInt32>, over color: UInt32, _ columns: Range<Int>) {
         let bottom = SIMD8<UInt32>(repeating: color)
         var x = columns.lowerBound
         while x + 8 <= columns.upperBound {
-            let top = UnsafeRawPointer(row.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
-            let alphas = alphasAreAll(top)
-            if !alphas.opaque {
-                UnsafeMutableRawPointer(row.advanced(by: x)).storeBytes(of: alphas.transparent ? bottom : over8(top, bottom), as: SIMD8<UInt32>.self)
-            }
+            let top = UnsafeRawPointer(from.advanced(by: x)).loadUnaligned(as: SIMD8<UInt32>.self)
+            UnsafeMutableRawPointer(to.advanced(by: x)).storeBytes(of: layEight(top, over: bottom), as: SIMD8<UInt32>.self)
             x += 8
         }
         while x < columns.upperBound {
-            row[x] = over(row[x], color)
+            to[x] = over(from[x], color)
             x += 1
         }
+    }
+
+    /// Eight of the layer's pixels over eight of the backdrop's, as `over` lays each. Where
+    /// every pixel is opaque or empty (all its bits 0), as a dense keyboard's notes are nearly
+    /// everywhere, a select: the backdrop's pixel where the layer's is empty. Otherwise the
+    /// backdrop's where all are transparent, and `over8`.
+    @inline(__always)
+    static func layEight(_ top: SIMD8<UInt32>, over bottom: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        let none = SIMD8<UInt32>(repeating: 0)
+        let empty = none.replacing(with: .max, where: top .== none)
+        let either = empty | none.replacing(with: .max, where: top .>= SIMD8<UInt32>(repeating: 0xFF00_0000))
+        let either4 = either.lowHalf & either.highHalf, either2 = either4.lowHalf & either4.highHalf
+        if either2.x & either2.y == .max { return top | (bottom & empty) }
+        return alphasAreAll(top).transparent ? bottom : over8(top, bottom)
+    }
+
+    /// Whether eight pixels' alphas are all 255.
+    @inline(__always)
+    static func allOpaque(_ pixels: SIMD8<UInt32>) -> Bool {
+        let every4 = pixels.lowHalf & pixels.highHalf, every2 = every4.lowHalf & every4.highHalf
+        return (every2.x & every2.y) >> 24 == 255
     }
 
     /// Whether eight pixels' alphas are all 0 or all 255, folded in halves (`==` on eight
