@@ -3,7 +3,7 @@ import Testing
 @testable import MIDIVizCore
 
 /// The moving layer: "over" of a premultiplied layer on a backdrop, rows moved down, cleared.
-@Suite struct CanvasLayerTests {
+@Suite(.timeLimit(.minutes(30))) struct CanvasLayerTests {
     /// A premultiplied pixel: colour channels at most its alpha; 0 and 255 alphas often.
     func premultiplied(_ random: inout SeededNumbers) -> UInt32 {
         let alpha = [0, 255, UInt32(random.below(256))][Int(random.below(3))]

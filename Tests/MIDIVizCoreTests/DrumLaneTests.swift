@@ -2,7 +2,7 @@ import Testing
 
 @testable import MIDIVizCore
 
-@Suite struct DrumLaneTests {
+@Suite(.timeLimit(.minutes(30))) struct DrumLaneTests {
     func drum(_ start: Double, key: UInt8, velocity: UInt8) -> Note {
         Note(startSeconds: start, endSeconds: start + 0.1, pitch: key, velocity: velocity, channel: 9, track: 1)
     }

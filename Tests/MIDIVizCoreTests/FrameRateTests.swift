@@ -1,7 +1,7 @@
 import MIDIVizCore
 import Testing
 
-struct FrameRateTests {
+@Suite(.timeLimit(.minutes(30))) struct FrameRateTests {
     @Test func readsWholeRatesFractionsAndDecimals() throws {
         let ntsc = try #require(FrameRate(numerator: 30000, denominator: 1001))
         #expect(FrameRate(text: "60") == FrameRate(60))

@@ -91,7 +91,7 @@ import Testing
 }
 
 /// A note named as a score writes it.
-@Suite struct WrittenNoteTests {
+@Suite(.timeLimit(.minutes(30))) struct WrittenNoteTests {
     /// Spelled as given when the letter and alteration name the pitch, with the octave that goes
     /// with them; nil when they name another pitch (a transposing instrument's written note).
     @Test func aWrittenNoteSpellsItsPitchOrNothing() throws {

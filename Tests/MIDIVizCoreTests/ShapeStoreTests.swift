@@ -4,7 +4,7 @@ import Testing
 
 /// What shapes refer to by number: texts stored once, lyrics lines in order, and shapes that
 /// stay plain bytes.
-@Suite struct ShapeStoreTests {
+@Suite(.timeLimit(.minutes(30))) struct ShapeStoreTests {
     /// A shape holds no array and no reference: copying one is copying its bytes. A payload
     /// with an array (or a class) would make every copy of every shape count references again.
     @Test func aShapeIsPlainBytes() {

@@ -5,7 +5,7 @@ import Testing
 /// A sound that missed its `--loudness` target (the limiter holding the true-peak ceiling caps
 /// how loud it gets) is warned of, by `render` and in a batch's report; one on target, not
 /// normalized or not measured is not.
-struct LoudnessWarningTests {
+@Suite(.timeLimit(.minutes(30))) struct LoudnessWarningTests {
     func measured(_ result: Double) -> LoudnessMeasurement {
         LoudnessMeasurement(measuredLUFS: -30, truePeakDBTP: -10, gainDB: 24, limiterThresholdDB: -1.5, resultLUFS: result, resultTruePeakDBTP: -1.2)
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// A score cut short is told from a whole one before MuseScore reads it (it reads up to the cut
 /// and says nothing): each fixture score is whole, and every cut of one is not.
-struct WellFormedXMLTests {
+@Suite(.timeLimit(.minutes(30))) struct WellFormedXMLTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures/sheet")
 
