@@ -4,38 +4,40 @@ import Testing
 
 @Suite(.timeLimit(.minutes(30))) struct BackdropTests {
     /// Rows of one colour right of x = 20, and a different pixel at every place left of it.
-    func picture() -> Canvas {
-        var canvas = Canvas(width: 120, height: 30)
+    func picture(width: Int = 120) -> Canvas {
+        var canvas = Canvas(width: width, height: 30)
         for y in 0..<30 {
-            for x in 0..<120 {
-                canvas.pixels[y * 120 + x] =
+            for x in 0..<width {
+                canvas.pixels[y * width + x] =
                     x < 20
-                    ? UInt32(truncatingIfNeeded: (y * 120 + x) &* 2_654_435_761) | 0xFF00_0000
+                    ? UInt32(truncatingIfNeeded: (y * width + x) &* 2_654_435_761) | 0xFF00_0000
                     : 0xFF00_0000 | UInt32(y * 7)
             }
         }
         // A short different stretch inside one row: that row's longest run is the part after it.
-        canvas.pixels[5 * 120 + 50] = 0xFFFF_FFFF
+        canvas.pixels[5 * width + 50] = 0xFFFF_FFFF
         return canvas
     }
 
     /// A layer laid over the backdrop takes each row's run of one colour from the run, not from
     /// the backdrop's pixels: the same pixels as `over` one by one, in runs of transparent,
     /// opaque and mixed pixels, at the run's edges and in the row whose run is cut short.
+    /// (123 pixels wide: rows end in a run and a few pixels past its last whole group of eight.)
     @Test func composingALayerEqualsOverPixelByPixel() {
-        var canvas = picture()
+        let width = 123
+        var canvas = picture(width: width)
         // Row 7's run ends before the last column, and row 9 has none (no stretch of 32).
-        for x in 100..<120 { canvas.pixels[7 * 120 + x] = 0xFF00_00FF | UInt32(x) << 8 }
-        for x in 0..<120 { canvas.pixels[9 * 120 + x] = 0xFF00_0000 | UInt32(x * 977) }
+        for x in 100..<width { canvas.pixels[7 * width + x] = 0xFF00_00FF | UInt32(x) << 8 }
+        for x in 0..<width { canvas.pixels[9 * width + x] = 0xFF00_0000 | UInt32(x * 977) }
         // Rows 11 to 14 are one colour but for lines across them (a keyboard's octaves): runs
         // on both sides of each, none of them whole groups of eight at their ends.
         for y in 11..<15 {
-            for x in [57, 58, 100] { canvas.pixels[y * 120 + x] = 0xFF80_8080 }
+            for x in [57, 58, 100] { canvas.pixels[y * width + x] = 0xFF80_8080 }
         }
         let backdrop = Backdrop(canvas)
         var random = SeededNumbers(state: 21)
         var pixels: [UInt32] = []
-        while pixels.count < 120 * 30 {
+        while pixels.count < width * 30 {
             let kind = random.below(3), run = Int(random.below(24)) + 1
             for _ in 0..<run {
                 let alpha = kind == 0 ? 0 : kind == 1 ? 255 : UInt32(random.below(256))
@@ -44,11 +46,11 @@ import Testing
                 pixels.append(pixel)
             }
         }
-        let layer = Canvas(width: 120, height: 30, pixels: Array(pixels.prefix(120 * 30)))
-        var frame = Canvas(width: 120, height: 30)
+        let layer = Canvas(width: width, height: 30, pixels: Array(pixels.prefix(width * 30)))
+        var frame = Canvas(width: width, height: 30)
         backdrop.compose(layer, in: 2..<27, into: &frame)
         for y in 0..<30 {
-            for x in 0..<120 {
+            for x in 0..<width {
                 let below = backdrop.canvas[x, y]
                 #expect(frame[x, y] == ((2..<27).contains(y) ? Canvas.over(layer[x, y], below) : below), "(\(x), \(y))")
             }

@@ -50,6 +50,15 @@ import Testing
             for lane in 0..<8 { #expect(eight[lane] == Canvas.over(tops[lane], bottoms[lane]), "\(tops[lane]) over \(bottoms[lane])") }
             #expect(Canvas.allOpaque(tops) == (0..<8).allSatisfy { tops[$0] >> 24 == 255 })
         }
+        // All opaque, and then one lane a level short of it.
+        var opaque = SIMD8<UInt32>(repeating: 0xFF12_3456)
+        let bottom = SIMD8<UInt32>(repeating: 0xFF65_4321)
+        #expect(Canvas.allOpaque(opaque) && Canvas.layEight(opaque, over: bottom) == opaque)
+        for lane in 0..<8 {
+            opaque[lane] = 0xFE11_2233
+            #expect(!Canvas.allOpaque(opaque) && Canvas.layEight(opaque, over: bottom)[lane] == Canvas.over(0xFE11_2233, 0xFF65_4321))
+            opaque[lane] = 0xFF12_3456
+        }
     }
 
     /// `frame` is `layer` over `backdrop` in `rows`, pixel by pixel with `over`, and the

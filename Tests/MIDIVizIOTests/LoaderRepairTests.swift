@@ -123,6 +123,17 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         #expect(song.notes.map(\.pitch) == [60, 64] && song.notes.map(\.track) == [0, 1] && song.notes[1].channel == 1)
     }
 
+    /// An MTrk header after the End-of-Track, inside a chunk whose length points at the next
+    /// track's header, is not followed: the length holds.
+    @Test func aChunkInsideATrackAfterItsEndIsIgnoredWhenTheLengthHolds() throws {
+        let inner = SMFBytes.chunk("MTrk", [0x00, 0x90, 62, 100] + SMFBytes.endOfTrack)
+        let body = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack + inner
+        let bytes = SMFBytes.file(tracks: [body, SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings == ["track 0: \(inner.count) bytes after End-of-Track ignored"])
+        #expect(validated.trackCount == 2 && song.notes.map(\.pitch) == [60, 60] && song.notes.map(\.track) == [0, 1])
+    }
+
     @Test func bytesAfterEndOfTrackThatAreNoChunkAreIgnored() throws {
         let body = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack + [0x00, 0x90, 62, 100]
         let bytes = SMFBytes.file(tracks: [body, SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
