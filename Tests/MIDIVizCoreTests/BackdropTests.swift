@@ -58,11 +58,17 @@ import Testing
     }
 
     @Test func restoringPutsBackExactlyTheBackdropInTheRegion() {
-        let backdrop = Backdrop(picture())
+        // Rows 11 to 14 are cut into runs by lines, as a keyboard's octaves cut its rows.
+        var canvas = picture()
+        for y in 11..<15 {
+            for x in [57, 58, 100] { canvas.pixels[y * 120 + x] = 0xFF80_8080 }
+        }
+        let backdrop = Backdrop(canvas)
         var target = backdrop.canvas
         let regions = [
             Rect(x: 10.5, y: 2.2, width: 30, height: 8), Rect(x: 48, y: 4, width: 5, height: 3),
             Rect(x: 100, y: -3, width: 40, height: 50), Rect(x: 60, y: 20, width: 1.5, height: 9),
+            Rect(x: 40.5, y: 11, width: 70, height: 4),  // across the lines and the runs between them
         ]
         for region in regions { target.fillRect(region, RGBA(1, 0, 0)) }
         target.fillRect(Rect(x: 70, y: 25, width: 3, height: 3), RGBA(0, 1, 0))  // not restored

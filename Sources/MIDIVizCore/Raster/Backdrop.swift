@@ -1,15 +1,11 @@
 /// The picture every frame starts from, and how to put it back over what a frame drew. Each row
-/// remembers its longest stretch of one colour (the notes area of a roll is one colour a row):
-/// there the pixels are written from that colour instead of read from the backdrop, so putting
-/// back a vertical line costs no read of a far-away row.
+/// remembers its stretches of one colour (the notes area of a roll is one colour a row, a
+/// keyboard's but for its octave lines): there the pixels are written from that colour instead
+/// of read from the backdrop, so putting back a vertical line costs no read of a far-away row.
 struct Backdrop: Sendable {
     let canvas: Canvas
-    /// Per row, the longest run of one colour: `start..<end`.
-    private let runs: [(start: Int, end: Int, color: UInt32)]
-
-    /// Every row's runs of one colour, in whole groups of eight pixels from the row's start, for
-    /// laying a layer over (`compose`): the rows `evenRunRows[y]..<evenRunRows[y + 1]`. A
-    /// keyboard's backdrop is one colour a row but for its octave lines.
+    /// Every row's runs of one colour, in whole groups of eight pixels from the row's start: the
+    /// rows `evenRunRows[y]..<evenRunRows[y + 1]`, in order.
     private let evenRuns: [Canvas.EvenRun]
     private let evenRunRows: [Int]
 
@@ -18,31 +14,27 @@ struct Backdrop: Sendable {
 
     init(_ canvas: Canvas) {
         self.canvas = canvas
-        var runs: [(start: Int, end: Int, color: UInt32)] = []
-        runs.reserveCapacity(canvas.height)
         var evenRuns: [Canvas.EvenRun] = []
         var evenRunRows = [0]
         evenRunRows.reserveCapacity(canvas.height + 1)
         for y in 0..<canvas.height {
             let row = canvas.pixels[(y * canvas.width)..<((y + 1) * canvas.width)]
-            var best = (start: 0, end: 0, color: UInt32(0))
             var start = row.startIndex
             while start < row.endIndex {
                 var end = start + 1
                 while end < row.endIndex, row[end] == row[start] { end += 1 }
-                let run = (start: start - row.startIndex, end: end - row.startIndex, color: row[start])
-                if run.end - run.start > best.end - best.start { best = run }
-                let first = (run.start + 7) & ~7, last = run.end & ~7
-                if last - first >= Self.shortestRun { evenRuns.append(Canvas.EvenRun(columns: first..<last, color: run.color)) }
+                let first = (start - row.startIndex + 7) & ~7, last = (end - row.startIndex) & ~7
+                if last - first >= Self.shortestRun { evenRuns.append(Canvas.EvenRun(columns: first..<last, color: row[start])) }
                 start = end
             }
-            runs.append(best.end - best.start >= Self.shortestRun ? best : (0, 0, 0))
             evenRunRows.append(evenRuns.count)
         }
-        self.runs = runs
         self.evenRuns = evenRuns
         self.evenRunRows = evenRunRows
     }
+
+    /// The runs of row `y`.
+    private func evenRuns(ofRow y: Int) -> ArraySlice<Canvas.EvenRun> { evenRuns[evenRunRows[y]..<evenRunRows[y + 1]] }
 
     /// Puts the backdrop back over `region` (clipped) of `target`, a canvas of the same size.
     func restore(_ region: Rect, in target: inout Canvas) {
@@ -53,23 +45,24 @@ struct Backdrop: Sendable {
         guard x1 > x0, y1 > y0 else { return }
         target.pixels.withUnsafeMutableBufferPointer { target in
             canvas.pixels.withUnsafeBufferPointer { source in
-                runs.withUnsafeBufferPointer { runs in
+                evenRuns.withUnsafeBufferPointer { runs in
                     for y in y0..<y1 {
                         let to = target.baseAddress!.advanced(by: y * width), from = source.baseAddress!.advanced(by: y * width)
-                        let run = runs[y]
-                        // Left of the run, in it, right of it.
-                        let fillStart = max(x0, run.start), fillEnd = min(x1, run.end)
-                        guard fillEnd > fillStart else {
-                            Self.copy(to, from, x0..<x1)
-                            continue
+                        // Between the runs copied, in them filled.
+                        var x = x0
+                        for run in runs[evenRunRows[y]..<evenRunRows[y + 1]] {
+                            guard run.columns.lowerBound < x1 else { break }
+                            let fillStart = max(x, run.columns.lowerBound), fillEnd = min(x1, run.columns.upperBound)
+                            guard fillEnd > fillStart else { continue }
+                            Self.copy(to, from, x..<fillStart)
+                            if fillEnd - fillStart <= 8 {
+                                for x in fillStart..<fillEnd { to[x] = run.color }
+                            } else {
+                                to.advanced(by: fillStart).update(repeating: run.color, count: fillEnd - fillStart)
+                            }
+                            x = fillEnd
                         }
-                        Self.copy(to, from, x0..<fillStart)
-                        if fillEnd - fillStart <= 8 {
-                            for x in fillStart..<fillEnd { to[x] = run.color }
-                        } else {
-                            to.advanced(by: fillStart).update(repeating: run.color, count: fillEnd - fillStart)
-                        }
-                        Self.copy(to, from, fillEnd..<x1)
+                        Self.copy(to, from, x..<x1)
                     }
                 }
             }
@@ -92,7 +85,7 @@ struct Backdrop: Sendable {
     /// (`Canvas.compose(_:over:in:)`), each row's runs of one colour taken from the runs instead
     /// of read: a third less memory read per frame.
     func compose(_ layer: Canvas, in rows: Range<Int>, into target: inout Canvas) {
-        target.compose(layer, over: canvas, in: rows) { y in evenRuns[evenRunRows[y]..<evenRunRows[y + 1]] }
+        target.compose(layer, over: canvas, in: rows) { y in evenRuns(ofRow: y) }
     }
 
     /// Puts the whole backdrop back.
