@@ -100,13 +100,48 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         #expect(validated.warnings == ["header declares 5 tracks, the file has 1"])
     }
 
-    @Test func chunkLengthShorterThanItsDataIsRefused() {
-        // The chunk claims 6 bytes, cutting the note-off in half; more bytes follow in the file.
-        let body = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack
-        let bytes = SMFBytes.header(format: 0, tracks: 1, division: 96) + SMFBytes.chunk("MTrk", body, declaredLength: 6)
-        #expect(throws: SMFFormatError.self) { try SMFFrontEnd.validate(bytes) }
-        do { _ = try SMFFrontEnd.validate(bytes) } catch {
-            #expect(error.description.contains("runs past the end of its chunk"))
+    /// A chunk length too short: the track is read on to its End-of-Track, and the tracks after
+    /// it are kept. The length cuts the note-off in half (6), or ends between events (4).
+    @Test(arguments: [6, 4])
+    func chunkLengthShorterThanItsDataLosesNothing(declaredLength: Int) throws {
+        let first = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack
+        let second: [UInt8] = [0x00, 0x91, 64, 90, 0x60, 0x81, 64, 0] + SMFBytes.endOfTrack
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes += SMFBytes.chunk("MTrk", first, declaredLength: declaredLength) + SMFBytes.chunk("MTrk", second)
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.trackCount == 2)
+        #expect(validated.warnings == ["track 0 declares \(declaredLength) bytes, but its events run on to an End-of-Track at offset 34; read to there"])
+        #expect(song.notes.map(\.pitch) == [60, 64] && song.notes.map(\.track) == [0, 1] && song.notes[1].channel == 1)
+        #expect(song.notes[0].endSeconds > song.notes[0].startSeconds)
+    }
+
+    /// Bytes between the End-of-Track read on to and the next track's header are ignored, and
+    /// said so; the last track, read on to the end of the file, too.
+    @Test func aTrackReadOnPastItsLengthLeavesWhatFollowsItsEnd() throws {
+        let first = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack + [0x01, 0x02, 0x03]
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes += SMFBytes.chunk("MTrk", first, declaredLength: 6) + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack, declaredLength: 2)
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(
+            validated.warnings == [
+                "track 0 declares 6 bytes, but its events run on to an End-of-Track at offset 34; read to there",
+                "track 0: 3 bytes after End-of-Track ignored",
+                "track 1 declares 2 bytes, but its events run on to an End-of-Track at offset 57; read to there",
+            ])
+        #expect(song.notes.map(\.track) == [0, 1])
+    }
+
+    /// Read on, a track must reach an End-of-Track before the next track: otherwise its length
+    /// is not the fault, and the file is refused as before.
+    @Test func chunkLengthShorterThanItsDataWithNoEndOfTrackIsRefused() {
+        let bytes =
+            SMFBytes.header(format: 1, tracks: 2, division: 96) + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4, declaredLength: 6)
+            + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack)
+        do {
+            _ = try SMFFrontEnd.validate(bytes)
+            Issue.record("accepted a track with no End-of-Track past its length")
+        } catch {
+            #expect(error.description == "corrupt MIDI file: track 0: channel message at offset 26 runs past the end of its chunk (chunk length too short?)")
         }
     }
 

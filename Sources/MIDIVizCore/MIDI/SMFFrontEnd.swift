@@ -63,8 +63,28 @@ package enum SMFFrontEnd {
                 var parser = TrackParser(
                     bytes: bytes, track: track, start: dataStart, end: min(declaredEnd, bytes.count), isCut: isCut)
                 var trackWarnings = LoadWarnings()
-                tracks.append(try parser.parse(warnings: &trackWarnings))
                 defer { warnings.append(trackWarnings) }
+                // A chunk length too short: an event runs past it, or the track stops there
+                // without an End-of-Track and no chunk follows. Read on to the End-of-Track.
+                let events: [CanonicalEvent]
+                do {
+                    events = try parser.parse(warnings: &trackWarnings)
+                } catch {
+                    guard !isCut, let readOn = readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd) else { throw error }
+                    tracks.append(readOn.events)
+                    trackWarnings = readOn.warnings(declaredLength: declaredLength)
+                    position = readOn.next
+                    continue chunks
+                }
+                if !isCut, parser.endOfTrackOffset == nil, declaredEnd < bytes.count, !holdsChunkHeader(bytes, at: declaredEnd),
+                    let readOn = readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd)
+                {
+                    tracks.append(readOn.events)
+                    trackWarnings = readOn.warnings(declaredLength: declaredLength)
+                    position = readOn.next
+                    continue chunks
+                }
+                tracks.append(events)
                 if let endOfTrack = parser.endOfTrackOffset, parser.bytesAfterEndOfTrack > 0 {
                     // A chunk length too long swallows the chunks after it: when the next track's
                     // header follows the End-of-Track and none lies where the length points, the
@@ -117,6 +137,45 @@ package enum SMFFrontEnd {
     /// Whether an MTrk chunk header lies at `offset`.
     static func holdsTrackHeader(_ bytes: [UInt8], at offset: Int) -> Bool {
         offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].elementsEqual("MTrk".utf8)
+    }
+
+    /// Whether a chunk header lies at `offset`: an MTrk, or another whose name is printable
+    /// (skipped as unknown).
+    static func holdsChunkHeader(_ bytes: [UInt8], at offset: Int) -> Bool {
+        offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// A track read on past its chunk's declared end to its End-of-Track.
+    struct ReadOn {
+        let track: Int
+        let events: [CanonicalEvent]
+        /// Where its End-of-Track ends, and where the next chunk begins (or the file ends).
+        let endOfTrack: Int, next: Int
+        let parsed: LoadWarnings
+
+        /// The track's own warnings, and what was repaired.
+        func warnings(declaredLength: Int) -> LoadWarnings {
+            var warnings = parsed
+            warnings.add("track \(track) declares \(declaredLength) bytes, but its events run on to an End-of-Track at offset \(endOfTrack); read to there")
+            if next > endOfTrack { warnings.add("track \(track): \(next - endOfTrack) bytes after End-of-Track ignored") }
+            return warnings
+        }
+    }
+
+    /// Track `track`, from `start`, read on past `declaredEnd` up to the next MTrk header (or
+    /// the end of the file): nil when it does not end with an End-of-Track there, or has an
+    /// error of its own.
+    static func readOn(_ bytes: [UInt8], track: Int, start: Int, declaredEnd: Int) -> ReadOn? {
+        guard declaredEnd < bytes.count else { return nil }
+        var next = bytes.count
+        for offset in declaredEnd..<max(declaredEnd, bytes.count - 7) where holdsTrackHeader(bytes, at: offset) {
+            next = offset
+            break
+        }
+        var parser = TrackParser(bytes: bytes, track: track, start: start, end: next, isCut: false)
+        var warnings = LoadWarnings()
+        guard let events = try? parser.parse(warnings: &warnings), let endOfTrack = parser.endOfTrackOffset else { return nil }
+        return ReadOn(track: track, events: events, endOfTrack: endOfTrack, next: next, parsed: warnings)
     }
 
     /// A RIFF RMID file wraps an SMF in its `data` chunk.
