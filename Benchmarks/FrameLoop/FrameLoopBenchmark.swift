@@ -33,6 +33,12 @@ enum FrameLoopBenchmark {
         for style in RenderSettings.Style.allCases where only?.contains(style.rawValue) ?? true {
             for scheme in [ColorScheme.rainbow] {
                 let settings = RenderSettings(width: size[0], height: size[1], style: style, scheme: scheme, chords: true, title: song.tracks.first?.name)
+                // BENCH_ONLY=inorder: only the frames in order (for a profile of them).
+                if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "inorder" {
+                    let inOrder = measureInOrder(song: song, settings: settings, font: font, frames: sampleCount)
+                    print(String(format: "raster %-8@ in order %.2f ms/frame; %.0f shapes drawn a frame", style.rawValue, inOrder.mean, inOrder.shapes))
+                    continue
+                }
                 let (mean, p95, maximum, shapes) = measure(song: song, settings: settings, font: font, samples: sampleCount)
                 print(
                     String(
@@ -42,8 +48,8 @@ enum FrameLoopBenchmark {
                 print(
                     String(
                         format:
-                            "raster %-8@ in order %.2f ms/frame (every second of %d frames from the middle, as one of two workers; %d of %d moved, %.0f%% of those drawn anew)",
-                        style.rawValue, inOrder.mean, 2 * sampleCount, inOrder.moved, inOrder.count, 100 * inOrder.drawnAnew))
+                            "raster %-8@ in order %.2f ms/frame (every second of %d frames from the middle, as one of two workers; %d of %d moved, %.0f%% of those drawn anew; %.0f shapes drawn a frame)",
+                        style.rawValue, inOrder.mean, 2 * sampleCount, inOrder.moved, inOrder.count, 100 * inOrder.drawnAnew, inOrder.shapes))
                 let conversion = measureConversion(song: song, settings: settings, font: font, frames: sampleCount)
                 print(
                     String(
@@ -183,23 +189,24 @@ enum FrameLoopBenchmark {
     /// drawn over the one before moved, and the mean share of those drawn anew.
     static func measureInOrder(
         song: Song, settings: RenderSettings, font: FontRasterizer, frames: Int
-    ) -> (mean: Double, count: Int, moved: Int, drawnAnew: Double) {
+    ) -> (mean: Double, count: Int, moved: Int, drawnAnew: Double, shapes: Double) {
         let scene = Scene(song: song, settings: settings)
         let renderer = FrameRenderer(scene: scene, fonts: font.textFonts(canvasSide: settings.textSide))
         var workspace = renderer.makeWorkspace()
         let first = max(0, scene.frameCount / 2 - frames)
         renderer.render(frame: first, in: &workspace)
-        var total = 0.0, drawnAnew = 0.0, count = 0, moved = 0
+        var total = 0.0, drawnAnew = 0.0, count = 0, moved = 0, shapes = 0
         for frame in stride(from: first + 2, to: min(scene.frameCount, first + 2 * frames), by: 2) {
             let start = DispatchTime.now().uptimeNanoseconds
             renderer.render(frame: frame, in: &workspace)
             total += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             count += 1
+            shapes += workspace.shapeCount
             guard workspace.movedLastFrame else { continue }
             drawnAnew += workspace.scrolledDirtyFraction
             moved += 1
         }
-        return (total / Double(max(1, count)), count, moved, drawnAnew / Double(max(1, moved)))
+        return (total / Double(max(1, count)), count, moved, drawnAnew / Double(max(1, moved)), Double(shapes) / Double(max(1, count)))
     }
 
     /// The yuv420p conversion, per frame: of the whole picture, and of only the tiles the frame
