@@ -57,6 +57,7 @@ enum FrameLoopBenchmark {
                         style.rawValue, conversion.whole, conversion.changed, 100 * conversion.fraction))
             }
         }
+        if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "inorder" { return }
         // BENCH_ONLY=styles: only the styles above (the black-MIDI part of scripts/bench).
         if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "styles" {
             printNotesOnScreen(song: song, samples: sampleCount)

@@ -110,7 +110,8 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         bytes += SMFBytes.chunk("MTrk", first, declaredLength: declaredLength) + SMFBytes.chunk("MTrk", second)
         let (validated, song) = try frontEndSong(bytes)
         #expect(validated.trackCount == 2)
-        #expect(validated.warnings == ["track 0 declares \(declaredLength) bytes, but its events run on to an End-of-Track at offset 34; read to there"])
+        let warning = "track 0 declares \(declaredLength) bytes, but its events run on past them; read on to its End-of-Track, which ends at offset 34"
+        #expect(validated.warnings == [warning])
         #expect(song.notes.map(\.pitch) == [60, 64] && song.notes.map(\.track) == [0, 1] && song.notes[1].channel == 1)
         #expect(song.notes[0].endSeconds > song.notes[0].startSeconds)
     }
@@ -124,11 +125,41 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         let (validated, song) = try frontEndSong(bytes)
         #expect(
             validated.warnings == [
-                "track 0 declares 6 bytes, but its events run on to an End-of-Track at offset 34; read to there",
+                "track 0 declares 6 bytes, but its events run on past them; read on to its End-of-Track, which ends at offset 34",
                 "track 0: 3 bytes after End-of-Track ignored",
-                "track 1 declares 2 bytes, but its events run on to an End-of-Track at offset 57; read to there",
+                "track 1 declares 2 bytes, but its events run on past them; read on to its End-of-Track, which ends at offset 57",
             ])
         #expect(song.notes.map(\.track) == [0, 1])
+    }
+
+    /// A length ending between events where the bytes that follow look like a chunk's name
+    /// (running-status data: delta 0x60, key 0x3C, velocity 0x40) but whose length does not fit
+    /// in the file: read on, as when they look like nothing. The track's own warning (a stray
+    /// clock byte, skipped) is kept, once.
+    @Test func chunkLengthShorterBeforePrintableDataLosesNothing() throws {
+        let first: [UInt8] = [0x00, 0x90, 60, 100, 0x00, 0xF8, 0x60, 62, 64, 0x60, 62, 0, 0x00, 60, 0] + SMFBytes.endOfTrack
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes += SMFBytes.chunk("MTrk", first, declaredLength: 6) + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack)
+        #expect(Array(bytes[28..<32]) == Array("`>@`".utf8))
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(
+            validated.warnings == [
+                "track 0: system message 0xF8 (not allowed in a file) skipped",
+                "track 0 declares 6 bytes, but its events run on past them; read on to its End-of-Track, which ends at offset 41",
+            ])
+        #expect(song.notes.count == 3)
+        #expect(Set(song.notes.map { "\($0.track):\($0.pitch)" }) == ["0:60", "0:62", "1:60"])
+    }
+
+    /// A track that stops between events with no End-of-Track, followed by bytes that are no
+    /// chunk and hold no End-of-Track either: repaired as before (an End-of-Track added, the
+    /// bytes ignored), each warning once.
+    @Test func aTrackWithoutEndOfTrackBeforeJunkIsRepairedAsBefore() throws {
+        let bytes =
+            SMFBytes.header(format: 0, tracks: 1, division: 96) + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4) + [0x00, 0x90, 62]
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings == ["track 0: no End-of-Track event; added one", "3 trailing bytes after the last chunk ignored"])
+        #expect(song.notes.map(\.pitch) == [60])
     }
 
     /// Read on, a track must reach an End-of-Track before the next track: otherwise its length

@@ -140,9 +140,13 @@ package enum SMFFrontEnd {
     }
 
     /// Whether a chunk header lies at `offset`: an MTrk, or another whose name is printable
-    /// (skipped as unknown).
+    /// (skipped as unknown) and whose length fits in the file (running-status data can look
+    /// like a name).
     static func holdsChunkHeader(_ bytes: [UInt8], at offset: Int) -> Bool {
-        offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        if holdsTrackHeader(bytes, at: offset) { return true }
+        guard offset >= 0, offset + 8 <= bytes.count, bytes[offset..<offset + 4].allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+        let length = bytes[offset + 4..<offset + 8].reduce(0) { $0 << 8 | Int($1) }
+        return offset + 8 + length <= bytes.count
     }
 
     /// A track read on past its chunk's declared end to its End-of-Track.
@@ -156,7 +160,9 @@ package enum SMFFrontEnd {
         /// The track's own warnings, and what was repaired.
         func warnings(declaredLength: Int) -> LoadWarnings {
             var warnings = parsed
-            warnings.add("track \(track) declares \(declaredLength) bytes, but its events run on to an End-of-Track at offset \(endOfTrack); read to there")
+            warnings.add(
+                "track \(track) declares \(declaredLength) bytes, but its events run on past them; read on to its End-of-Track, which ends at offset \(endOfTrack)"
+            )
             if next > endOfTrack { warnings.add("track \(track): \(next - endOfTrack) bytes after End-of-Track ignored") }
             return warnings
         }
