@@ -162,6 +162,66 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         #expect(song.notes.map(\.pitch) == [60])
     }
 
+    /// A stray byte between two tracks: the tracks after it are read from the next MTrk header,
+    /// not dropped.
+    @Test func aStrayByteBetweenTracksLosesNoTrack() throws {
+        var bytes = SMFBytes.header(format: 1, tracks: 3, division: 96)
+        bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack) + [0x00]
+        bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack) + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack)
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings == ["1 byte at offset 34 is not a chunk; skipped to the MTrk header at offset 35"])
+        #expect(validated.trackCount == 3 && song.notes.map(\.track) == [0, 1, 2])
+    }
+
+    /// A length a few bytes too long that ends inside the next track's header, after bytes that
+    /// are no chunk: the next track is read from its header, a few bytes back.
+    @Test func aLengthEndingInsideTheNextHeaderLosesNoTrack() throws {
+        let first = SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack + [0x00]
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes += SMFBytes.chunk("MTrk", first, declaredLength: first.count + 3) + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack)
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(
+            validated.warnings == [
+                "track 0: 4 bytes after End-of-Track ignored", "no chunk begins at offset 38; read on from the MTrk header at offset 35",
+            ])
+        #expect(validated.trackCount == 2 && song.notes.map(\.track) == [0, 1])
+    }
+
+    /// Bytes whose name is printable but whose length runs past the end of the file, before a
+    /// track: the track is read, not dropped with them.
+    @Test func aRunawayChunkBeforeATrackLosesNoTrack() throws {
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack) + Array("JUNK".utf8) + [0x7F, 0xFF, 0xFF, 0xFF]
+        bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack)
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings == ["8 bytes at offset 34 are not a chunk; skipped to the MTrk header at offset 42"])
+        #expect(song.notes.map(\.track) == [0, 1])
+    }
+
+    /// Two files joined: the second, with its own division and tempo, is not played as tracks of
+    /// the first.
+    @Test func aSecondFileJoinedOnIsIgnored() throws {
+        let first = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let second = SMFBytes.file(division: 480, tracks: [[0x00, 0x90, 72, 100, 0x60, 0x80, 72, 0] + SMFBytes.endOfTrack])
+        let (validated, song) = try frontEndSong(first + second)
+        #expect(validated.warnings == ["a second MIDI file begins at offset \(first.count) (an MThd header); it and what follows are ignored"])
+        #expect(song.notes.map(\.pitch) == [60] && validated.trackCount == 1)
+    }
+
+    /// A track whose End-of-Track lost a byte, so that its length ends inside the next track's
+    /// header: it is not read on into that track (its notes would move), but refused.
+    @Test func aTrackReadOnStopsAtTheNextHeaderWithinItsLength() {
+        let first = SMFBytes.quarterNoteC4 + [0x00, 0xFF, 0x00]  // the End-of-Track's 0x2F lost
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes += SMFBytes.chunk("MTrk", first, declaredLength: first.count + 1) + SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack)
+        do {
+            _ = try SMFFrontEnd.validate(bytes)
+            Issue.record("read a track on into the next one")
+        } catch {
+            #expect(error.description.contains("runs past the end of its chunk"), "\(error.description)")
+        }
+    }
+
     /// Read on, a track must reach an End-of-Track before the next track: otherwise its length
     /// is not the fault, and the file is refused as before.
     @Test func chunkLengthShorterThanItsDataWithNoEndOfTrackIsRefused() {

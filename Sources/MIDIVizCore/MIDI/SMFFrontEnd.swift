@@ -45,6 +45,12 @@ package enum SMFFrontEnd {
         var tracks: [[CanonicalEvent]] = []
         var position = 8 + headerLength
         if position > bytes.count { throw .corrupt("MThd header length \(headerLength) runs past the end of the file") }
+        // Where the last chunk's data began: a track header found after a chunk that overran
+        // it (up to 7 bytes back) must lie beyond that.
+        var lastDataStart = position
+        /// The next track header when the bytes at `position` are no chunk: from a few bytes
+        /// back (a length one too long ends inside the next header) on.
+        func nextTrackHeader() -> Int? { firstTrackHeader(bytes, from: max(lastDataStart, position - 7)) }
         chunks: while position < bytes.count {
             guard position + 8 <= bytes.count else {
                 warnings.add("\(bytes.count - position) trailing bytes after the last chunk ignored")
@@ -54,6 +60,12 @@ package enum SMFFrontEnd {
             let declaredLength = Int(reader.bigEndianUInt32(at: position + 4)!)
             let dataStart = position + 8
             let declaredEnd = dataStart + declaredLength
+            defer { lastDataStart = dataStart }
+            if id == Array("MThd".utf8) {
+                // Two files joined: the second has its own division and tempo map.
+                warnings.add("a second MIDI file begins at offset \(position) (an MThd header); it and what follows are ignored")
+                break chunks
+            }
             if id == Array("MTrk".utf8) {
                 guard tracks.count < maximumTracks else {
                     throw .unsupported("more than \(maximumTracks) tracks (MTrk chunks); a MIDI file holds at most that many")
@@ -104,7 +116,7 @@ package enum SMFFrontEnd {
                     )
                     break chunks
                 }
-            } else if id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            } else if id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), declaredEnd <= bytes.count || nextTrackHeader() == nil {
                 let name = String(decoding: id, as: UTF8.self)
                 warnings.add("unknown chunk '\(name)' at offset \(position) skipped")
                 if declaredEnd > bytes.count { break chunks }
@@ -112,8 +124,19 @@ package enum SMFFrontEnd {
                 guard !tracks.isEmpty else {
                     throw .corrupt("bytes at offset \(position) are not a chunk header")
                 }
-                warnings.add("\(bytes.count - position) bytes at offset \(position) are not a chunk; ignored")
-                break chunks
+                // Stray bytes between chunks, or a length that ran a few bytes too far (or a
+                // name whose length runs past the end of the file): the tracks after them are
+                // read from the next MTrk header.
+                guard let next = nextTrackHeader() else {
+                    warnings.add("\(bytes.count - position) bytes at offset \(position) are not a chunk; ignored")
+                    break chunks
+                }
+                warnings.add(
+                    next > position
+                        ? "\(next - position == 1 ? "1 byte" : "\(next - position) bytes") at offset \(position) \(next - position == 1 ? "is" : "are") not a chunk; skipped to the MTrk header at offset \(next)"
+                        : "no chunk begins at offset \(position); read on from the MTrk header at offset \(next)")
+                position = next
+                continue chunks
             }
             position = declaredEnd
         }
@@ -137,6 +160,16 @@ package enum SMFFrontEnd {
     /// Whether an MTrk chunk header lies at `offset`.
     static func holdsTrackHeader(_ bytes: [UInt8], at offset: Int) -> Bool {
         offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].elementsEqual("MTrk".utf8)
+    }
+
+    /// Where the first MTrk header from `offset` on begins; nil when there is none.
+    static func firstTrackHeader(_ bytes: [UInt8], from offset: Int) -> Int? {
+        var offset = max(0, offset)
+        while offset + 8 <= bytes.count {
+            if holdsTrackHeader(bytes, at: offset) { return offset }
+            offset += 1
+        }
+        return nil
     }
 
     /// Whether a chunk header lies at `offset`: an MTrk, or another whose name is printable
@@ -173,11 +206,9 @@ package enum SMFFrontEnd {
     /// error of its own.
     static func readOn(_ bytes: [UInt8], track: Int, start: Int, declaredEnd: Int) -> ReadOn? {
         guard declaredEnd < bytes.count else { return nil }
-        var next = bytes.count
-        for offset in declaredEnd..<max(declaredEnd, bytes.count - 7) where holdsTrackHeader(bytes, at: offset) {
-            next = offset
-            break
-        }
+        let next = firstTrackHeader(bytes, from: start) ?? bytes.count
+        // A track header within the declared length: the length is not what is wrong.
+        guard next >= declaredEnd else { return nil }
         var parser = TrackParser(bytes: bytes, track: track, start: start, end: next, isCut: false)
         var warnings = LoadWarnings()
         guard let events = try? parser.parse(warnings: &warnings), let endOfTrack = parser.endOfTrackOffset else { return nil }
