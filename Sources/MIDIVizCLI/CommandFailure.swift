@@ -73,7 +73,11 @@ extension RenderError {
     }
 }
 
-/// Prints each line as `midiviz: warning: line` on stderr: what a render leaves out, not an error.
-func printWarnings(_ lines: [String]) {
-    for line in lines { FileHandle.standardError.write(Data("midiviz: warning: \(line)\n".utf8)) }
+/// Prints each line as `midiviz: warning: line` on stderr (what a render leaves out, not an
+/// error): the first `shown`, then how many more (a damaged file can make thousands, each
+/// naming its offset; `midiviz info --json` lists a song's).
+func printWarnings(_ lines: [String], shown: Int = 20) {
+    for line in lines.prefix(shown) { FileHandle.standardError.write(Data("midiviz: warning: \(line)\n".utf8)) }
+    guard lines.count > shown else { return }
+    FileHandle.standardError.write(Data("midiviz: warning: … \(lines.count - shown) more (`midiviz info --json SONG` lists a song's)\n".utf8))
 }

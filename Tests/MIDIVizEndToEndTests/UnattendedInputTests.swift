@@ -246,4 +246,25 @@ struct UnattendedInputTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/default.png")) == given)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/none.png")) != given, "the title is drawn")
     }
+
+    /// A damaged file's warnings on the terminal: the first 20 and how many more, not thousands
+    /// of lines in a batch's log (here 30, each naming its own offset).
+    @Test func aDamagedFilesWarningsAreCappedOnTheTerminal() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var body: [UInt8] = []
+        for _ in 0..<30 { body += [0x00, 0xFF, 0x51, 0x03, 0, 0, 0] }  // a tempo of 0, ignored
+        body += [0x00, 0x90, 60, 100, 0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let length = [UInt8(body.count >> 24), UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF)]
+        let song: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + length + body
+        try Data(song).write(to: URL(fileURLWithPath: dir + "/tempos.mid"))
+        let result = try ProcessRunner.midiviz([
+            "render", dir + "/tempos.mid", "-o", dir + "/tempos.mp4", "--no-audio", "--to", "0.5", "--size", "64x36", "--fps", "10",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warned = result.stderr.split(separator: "\n").filter { $0.hasPrefix("midiviz: warning: ") }
+        #expect(warned.count == 21, "\(result.stderr)")
+        #expect(warned.prefix(20).allSatisfy { $0.contains("tempo of 0 microseconds") })
+        #expect(warned.last?.hasSuffix("… 10 more (`midiviz info --json SONG` lists a song's)") == true, "\(warned.last ?? "")")
+    }
 }
