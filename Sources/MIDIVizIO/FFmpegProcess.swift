@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One ffmpeg child process (a `ChildProcess`): its stdin a pipe we write raw frames to, the
 /// last lines of its stderr kept for the message when it fails (no log file), its progress
@@ -13,6 +14,10 @@ package final class FFmpegProcess: Sendable {
     /// The bytes of each write copied into the pipe: its capacity and a page. The rest is
     /// spliced (see `PipeWriting.spliceAll`).
     private let copiedTail: Int
+    /// The pipe's capacity (0: not known).
+    private let capacity: Int
+    /// Whether the last write was spliced whole (`write(_:untilNextWrite:)`).
+    private let lastWasSplicedWhole = Mutex(false)
     /// Its progress reports, and when it last got further.
     private let progress = FFmpegProgressWatch()
 
@@ -53,6 +58,7 @@ package final class FFmpegProcess: Sendable {
         inputDescriptor = descriptor
         _ = fcntl(descriptor, PipeWriting.setPipeSize, 1 << 20)
         let capacity = fcntl(descriptor, PipeWriting.getPipeSize)
+        self.capacity = max(0, Int(capacity))
         copiedTail = capacity > 0 ? Int(capacity) + Int(sysconf(Int32(_SC_PAGESIZE))) : Int.max
         // Non-blocking, so that a write never waits past the watchdog's poll.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -62,13 +68,20 @@ package final class FFmpegProcess: Sendable {
     package var isRunning: Bool { child.isRunning }
 
     /// Writes all of `bytes` to ffmpeg's stdin; they are the caller's again once this returns.
-    package func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
+    /// With `untilNextWrite`, once the next `write` or `drain` has returned: bytes at least the
+    /// pipe's capacity are then handed to the pipe by reference, none copied (when the next
+    /// write has put as many after them, or the pipe is empty, ffmpeg has read them all).
+    package func write(_ bytes: UnsafeRawBufferPointer, untilNextWrite: Bool = false) throws(VideoError) {
         guard let base = bytes.baseAddress else { return }
+        let splicesWhole = untilNextWrite && capacity > 0 && bytes.count >= capacity
+        // Fewer bytes after a whole splice would not push it all out of the pipe.
+        if !splicesWhole, lastWasSplicedWhole.withLock({ $0 }) { try drain() }
         let written = PipeWriting.spliceAll(
-            inputDescriptor, base, count: bytes.count, copiedTail: copiedTail, timeoutSeconds: stallTimeoutSeconds,
+            inputDescriptor, base, count: bytes.count, copiedTail: splicesWhole ? 0 : copiedTail, timeoutSeconds: stallTimeoutSeconds,
             moreSeconds: { self.secondsLeft(since: .now - .seconds(self.stallTimeoutSeconds)) })
         switch written {
         case .written:
+            lastWasSplicedWhole.withLock { $0 = splicesWhole }
             return
         case .stalled:
             stop()
@@ -78,6 +91,24 @@ package final class FFmpegProcess: Sendable {
             try finish()
             throw .ffmpegFailed(status: -1, lastLines: "it stopped reading frames")
         }
+    }
+
+    /// Waits until ffmpeg has read every byte handed over by reference (the pipe is empty, when
+    /// the last write was spliced whole), while it runs and reports progress.
+    package func drain() throws(VideoError) {
+        // A write that copied its tail returned once every byte before it had been read.
+        guard lastWasSplicedWhole.withLock({ $0 }) else { return }
+        let start = ContinuousClock.now
+        while child.isRunning {
+            var unread: Int32 = 0
+            guard ioctl(inputDescriptor, UInt(FIONREAD), &unread) == 0, unread > 0 else { break }
+            guard secondsLeft(since: start) > 0 else {
+                stop()
+                throw .ffmpegStalled(seconds: stallTimeoutSeconds, doing: "read no more of the last frame")
+            }
+            usleep(500)
+        }
+        lastWasSplicedWhole.withLock { $0 = false }
     }
 
     /// Closes stdin and waits for ffmpeg to exit, as long as it reports progress; throws with its

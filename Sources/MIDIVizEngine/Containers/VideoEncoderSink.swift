@@ -87,11 +87,15 @@ package final class VideoEncoderSink: FrameSink {
     }
 
     package func write(yuv420p: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
-        do { try ffmpeg.write(yuv420p) } catch { throw failure(error) }
+        do { try ffmpeg.write(yuv420p, untilNextWrite: true) } catch { throw failure(error) }
     }
 
     package func write(rgba: UnsafeRawBufferPointer, frame: Int) throws(RenderError) {
-        do { try ffmpeg.write(rgba) } catch { throw failure(error) }
+        do { try ffmpeg.write(rgba, untilNextWrite: true) } catch { throw failure(error) }
+    }
+
+    package func drain() throws(RenderError) {
+        do { try ffmpeg.drain() } catch { throw failure(error) }
     }
 
     package func finish() throws(RenderError) {

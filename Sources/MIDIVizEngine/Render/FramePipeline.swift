@@ -5,8 +5,9 @@ import MIDIVizIO
 /// Renders frames on several workers and hands each to every sink: canvases to the sinks that
 /// take any order, and yuv420p, in order, to the encoders. At most `window` frames are in
 /// flight, so memory stays bounded whatever the song's length. Each worker reuses its workspace
-/// and its yuv420p planes: it converts only the tiles a frame changed, once the encoders have
-/// taken its previous frame from those planes (no copy).
+/// and its yuv420p planes: it converts only the tiles a frame changed, once the encoders read its
+/// previous frame from those planes no more (no copy: the frame after it has been written, or
+/// when that is the worker's own, the pipe has been drained).
 struct FramePipeline: Sendable {
     let renderer: FrameRenderer
     let jobs: Int
@@ -79,7 +80,18 @@ struct FramePipeline: Sendable {
                     if inOrder.isEmpty && inOrderRGBA.isEmpty {
                         state.finishUnordered(progress: progress)
                     } else {
-                        if let lastDelivered, !state.waitUntilWritten(lastDelivered) { return }
+                        if let lastDelivered {
+                            // An encoder may read a frame's bytes until the next frame's write
+                            // has returned (`FrameSink.write`).
+                            if index == lastDelivered + 1 {
+                                // The next frame is this one: nothing comes between to push the
+                                // last out of the pipe. It is written, then read to the end.
+                                guard state.waitUntilWritten(lastDelivered) else { return }
+                                for sink in inOrder + inOrderRGBA { try sink.drain() }
+                            } else if !state.waitUntilWritten(lastDelivered + 1) {
+                                return
+                            }
+                        }
                         if !inOrder.isEmpty { planes.yuv.update(from: workspace.canvas, changed: workspace.changed) }
                         if !inOrderRGBA.isEmpty { StraightRGBA.copy(workspace.canvas, into: &planes.rgba) }
                         lastDelivered = index
@@ -103,11 +115,14 @@ struct FramePipeline: Sendable {
             }
         }
         if let error = state.error { throw error }
+        // The encoders may still read the last frame, from planes the state keeps until then.
+        for sink in inOrder + inOrderRGBA { try sink.drain() }
+        state.releaseWritten()
     }
 }
 
 /// A worker's yuv420p planes, shared with whichever thread writes them to the encoders: the
-/// worker changes them only after `waitUntilWritten` for the frame they last held.
+/// worker changes them only once the encoders read the frame they last held no more.
 /// `@unchecked Sendable`: frame buffers handed between threads by that protocol, without a copy.
 private final class WorkerPlanes: @unchecked Sendable {
     var yuv = YUV420Planes()
@@ -124,6 +139,8 @@ private final class PipelineState: @unchecked Sendable {
     private var nextToClaim = 0
     private var nextToWrite = 0
     private var ready: [Int: WorkerPlanes] = [:]
+    /// The planes of the last frame written, kept while the encoders may read them.
+    private var written: WorkerPlanes?
     private var isWriting = false
     private(set) var error: Error?
     private var count: Int
@@ -199,11 +216,21 @@ private final class PipelineState: @unchecked Sendable {
                 throw error
             }
             condition.lock()
+            // Once this write has returned the frame before it is read: its planes may go, even
+            // when its worker has finished.
+            written = next
             nextToWrite += 1
             progress(nextToWrite, count)
             condition.broadcast()
         }
         isWriting = false
+        condition.unlock()
+    }
+
+    /// Lets the last frame's planes go, once the encoders read them no more.
+    func releaseWritten() {
+        condition.lock()
+        written = nil
         condition.unlock()
     }
 
