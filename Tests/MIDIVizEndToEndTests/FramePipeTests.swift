@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Frames of a MiB or more go into ffmpeg's pipe by reference, none of their bytes copied, and
-/// a worker fills the other of its two sets of planes until the frame after one has been
-/// written: the video holds exactly the frames drawn, none changed while ffmpeg read it.
+/// a worker draws into its planes again only once the frame after its last has been written
+/// (or the pipe is empty): the video holds exactly the frames drawn, none changed while ffmpeg
+/// read it. A race may slip past one run: this catches such a bug often, not always.
 @Suite(
     .enabled(if: VideoTools.available, "ffmpeg/ffprobe or a SoundFont missing: apt-get install ffmpeg timgm6mb-soundfont (scripts/setup does)"),
     .timeLimit(.minutes(30)))

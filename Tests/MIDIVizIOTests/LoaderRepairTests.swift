@@ -192,6 +192,36 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         #expect(song.notes.map(\.pitch) == [60] && validated.trackCount == 1)
     }
 
+    /// Two files joined with a byte of padding between them: the second is still not read as
+    /// tracks of the first.
+    @Test func aSecondFileAfterPaddingIsIgnored() throws {
+        let first = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let second = SMFBytes.file(division: 480, tracks: [[0x00, 0x90, 72, 100, 0x60, 0x80, 72, 0] + SMFBytes.endOfTrack])
+        let (validated, song) = try frontEndSong(first + [0x1A] + second)
+        let at = first.count + 1
+        #expect(
+            validated.warnings == [
+                "1 byte at offset \(first.count) is not a chunk; skipped to the MThd header at offset \(at)",
+                "a second MIDI file begins at offset \(at) (an MThd header); it and what follows are ignored",
+            ])
+        #expect(song.notes.map(\.pitch) == [60])
+    }
+
+    /// Junk after the last track that holds the letters "MTrk": what follows them cannot be read
+    /// as a track, so it is ignored, as the junk was before, and the file is not refused.
+    @Test func anUnreadableTrackAfterStrayBytesIsIgnored() throws {
+        var bytes = SMFBytes.file(tracks: [SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack])
+        let junkAt = bytes.count
+        bytes += [0x01, 0x02] + Array("MTrk".utf8) + [0, 0, 0, 3, 0x00, 0x45, 0x01]  // a data byte with no status
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(
+            validated.warnings == [
+                "2 bytes at offset \(junkAt) are not a chunk; skipped to the MTrk header at offset \(junkAt + 2)",
+                "the MTrk chunk at offset \(junkAt + 2) cannot be read (track 1: data byte 0x45 at offset \(junkAt + 11) with no running status); it and what follows are ignored",
+            ])
+        #expect(song.notes.map(\.pitch) == [60] && validated.trackCount == 1)
+    }
+
     /// A track whose End-of-Track lost a byte, so that its length ends inside the next track's
     /// header: it is not read on into that track (its notes would move), but refused.
     @Test func aTrackReadOnStopsAtTheNextHeaderWithinItsLength() {

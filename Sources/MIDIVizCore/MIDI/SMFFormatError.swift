@@ -7,6 +7,13 @@ package enum SMFFormatError: Error, Equatable, Sendable, CustomStringConvertible
     /// A valid file that midiviz does not handle (e.g. an unknown format number).
     case unsupported(String)
 
+    /// What is wrong, without the kind.
+    package var reason: String {
+        switch self {
+        case .notMIDI(let reason), .corrupt(let reason), .unsupported(let reason): return reason
+        }
+    }
+
     package var description: String {
         switch self {
         case .notMIDI(let reason): return "not a Standard MIDI File (\(reason))"

@@ -51,6 +51,9 @@ package enum SMFFrontEnd {
         /// The next track header when the bytes at `position` are no chunk: from a few bytes
         /// back (a length one too long ends inside the next header) on.
         func nextTrackHeader() -> Int? { firstTrackHeader(bytes, from: max(lastDataStart, position - 7)) }
+        // Whether the reading skipped stray bytes: a track found after them that cannot be read
+        // ends the reading rather than refusing the file.
+        var skipped = false
         chunks: while position < bytes.count {
             guard position + 8 <= bytes.count else {
                 warnings.add("\(bytes.count - position) trailing bytes after the last chunk ignored")
@@ -82,7 +85,12 @@ package enum SMFFrontEnd {
                 do {
                     events = try parser.parse(warnings: &trackWarnings)
                 } catch {
-                    guard !isCut, let readOn = readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd) else { throw error }
+                    guard !isCut, let readOn = readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd) else {
+                        guard skipped else { throw error }
+                        trackWarnings = LoadWarnings()
+                        warnings.add("the MTrk chunk at offset \(position) cannot be read (\(error.reason)); it and what follows are ignored")
+                        break chunks
+                    }
                     tracks.append(readOn.events)
                     trackWarnings = readOn.warnings(declaredLength: declaredLength)
                     position = readOn.next
@@ -131,11 +139,13 @@ package enum SMFFrontEnd {
                     warnings.add("\(bytes.count - position) bytes at offset \(position) are not a chunk; ignored")
                     break chunks
                 }
+                let header = holdsTrackHeader(bytes, at: next) ? "MTrk" : "MThd"
                 warnings.add(
                     next > position
-                        ? "\(next - position == 1 ? "1 byte" : "\(next - position) bytes") at offset \(position) \(next - position == 1 ? "is" : "are") not a chunk; skipped to the MTrk header at offset \(next)"
-                        : "no chunk begins at offset \(position); read on from the MTrk header at offset \(next)")
+                        ? "\(next - position == 1 ? "1 byte" : "\(next - position) bytes") at offset \(position) \(next - position == 1 ? "is" : "are") not a chunk; skipped to the \(header) header at offset \(next)"
+                        : "no chunk begins at offset \(position); read on from the \(header) header at offset \(next)")
                 position = next
+                skipped = true
                 continue chunks
             }
             position = declaredEnd
@@ -162,11 +172,12 @@ package enum SMFFrontEnd {
         offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].elementsEqual("MTrk".utf8)
     }
 
-    /// Where the first MTrk header from `offset` on begins; nil when there is none.
+    /// Where the first MTrk header from `offset` on begins, or the first MThd header (a second
+    /// file joined on, whose reading ends the song's) when that comes first; nil when neither.
     static func firstTrackHeader(_ bytes: [UInt8], from offset: Int) -> Int? {
         var offset = max(0, offset)
         while offset + 8 <= bytes.count {
-            if holdsTrackHeader(bytes, at: offset) { return offset }
+            if holdsTrackHeader(bytes, at: offset) || bytes[offset..<offset + 4].elementsEqual("MThd".utf8) { return offset }
             offset += 1
         }
         return nil
