@@ -81,24 +81,23 @@ package enum SMFFrontEnd {
                 defer { warnings.append(trackWarnings) }
                 // A chunk length too short: an event runs past it, or the track stops there
                 // without an End-of-Track and no chunk follows. Read on to the End-of-Track.
-                let events: [CanonicalEvent]
+                var events: [CanonicalEvent] = []
+                var readOn: ReadOn? = nil
                 do {
                     events = try parser.parse(warnings: &trackWarnings)
+                    if !isCut, parser.endOfTrackOffset == nil, !holdsChunkHeader(bytes, at: declaredEnd) {
+                        readOn = Self.readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd)
+                    }
                 } catch {
-                    guard !isCut, let readOn = readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd) else {
+                    readOn = isCut ? nil : Self.readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd)
+                    guard readOn != nil else {
                         guard skipped else { throw error }
                         trackWarnings = LoadWarnings()
                         warnings.add("the MTrk chunk at offset \(position) cannot be read (\(error.reason)); it and what follows are ignored")
                         break chunks
                     }
-                    tracks.append(readOn.events)
-                    trackWarnings = readOn.warnings(declaredLength: declaredLength)
-                    position = readOn.next
-                    continue chunks
                 }
-                if !isCut, parser.endOfTrackOffset == nil, declaredEnd < bytes.count, !holdsChunkHeader(bytes, at: declaredEnd),
-                    let readOn = readOn(bytes, track: track, start: dataStart, declaredEnd: declaredEnd)
-                {
+                if let readOn {
                     tracks.append(readOn.events)
                     trackWarnings = readOn.warnings(declaredLength: declaredLength)
                     position = readOn.next
@@ -124,7 +123,7 @@ package enum SMFFrontEnd {
                     )
                     break chunks
                 }
-            } else if id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), declaredEnd <= bytes.count || nextTrackHeader() == nil {
+            } else if holdsChunkName(bytes, at: position), declaredEnd <= bytes.count || nextTrackHeader() == nil {
                 let name = String(decoding: id, as: UTF8.self)
                 warnings.add("unknown chunk '\(name)' at offset \(position) skipped")
                 if declaredEnd > bytes.count { break chunks }
@@ -188,9 +187,14 @@ package enum SMFFrontEnd {
     /// like a name).
     static func holdsChunkHeader(_ bytes: [UInt8], at offset: Int) -> Bool {
         if holdsTrackHeader(bytes, at: offset) { return true }
-        guard offset >= 0, offset + 8 <= bytes.count, bytes[offset..<offset + 4].allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+        guard holdsChunkName(bytes, at: offset) else { return false }
         let length = bytes[offset + 4..<offset + 8].reduce(0) { $0 << 8 | Int($1) }
         return offset + 8 + length <= bytes.count
+    }
+
+    /// Whether a chunk header's 8 bytes lie at `offset` with a printable name.
+    static func holdsChunkName(_ bytes: [UInt8], at offset: Int) -> Bool {
+        offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// A track read on past its chunk's declared end to its End-of-Track.

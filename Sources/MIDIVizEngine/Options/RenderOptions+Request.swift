@@ -124,9 +124,14 @@ extension RenderOptions {
     /// worded for the command line: said before the render starts (not an error), and in a
     /// batch's report.
     package func warnings(for song: Song) -> [String] {
+        song.warnings + [keysWarning(for: song)].compactMap { $0 }
+    }
+
+    /// What `--keys` leaves out of `song`; nil when every note is within the keys.
+    package func keysWarning(for song: Song) -> String? {
         let outside = notesOutsideKeys(of: song)
-        guard outside > 0 else { return song.warnings }
-        return song.warnings + ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
+        guard outside > 0 else { return nil }
+        return "--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"
     }
 
     /// The warning when a video in `container` carries the sound at another rate than
