@@ -64,11 +64,16 @@ package enum OutputChecks {
                 throw .usage("refusing to write \(output.path): another output lies inside the frames folder \(folder)")
             }
             earlier.append((path, real, identity, output.isFolder))
+        }
+        // What is on disk only after every output's names are checked: an output inside a
+        // frames folder not made yet is refused as such (64), not for its missing folder (73).
+        for (output, named) in zip(outputs, earlier) {
+            let raw = PathParts.fromWorkingFolder(output.path)
             try checkKind(of: output.path, isFolder: output.isFolder, at: raw, reads: reads)
-            let isInMadeFolder = madeFolder.map { path.hasPrefix($0) } ?? false
+            let isInMadeFolder = madeFolder.map { named.path.hasPrefix($0) } ?? false
             // A link is written through: its target's folder takes the output.
             try checkWritableParent(
-                of: StagedOutput.linkTarget(of: raw) ?? path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
+                of: StagedOutput.linkTarget(of: raw) ?? named.path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
         }
     }
 

@@ -261,6 +261,13 @@ struct OutputSafetyTests {
             #expect(inside.status == 64 && inside.stderr.contains("another output lies inside the frames folder"), "\(arguments): \(inside.stderr)")
         }
         #expect(contents(folder + "/fr").isEmpty)
+        // A frames folder not made yet: the output inside it is refused as such, whichever
+        // comes first, not for its missing folder (73), and nothing is made.
+        for arguments in [["-o", "new/x.mp4", "--frames-dir", "new"], ["--frames-dir", "new", "-o", "new/x.mp4"]] {
+            let inside = try render(arguments)
+            #expect(inside.status == 64 && inside.stderr.contains("another output lies inside the frames folder"), "\(arguments): \(inside.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/new"))
+        }
         // `up/..` is where the kernel takes it: the link's target's parent, fr (not the folder).
         try FileManager.default.createDirectory(atPath: folder + "/fr/inner", withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: folder + "/up", withDestinationPath: "fr/inner")
