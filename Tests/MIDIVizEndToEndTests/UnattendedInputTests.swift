@@ -267,4 +267,25 @@ struct UnattendedInputTests {
         #expect(warned.prefix(20).allSatisfy { $0.contains("tempo of 0 microseconds") })
         #expect(warned.last?.hasSuffix("… 10 more (`midiviz info --json SONG` lists a song's)") == true, "\(warned.last ?? "")")
     }
+
+    /// A file cut short before its first note renders a blank video, as it must, but says so:
+    /// on the terminal and in a batch's report, where it still counts as rendered.
+    @Test func aSongWithNoNotesIsRenderedWithAWarning() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let body: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20, 0x00, 0x90]  // a tempo, then the file ends
+        let song: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, 0, UInt8(body.count + 40)] + body
+        try Data(song).write(to: URL(fileURLWithPath: dir + "/cut.mid"))
+        let small = ["--no-audio", "--size", "64x36", "--fps", "10"]
+        let warning = "the song has no notes: the video shows none and the sound is silence"
+        let render = try ProcessRunner.midiviz(["render", dir + "/cut.mid", "-o", dir + "/cut.mp4", "--to", "0.5"] + small)
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stderr.contains("midiviz: warning: \(warning)"), "\(render.stderr)")
+        let batch = try ProcessRunner.midiviz(["batch", dir + "/cut.mid", "--output-dir", dir + "/out", "--report", dir + "/r.json", "--quiet"] + small)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let report = try String(contentsOfFile: dir + "/r.json", encoding: .utf8)
+        #expect(report.contains(warning), "\(report)")
+        let lively = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", dir + "/a.mp4", "--to", "0.5"] + small)
+        #expect(lively.status == 0 && !lively.stderr.contains("no notes"), "\(lively.stderr)")
+    }
 }

@@ -124,14 +124,16 @@ extension RenderOptions {
     /// worded for the command line: said before the render starts (not an error), and in a
     /// batch's report.
     package func warnings(for song: Song) -> [String] {
-        song.warnings + [keysWarning(for: song)].compactMap { $0 }
+        song.warnings + renderWarnings(for: song)
     }
 
-    /// What `--keys` leaves out of `song`; nil when every note is within the keys.
-    package func keysWarning(for song: Song) -> String? {
+    /// What a render of `song` with these options cannot show: a song with no notes (a blank
+    /// video, silence: most often a file cut short before its first), the notes `--keys` leaves out.
+    package func renderWarnings(for song: Song) -> [String] {
+        if song.notes.isEmpty { return ["the song has no notes: the video shows none and the sound is silence"] }
         let outside = notesOutsideKeys(of: song)
-        guard outside > 0 else { return nil }
-        return "--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"
+        guard outside > 0 else { return [] }
+        return ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
     }
 
     /// The warning when a video in `container` carries the sound at another rate than
