@@ -82,4 +82,46 @@ import Testing
         backdrop.restoreAll(in: &target)
         #expect(target.pixels == backdrop.canvas.pixels)
     }
+
+    /// Regions put back at once, a row's close ones in one copy across the gaps between them,
+    /// give the pixels of each put back in turn, keeping what is kept (drawn in regions not put
+    /// back, some of them in those gaps, one of them anywhere): random frames of narrow regions
+    /// close together, over a backdrop of runs and of pixels all different.
+    @Test func restoringRegionsAtOnceEqualsOneByOne() {
+        var canvas = picture()
+        for y in 11..<15 {
+            for x in [57, 58, 100] { canvas.pixels[y * 120 + x] = 0xFF80_8080 }
+        }
+        let backdrop = Backdrop(canvas)
+        var random = SeededNumbers(state: 5)
+        var spanCount = 0
+        for frame in 0..<300 {
+            func region() -> Rect {
+                Rect(
+                    x: Float(random.below(1300)) / 10 - 5, y: Float(random.below(340)) / 10 - 3, width: Float(random.below(120)) / 10 + 0.5,
+                    height: Float(random.below(200)) / 10 + 0.5)
+            }
+            let restored = (0..<Int(random.below(12))).map { _ in region() }
+            var kept: [Rect?] = (0..<Int(random.below(6))).map { _ in region() }
+            if frame % 50 == 7 { kept.append(nil) }
+            // What the frame before drew: each region's pixels, all different, as a frame does.
+            var target = backdrop.canvas
+            for (index, region) in (restored + kept.compactMap { $0 }).enumerated() {
+                target.fillRect(region, RGBA(Float(index % 7) / 7, 1, 0.5))
+            }
+            var oneByOne = target, atOnce = target
+            for region in restored { backdrop.restore(region, in: &oneByOne) }
+            backdrop.restore(restored, sparing: kept, in: &atOnce)
+            #expect(atOnce.pixels == oneByOne.pixels, "frame \(frame)")
+            RowSpans.forEachBand(
+                of: restored.compactMap { RowSpans.Box($0, width: 120, height: 30) }, sparing: [], bridgedGap: Backdrop.bridgedGap
+            ) { _, spans in
+                for (left, right) in zip(spans, spans.dropFirst()) {
+                    #expect(left.upperBound < right.lowerBound, "spans apart and in order")
+                }
+                spanCount += spans.count
+            }
+        }
+        #expect(spanCount > 300, "the frames have rows to put back")
+    }
 }

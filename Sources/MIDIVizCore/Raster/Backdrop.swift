@@ -38,31 +38,61 @@ struct Backdrop: Sendable {
 
     /// Puts the backdrop back over `region` (clipped) of `target`, a canvas of the same size.
     func restore(_ region: Rect, in target: inout Canvas) {
+        guard let box = RowSpans.Box(region, width: canvas.width, height: canvas.height) else { return }
+        restore(rows: box.y0..<box.y1, spans: [box.x0..<box.x1], in: &target)
+    }
+
+    /// Gaps between two regions a row's copy runs across, where nothing is kept: one copy
+    /// costs less than two.
+    static let bridgedGap = 16
+
+    /// Puts the backdrop back over every one of `regions` (clipped), as `restore(_:in:)` one by
+    /// one would, each row in one copy where they overlap or lie at most `bridgedGap` pixels
+    /// apart with no part of `kept` between them. What a frame drew lies within its regions,
+    /// so elsewhere but in what is kept the canvas already is the backdrop: the same pixels.
+    /// A narrow region costs a copy per row, each a few pixels of a far-away row; a frame's
+    /// 88 bars, one.
+    func restore(_ regions: [Rect], sparing kept: [Rect?], in target: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let boxes = regions.compactMap { RowSpans.Box($0, width: width, height: height) }
+        let keptBoxes = kept.compactMap { region in
+            region.map { RowSpans.Box($0, width: width, height: height) } ?? RowSpans.Box(x0: 0, x1: width, y0: 0, y1: height)
+        }
+        RowSpans.forEachBand(of: boxes, sparing: keptBoxes, bridgedGap: Self.bridgedGap) { rows, spans in
+            restore(rows: rows, spans: spans, in: &target)
+        }
+    }
+
+    /// Puts the backdrop back over `spans` (in order, apart, within the canvas) of each of `rows`.
+    private func restore(rows: Range<Int>, spans: [Range<Int>], in target: inout Canvas) {
         precondition(target.width == canvas.width && target.height == canvas.height, "canvas sizes differ")
         let width = canvas.width
-        let x0 = max(0, Int(region.minX.rounded(.down))), x1 = min(width, Int(region.maxX.rounded(.up)))
-        let y0 = max(0, Int(region.minY.rounded(.down))), y1 = min(canvas.height, Int(region.maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return }
         target.pixels.withUnsafeMutableBufferPointer { target in
             canvas.pixels.withUnsafeBufferPointer { source in
                 evenRuns.withUnsafeBufferPointer { runs in
-                    for y in y0..<y1 {
+                    for y in rows {
                         let to = target.baseAddress!.advanced(by: y * width), from = source.baseAddress!.advanced(by: y * width)
-                        // Between the runs copied, in them filled.
-                        var x = x0
-                        for run in runs[evenRunRows[y]..<evenRunRows[y + 1]] {
-                            guard run.columns.lowerBound < x1 else { break }
-                            let fillStart = max(x, run.columns.lowerBound), fillEnd = min(x1, run.columns.upperBound)
-                            guard fillEnd > fillStart else { continue }
-                            Self.copy(to, from, x..<fillStart)
-                            if fillEnd - fillStart <= 8 {
-                                for x in fillStart..<fillEnd { to[x] = run.color }
-                            } else {
-                                to.advanced(by: fillStart).update(repeating: run.color, count: fillEnd - fillStart)
+                        var first = evenRunRows[y]
+                        let end = evenRunRows[y + 1]
+                        for span in spans {
+                            let (x0, x1) = (span.lowerBound, span.upperBound)
+                            // Between the runs copied, in them filled.
+                            var x = x0
+                            while first < end, runs[first].columns.upperBound <= x0 { first += 1 }
+                            for run in runs[first..<end] {
+                                guard run.columns.lowerBound < x1 else { break }
+                                let fillStart = max(x, run.columns.lowerBound), fillEnd = min(x1, run.columns.upperBound)
+                                guard fillEnd > fillStart else { continue }
+                                Self.copy(to, from, x..<fillStart)
+                                if fillEnd - fillStart <= 8 {
+                                    for x in fillStart..<fillEnd { to[x] = run.color }
+                                } else {
+                                    to.advanced(by: fillStart).update(repeating: run.color, count: fillEnd - fillStart)
+                                }
+                                x = fillEnd
                             }
-                            x = fillEnd
+                            Self.copy(to, from, x..<x1)
                         }
-                        Self.copy(to, from, x..<x1)
                     }
                 }
             }

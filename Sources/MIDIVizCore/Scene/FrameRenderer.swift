@@ -93,20 +93,24 @@ package struct FrameRenderer: Sendable {
             }
         } else {
             // Put the backdrop back where the previous frame drew, not over the whole canvas, and
-            // not under what stays. A note's shapes follow its glow and lie inside it: one copy
-            // covers them all.
-            var restored: Rect? = nil
-            for (index, region) in workspace.drawnRegions.enumerated() where !workspace.unchanged.keptPrevious[index] {
+            // not under what stays.
+            workspace.restoring.removeAll(keepingCapacity: true)
+            workspace.keeping.removeAll(keepingCapacity: true)
+            for (index, region) in workspace.drawnRegions.enumerated() {
+                if workspace.unchanged.keptPrevious[index] {
+                    workspace.keeping.append(region)
+                    continue
+                }
                 guard let region else {
                     backdrop.restoreAll(in: &workspace.canvas)
                     workspace.changed.markEverything()
+                    workspace.restoring.removeAll()
                     break
                 }
                 workspace.changed.mark(region)
-                if let restored, restored.contains(region) { continue }
-                backdrop.restore(region, in: &workspace.canvas)
-                restored = region
+                workspace.restoring.append(region)
             }
+            backdrop.restore(workspace.restoring, sparing: workspace.keeping, in: &workspace.canvas)
         }
         for index in workspace.nextShapes.indices where !workspace.unchanged.keptNew[index] {
             if let region = workspace.nextRegions[index] { workspace.changed.mark(region) } else { workspace.changed.markEverything() }
@@ -285,6 +289,9 @@ package struct FrameWorkspace: Sendable {
     var unchanged: UnchangedShapes
     /// What later opaque shapes cover, found anew for each frame.
     var occlusion = Occlusion()
+    /// The regions a frame puts the backdrop back over, and those of the shapes it keeps.
+    var restoring: [Rect] = []
+    var keeping: [Rect?] = []
     var glowBudget = GlowBudget()
     /// The notes visible at the last moments drawn.
     var visible = VisibleNotes()
