@@ -157,6 +157,33 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
         #expect(validated.trackCount == 3 && song.notes.map(\.track) == [0, 1, 2])
     }
 
+    /// Stray bytes before the first track, and a header length too long by a few bytes or by
+    /// hundreds: the tracks are read from the first MTrk header after the header's six bytes.
+    @Test(
+        arguments: [
+            ([0x00], 6, "1 byte at offset 14 is not a chunk; skipped to the MTrk header at offset 15"),
+            (Array("junk!".utf8), 6, "5 bytes at offset 14 are not a chunk; skipped to the MTrk header at offset 19"),
+            ([], 8, "no chunk begins at offset 16; read on from the MTrk header at offset 14"),
+            ([], 300, "no chunk begins at offset 308; read on from the MTrk header at offset 14"),
+        ] as [([UInt8], Int, String)])
+    func strayBytesBeforeTheFirstTrackLoseNoTrack(stray: [UInt8], headerLength: Int, warning: String) throws {
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
+        bytes.replaceSubrange(4..<8, with: SMFBytes.be32(headerLength))
+        bytes += stray
+        for _ in 0..<2 { bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack) }
+        bytes += [UInt8](repeating: 0, count: max(0, 8 + headerLength + 8 - bytes.count))  // the long header and a chunk header fit in the file
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings.contains(warning), "\(validated.warnings)")
+        #expect(validated.trackCount == 2 && song.notes.map(\.track) == [0, 1])
+    }
+
+    /// Bytes after the header holding no track header are still refused, with where they lie.
+    @Test func noTrackHeaderAfterTheHeaderIsRefused() {
+        #expect(throws: SMFFormatError.corrupt("bytes at offset 14 are not a chunk header")) {
+            try SMFFrontEnd.validate(SMFBytes.header(format: 0, tracks: 1, division: 96) + [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08])
+        }
+    }
+
     /// A length a few bytes too long that ends inside the next track's header, after bytes that
     /// are no chunk: the next track is read from its header, a few bytes back.
     @Test func aLengthEndingInsideTheNextHeaderLosesNoTrack() throws {

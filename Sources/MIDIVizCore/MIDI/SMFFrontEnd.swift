@@ -46,11 +46,13 @@ package enum SMFFrontEnd {
         var position = 8 + headerLength
         if position > bytes.count { throw .corrupt("MThd header length \(headerLength) runs past the end of the file") }
         // Where the last chunk's data began: a track header found after a chunk that overran
-        // it (up to 7 bytes back) must lie beyond that.
-        var lastDataStart = position
+        // it (up to 7 bytes back) must lie beyond that; at first, the end of the header's six
+        // bytes (a header length too long ends inside the first track's header).
+        var lastDataStart = 8 + 6
         /// The next track header when the bytes at `position` are no chunk: from a few bytes
-        /// back (a length one too long ends inside the next header) on.
-        func nextTrackHeader() -> Int? { firstTrackHeader(bytes, from: max(lastDataStart, position - 7)) }
+        /// back (a length one too long ends inside the next header) on; before the first track,
+        /// from the last data read on (the header's length may be wrong by any amount).
+        func nextTrackHeader() -> Int? { firstTrackHeader(bytes, from: tracks.isEmpty ? lastDataStart : max(lastDataStart, position - 7)) }
         // Whether the reading skipped stray bytes: a track found after them that cannot be read
         // ends the reading rather than refusing the file.
         var skipped = false
@@ -128,13 +130,11 @@ package enum SMFFrontEnd {
                 warnings.add("unknown chunk '\(name)' at offset \(position) skipped")
                 if declaredEnd > bytes.count { break chunks }
             } else {
-                guard !tracks.isEmpty else {
-                    throw .corrupt("bytes at offset \(position) are not a chunk header")
-                }
-                // Stray bytes between chunks, or a length that ran a few bytes too far (or a
-                // name whose length runs past the end of the file): the tracks after them are
-                // read from the next MTrk header.
+                // Stray bytes between chunks (or before the first), or a length that ran a few
+                // bytes too far (or a name whose length runs past the end of the file): the
+                // tracks after them are read from the next MTrk header.
                 guard let next = nextTrackHeader() else {
+                    guard !tracks.isEmpty else { throw .corrupt("bytes at offset \(position) are not a chunk header") }
                     warnings.add("\(bytes.count - position) bytes at offset \(position) are not a chunk; ignored")
                     break chunks
                 }
