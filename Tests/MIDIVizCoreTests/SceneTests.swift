@@ -107,7 +107,8 @@ import Testing
             scene: Scene(song: song(withDrum: true), settings: settings),
             fonts: .empty(canvasSide: settings.textSide))
         var reused = renderer.makeWorkspace()
-        for frame in [45, 31, 70, 30, 100, 31] {
+        // Frames in a row too: a frame moved from the one before, then one drawn over it anew.
+        for frame in [45, 31, 70, 30, 100, 31, 32, 33, 10] {
             renderer.render(frame: frame, in: &reused)
             var fresh = renderer.makeWorkspace()
             renderer.render(frame: frame, in: &fresh)

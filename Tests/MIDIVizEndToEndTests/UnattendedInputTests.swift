@@ -277,7 +277,7 @@ struct UnattendedInputTests {
         let song: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, 0, UInt8(body.count + 40)] + body
         try Data(song).write(to: URL(fileURLWithPath: dir + "/cut.mid"))
         let small = ["--no-audio", "--size", "64x36", "--fps", "10"]
-        let warning = "the song has no notes: the video shows none and the sound is silence"
+        let warning = "the song has no notes: none are drawn, and none sound"
         let render = try ProcessRunner.midiviz(["render", dir + "/cut.mid", "-o", dir + "/cut.mp4", "--to", "0.5"] + small)
         #expect(render.status == 0, "\(render.stderr)")
         #expect(render.stderr.contains("midiviz: warning: \(warning)"), "\(render.stderr)")

@@ -33,7 +33,6 @@ package enum SMFFrontEnd {
         guard let headerLength = reader.bigEndianUInt32(at: 4).map(Int.init), headerLength >= 6,
             bytes.count >= 8 + 6
         else { throw .corrupt("MThd header is shorter than 6 bytes") }
-        if headerLength > 6 { warnings.add("MThd header has \(headerLength - 6) extra bytes; ignored") }
         let format = Int(bytes[8]) << 8 | Int(bytes[9])
         let declaredTracks = Int(bytes[10]) << 8 | Int(bytes[11])
         let divisionWord = UInt16(bytes[12]) << 8 | UInt16(bytes[13])
@@ -44,15 +43,23 @@ package enum SMFFrontEnd {
 
         var tracks: [[CanonicalEvent]] = []
         var position = 8 + headerLength
+        if headerLength > 6 {
+            // A header length too long (by any amount, past the end of the file too) when the
+            // first track follows the header's six bytes and no chunk lies where it points.
+            if holdsTrackHeader(bytes, at: 14) && !holdsChunkHeader(bytes, at: position) {
+                warnings.add("MThd header declares \(headerLength) bytes, but an MTrk chunk begins right after its 6, at offset 14; read from there")
+                position = 14
+            } else {
+                warnings.add("MThd header has \(headerLength - 6) extra bytes; ignored")
+            }
+        }
         if position > bytes.count { throw .corrupt("MThd header length \(headerLength) runs past the end of the file") }
         // Where the last chunk's data began: a track header found after a chunk that overran
-        // it (up to 7 bytes back) must lie beyond that; at first, the end of the header's six
-        // bytes (a header length too long ends inside the first track's header).
+        // it (up to 7 bytes back) must lie beyond that; at first, the end of the header's six.
         var lastDataStart = 8 + 6
         /// The next track header when the bytes at `position` are no chunk: from a few bytes
-        /// back (a length one too long ends inside the next header) on; before the first track,
-        /// from the last data read on (the header's length may be wrong by any amount).
-        func nextTrackHeader() -> Int? { firstTrackHeader(bytes, from: tracks.isEmpty ? lastDataStart : max(lastDataStart, position - 7)) }
+        /// back (a length one too long ends inside the next header) on.
+        func nextTrackHeader() -> Int? { firstTrackHeader(bytes, from: max(lastDataStart, position - 7)) }
         // Whether the reading skipped stray bytes: a track found after them that cannot be read
         // ends the reading rather than refusing the file.
         var skipped = false

@@ -55,8 +55,14 @@ struct Backdrop: Sendable {
     func restore(_ regions: [Rect], sparing kept: [Rect?], in target: inout Canvas) {
         let (width, height) = (canvas.width, canvas.height)
         let boxes = regions.compactMap { RowSpans.Box($0, width: width, height: height) }
-        let keptBoxes = kept.compactMap { region in
-            region.map { RowSpans.Box($0, width: width, height: height) } ?? RowSpans.Box(x0: 0, x1: width, y0: 0, y1: height)
+        guard let first = boxes.first else { return }
+        // Only what is kept beside the rows and columns put back can lie in a gap bridged.
+        let reach = boxes.dropFirst().reduce(first) { RowSpans.Box(x0: min($0.x0, $1.x0), x1: max($0.x1, $1.x1), y0: min($0.y0, $1.y0), y1: max($0.y1, $1.y1)) }
+        let keptBoxes = kept.compactMap { region -> RowSpans.Box? in
+            guard let region else { return reach }
+            guard let box = RowSpans.Box(region, width: width, height: height), box.x0 < reach.x1, box.x1 > reach.x0, box.y0 < reach.y1, box.y1 > reach.y0
+            else { return nil }
+            return box
         }
         RowSpans.forEachBand(of: boxes, sparing: keptBoxes, bridgedGap: Self.bridgedGap) { rows, spans in
             restore(rows: rows, spans: spans, in: &target)

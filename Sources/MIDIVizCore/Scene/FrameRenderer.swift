@@ -104,7 +104,7 @@ package struct FrameRenderer: Sendable {
                 guard let region else {
                     backdrop.restoreAll(in: &workspace.canvas)
                     workspace.changed.markEverything()
-                    workspace.restoring.removeAll()
+                    workspace.restoring.removeAll(keepingCapacity: true)
                     break
                 }
                 workspace.changed.mark(region)

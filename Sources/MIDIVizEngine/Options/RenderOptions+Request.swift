@@ -130,7 +130,7 @@ extension RenderOptions {
     /// What a render of `song` with these options cannot show: a song with no notes (a blank
     /// video, silence: most often a file cut short before its first), the notes `--keys` leaves out.
     package func renderWarnings(for song: Song) -> [String] {
-        if song.notes.isEmpty { return ["the song has no notes: the video shows none and the sound is silence"] }
+        if song.notes.isEmpty { return ["the song has no notes: none are drawn, and none sound"] }
         let outside = notesOutsideKeys(of: song)
         guard outside > 0 else { return [] }
         return ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
