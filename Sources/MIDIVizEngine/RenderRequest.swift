@@ -40,8 +40,8 @@ public struct RenderRequest: Sendable {
     /// How long ffmpeg may take no frame before the run fails.
     public var stallTimeoutSeconds: Double = 60
     /// x264's rate factor and preset for a video output that names none.
-    public var crf = 20
-    public var preset = "veryfast"
+    public var crf = RenderOptions.defaultCRF
+    public var preset = RenderOptions.defaultPreset
     /// Only this share of the whole song's frames, as a silent video for `join` (nil: the range).
     public var segment: RenderSegment?
     /// Other files the options came from (config files): no output may replace one.

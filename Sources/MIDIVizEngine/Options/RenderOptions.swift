@@ -57,8 +57,11 @@ public struct RenderOptions: Sendable, Equatable {
     public var muteHidden = false
 
     // How the video is encoded.
-    public var crf = 20
-    public var preset = "veryfast"
+    public var crf = Self.defaultCRF
+    public var preset = Self.defaultPreset
+    /// x264's rate factor and preset when none is named: `RenderRequest`'s too.
+    public static let defaultCRF = 20
+    public static let defaultPreset = "veryfast"
     public var noAudio = false
 
     // The time range.
