@@ -65,6 +65,14 @@ package enum OutputChecks {
             }
             earlier.append((path, real, identity, output.isFolder))
         }
+        // An output inside another that is a file (`-o x.mp4 --frames-dir x.mp4/frames`) could
+        // not be made there, nor could a frames folder be swapped into place.
+        for (output, named) in zip(outputs, earlier) {
+            for (other, file) in zip(outputs, earlier) where !file.isFolder && file.path != named.path {
+                guard named.path.hasPrefix(file.path + "/") || named.real.hasPrefix(file.real + "/") else { continue }
+                throw .usage("refusing to write \(output.path): it lies inside \(other.path), another output, which is a file")
+            }
+        }
         // What is on disk only after every output's names are checked: an output inside a
         // frames folder not made yet is refused as such (64), not for its missing folder (73).
         for (output, named) in zip(outputs, earlier) {

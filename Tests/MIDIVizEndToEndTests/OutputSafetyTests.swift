@@ -268,6 +268,14 @@ struct OutputSafetyTests {
             #expect(inside.status == 64 && inside.stderr.contains("another output lies inside the frames folder"), "\(arguments): \(inside.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder + "/new"))
         }
+        // A frames folder inside another output, a file: refused before anything is made (it
+        // was lost with exit 0 inside a WAV, or left beside a video made anyway).
+        for arguments in [["-o", "v.mp4", "--audio", "a.wav", "--frames-dir", "a.wav/fr"], ["-o", "x.mp4", "--frames-dir", "x.mp4/frames"]] {
+            let inside = try ProcessRunner.midiviz(
+                ["render", Self.arpeggio, "--to", "1"] + arguments + Self.small, currentDirectory: URL(fileURLWithPath: folder))
+            #expect(inside.status == 64 && inside.stderr.contains("another output, which is a file"), "\(arguments): \(inside.stderr)")
+            for made in ["v.mp4", "a.wav", "x.mp4"] { #expect(!FileManager.default.fileExists(atPath: folder + "/" + made), "\(made)") }
+        }
         // `up/..` is where the kernel takes it: the link's target's parent, fr (not the folder).
         try FileManager.default.createDirectory(atPath: folder + "/fr/inner", withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: folder + "/up", withDestinationPath: "fr/inner")

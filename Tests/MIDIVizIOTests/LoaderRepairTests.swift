@@ -168,15 +168,33 @@ func frontEndSong(_ bytes: [UInt8]) throws -> (ValidatedSMF, Song) {
             ([], 40, "MThd header declares 40 bytes, but an MTrk chunk begins right after its 6, at offset 14; read from there"),
             ([], 46, "MThd header declares 46 bytes, but an MTrk chunk begins right after its 6, at offset 14; read from there"),
             ([], 300, "MThd header declares 300 bytes, but an MTrk chunk begins right after its 6, at offset 14; read from there"),
+            ([], 26, "MThd header declares 26 bytes, but an MTrk chunk begins right after its 6, at offset 14; read from there"),
+            ([0, 0], 100, "MThd header declares 100 bytes, but an MTrk chunk begins at offset 16, 2 bytes after its 6; read from there"),
         ] as [([UInt8], Int, String)])
     func strayBytesBeforeTheFirstTrackLoseNoTrack(stray: [UInt8], headerLength: Int, warning: String) throws {
         var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96)
         bytes.replaceSubrange(4..<8, with: SMFBytes.be32(headerLength))
         bytes += stray
         for _ in 0..<2 { bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack) }
-        // In this 54-byte file, 46 points exactly at its end, 40 inside its last 8 bytes, 300 past it.
+        // In this 54-byte file, 46 points exactly at its end, 40 inside its last 8 bytes, 300 past
+        // it, 26 at the second track (which a length honoured would make the first).
         let (validated, song) = try frontEndSong(bytes)
         #expect(validated.warnings == [warning])
+        #expect(validated.trackCount == 2 && song.notes.map(\.track) == [0, 1])
+    }
+
+    /// Stray bytes before the first track holding "MTrk" (a header that cannot be read) or
+    /// "MThd" (no second file: no track came before it): the real first track is read.
+    @Test(arguments: [
+        Array("xMTrk".utf8), Array("zzMTrk".utf8) + [0xFF, 0xFF, 0xFF, 0xF0], Array("zzMTrk".utf8) + [0, 0, 0, 3, 1, 2, 3],
+        Array("MThd".utf8), Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 0x60],
+    ])
+    func trackAndFileHeadersInStrayBytesBeforeTheFirstTrackLoseNoTrack(stray: [UInt8]) throws {
+        var bytes = SMFBytes.header(format: 1, tracks: 2, division: 96) + stray
+        let first = bytes.count
+        for _ in 0..<2 { bytes += SMFBytes.chunk("MTrk", SMFBytes.quarterNoteC4 + SMFBytes.endOfTrack) }
+        let (validated, song) = try frontEndSong(bytes)
+        #expect(validated.warnings.last?.hasSuffix("to the MTrk header at offset \(first)") == true, "\(validated.warnings)")
         #expect(validated.trackCount == 2 && song.notes.map(\.track) == [0, 1])
     }
 

@@ -44,11 +44,17 @@ package enum SMFFrontEnd {
         var tracks: [[CanonicalEvent]] = []
         var position = 8 + headerLength
         if headerLength > 6 {
-            // A header length too long (by any amount, past the end of the file too) when the
-            // first track follows the header's six bytes and no chunk lies where it points.
-            if holdsTrackHeader(bytes, at: 14) && !holdsChunkHeader(bytes, at: position) {
-                warnings.add("MThd header declares \(headerLength) bytes, but an MTrk chunk begins right after its 6, at offset 14; read from there")
-                position = 14
+            // A header length too long (by any amount, past the end of the file too): read from
+            // the first MTrk header after the six bytes when it follows them at once, or when no
+            // chunk lies where the length points. Otherwise the extra bytes are the header's.
+            let first =
+                holdsTrackHeader(bytes, at: 14)
+                ? 14 : holdsChunkHeader(bytes, at: position) ? nil : firstTrackHeader(bytes, from: 14, stoppingAtFileHeader: false)
+            if let first, first < position {
+                warnings.add(
+                    "MThd header declares \(headerLength) bytes, but an MTrk chunk begins "
+                        + (first == 14 ? "right after its 6, at offset 14" : "at offset \(first), \(first - 14) bytes after its 6") + "; read from there")
+                position = first
             } else {
                 warnings.add("MThd header has \(headerLength - 6) extra bytes; ignored")
             }
@@ -59,7 +65,9 @@ package enum SMFFrontEnd {
         var lastDataStart = 8 + 6
         /// The next track header when the bytes at `position` are no chunk: from a few bytes
         /// back (a length one too long ends inside the next header) on.
-        func nextTrackHeader() -> Int? { firstTrackHeader(bytes, from: max(lastDataStart, position - 7)) }
+        func nextTrackHeader() -> Int? {
+            firstTrackHeader(bytes, from: max(lastDataStart, position - 7), stoppingAtFileHeader: !tracks.isEmpty)
+        }
         // Whether the reading skipped stray bytes: a track found after them that cannot be read
         // ends the reading rather than refusing the file.
         var skipped = false
@@ -73,7 +81,8 @@ package enum SMFFrontEnd {
             let dataStart = position + 8
             let declaredEnd = dataStart + declaredLength
             defer { lastDataStart = dataStart }
-            if id == Array("MThd".utf8) {
+            let isFileHeader = id == Array("MThd".utf8)
+            if isFileHeader && !tracks.isEmpty {
                 // Two files joined: the second has its own division and tempo map.
                 warnings.add("a second MIDI file begins at offset \(position) (an MThd header); it and what follows are ignored")
                 break chunks
@@ -102,6 +111,13 @@ package enum SMFFrontEnd {
                     guard readOn != nil else {
                         guard skipped else { throw error }
                         trackWarnings = LoadWarnings()
+                        // Before any track, "MTrk" in stray bytes: the next header may be the real one.
+                        if tracks.isEmpty {
+                            guard let next = firstTrackHeader(bytes, from: position + 4, stoppingAtFileHeader: false) else { throw error }
+                            warnings.add("the MTrk chunk at offset \(position) cannot be read (\(error.reason)); skipped to the MTrk header at offset \(next)")
+                            position = next
+                            continue chunks
+                        }
                         warnings.add("the MTrk chunk at offset \(position) cannot be read (\(error.reason)); it and what follows are ignored")
                         break chunks
                     }
@@ -132,7 +148,7 @@ package enum SMFFrontEnd {
                     )
                     break chunks
                 }
-            } else if holdsChunkName(bytes, at: position), declaredEnd <= bytes.count || nextTrackHeader() == nil {
+            } else if !isFileHeader, holdsChunkName(bytes, at: position), declaredEnd <= bytes.count || nextTrackHeader() == nil {
                 let name = String(decoding: id, as: UTF8.self)
                 warnings.add("unknown chunk '\(name)' at offset \(position) skipped")
                 if declaredEnd > bytes.count { break chunks }
@@ -178,12 +194,13 @@ package enum SMFFrontEnd {
         offset >= 0 && offset + 8 <= bytes.count && bytes[offset..<offset + 4].elementsEqual("MTrk".utf8)
     }
 
-    /// Where the first MTrk header from `offset` on begins, or the first MThd header (a second
-    /// file joined on, whose reading ends the song's) when that comes first; nil when neither.
-    static func firstTrackHeader(_ bytes: [UInt8], from offset: Int) -> Int? {
+    /// Where the first MTrk header from `offset` on begins, or (when `stoppingAtFileHeader`)
+    /// the first MThd header (a second file joined on, whose reading ends the song's) when that
+    /// comes first; nil when neither.
+    static func firstTrackHeader(_ bytes: [UInt8], from offset: Int, stoppingAtFileHeader: Bool = true) -> Int? {
         var offset = max(0, offset)
         while offset + 8 <= bytes.count {
-            if holdsTrackHeader(bytes, at: offset) || bytes[offset..<offset + 4].elementsEqual("MThd".utf8) { return offset }
+            if holdsTrackHeader(bytes, at: offset) || (stoppingAtFileHeader && bytes[offset..<offset + 4].elementsEqual("MThd".utf8)) { return offset }
             offset += 1
         }
         return nil
