@@ -55,9 +55,6 @@ package enum OutputChecks {
             }
             // A frames folder is swapped whole: nothing else may live inside it, as named or
             // through a link.
-            func holds(_ folder: (path: String, real: String), _ inside: (path: String, real: String)) -> Bool {
-                inside.path.hasPrefix(folder.path + "/") || inside.real.hasPrefix(folder.real + "/")
-            }
             if let folder = earlier.first(where: { $0.isFolder && holds(($0.path, $0.real), (path, real)) })?.path
                 ?? (output.isFolder ? earlier.first(where: { holds((path, real), ($0.path, $0.real)) }).map { _ in path } : nil)
             {
@@ -68,8 +65,7 @@ package enum OutputChecks {
         // An output inside another that is a file (`-o x.mp4 --frames-dir x.mp4/frames`) could
         // not be made there, nor could a frames folder be swapped into place.
         for (output, named) in zip(outputs, earlier) {
-            for (other, file) in zip(outputs, earlier) where !file.isFolder && file.path != named.path {
-                guard named.path.hasPrefix(file.path + "/") || named.real.hasPrefix(file.real + "/") else { continue }
+            for (other, file) in zip(outputs, earlier) where !file.isFolder && holds((file.path, file.real), (named.path, named.real)) {
                 throw .usage("refusing to write \(output.path): it lies inside \(other.path), another output, which is a file")
             }
         }
@@ -83,6 +79,11 @@ package enum OutputChecks {
             try checkWritableParent(
                 of: StagedOutput.linkTarget(of: raw) ?? named.path, name: output.path, creatingFolders: output.isFolder || isInMadeFolder)
         }
+    }
+
+    /// Whether `inside` lies inside `outer`, as named or as the kernel follows its links.
+    private static func holds(_ outer: (path: String, real: String), _ inside: (path: String, real: String)) -> Bool {
+        inside.path.hasPrefix(outer.path + "/") || inside.real.hasPrefix(outer.real + "/")
     }
 
     private static func checkKind(of name: String, isFolder: Bool, at path: String, reads: ReadFiles) throws(RenderError) {

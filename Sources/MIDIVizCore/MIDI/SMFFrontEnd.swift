@@ -48,8 +48,8 @@ package enum SMFFrontEnd {
             // the first MTrk header after the six bytes when it follows them at once, or when no
             // chunk lies where the length points. Otherwise the extra bytes are the header's.
             let first =
-                holdsTrackHeader(bytes, at: 14)
-                ? 14 : holdsChunkHeader(bytes, at: position) ? nil : firstTrackHeader(bytes, from: 14, stoppingAtFileHeader: false)
+                holdsTrackHeader(bytes, at: 14) || !holdsChunkHeader(bytes, at: position)
+                ? firstTrackHeader(bytes, from: 14, stoppingAtFileHeader: false) : nil
             if let first, first < position {
                 warnings.add(
                     "MThd header declares \(headerLength) bytes, but an MTrk chunk begins "
