@@ -46,8 +46,7 @@ struct RenderRun {
         if !outputs.reporting.quiet {
             let container = videoPath.flatMap(VideoContainer.init(outputPath:))
             // The render's own first: past 20, only the song's are left out (`info` lists them).
-            let own = options.renderWarnings(for: song) + [options.sampleRateWarning(for: container), overlaysLeftOut].compactMap { $0 }
-            printWarnings(own + song.warnings)
+            printWarnings(options.warnings(for: song, also: [options.sampleRateWarning(for: container), overlaysLeftOut]))
             if !makesSound && !soundOptionsGiven.isEmpty {
                 let named = soundOptionsGiven.map { "--" + $0 }.joined(separator: ", ")
                 let gif = container == .gif

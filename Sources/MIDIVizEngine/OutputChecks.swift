@@ -44,10 +44,10 @@ package enum OutputChecks {
                 throw .usage("cannot write \(output.path): it names a folder, not a file")
             }
             // As written, `..` taken as text; as the kernel will follow it, links first (`link/..`
-            // is the link's target's parent).
+            // is the link's target's parent), a link to nothing too (to the name it holds).
             let path = absolute(output.path)
             let raw = PathParts.fromWorkingFolder(output.path)
-            let real = PathParts.realPath(ofDeepestExisting: raw)
+            let real = PathParts.realPath(followingLinksOf: raw)
             let identity = FileIdentity(path: raw)
             if let what = reads.what(output.path) { throw .usage("refusing to write \(output.path): it is the \(what)") }
             if earlier.contains(where: { $0.path == path || $0.real == real || ($0.identity != nil && $0.identity == identity) }) {

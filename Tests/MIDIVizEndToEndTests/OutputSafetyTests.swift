@@ -268,6 +268,13 @@ struct OutputSafetyTests {
             #expect(inside.status == 64 && inside.stderr.contains("another output lies inside the frames folder"), "\(arguments): \(inside.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder + "/new"))
         }
+        // The same through a link to a folder not made yet, named either way.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/later", withDestinationPath: "unmade")
+        for arguments in [["-o", "unmade/x.mp4", "--frames-dir", "later"], ["--frames-dir", "later", "-o", "later/x.mp4"]] {
+            let inside = try render(arguments)
+            #expect(inside.status == 64 && inside.stderr.contains("another output lies inside the frames folder"), "\(arguments): \(inside.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/unmade"))
+        }
         // A frames folder inside another output, a file: refused before anything is made (it
         // was lost with exit 0 inside a WAV, or left beside a video made anyway).
         for arguments in [["-o", "v.mp4", "--audio", "a.wav", "--frames-dir", "a.wav/fr"], ["-o", "x.mp4", "--frames-dir", "x.mp4/frames"]] {

@@ -288,4 +288,32 @@ struct UnattendedInputTests {
         let lively = try ProcessRunner.midiviz(["render", Self.arpeggio, "-o", dir + "/a.mp4", "--to", "0.5"] + small)
         #expect(lively.status == 0 && !lively.stderr.contains("no notes"), "\(lively.stderr)")
     }
+
+    /// `render`, `frame` and a batch's report give a song's warnings in one order: what the
+    /// options leave out first, then what the loader repaired.
+    @Test func theWarningsComeInOneOrder() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // E2 and C4 sound, then the file ends inside a note-on.
+        let body: [UInt8] = [0, 0x90, 40, 100, 0, 0x90, 60, 100, 0x30, 0x80, 40, 0, 0, 0x80, 60, 0, 0x10, 0x90, 62]
+        let song: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, 0, UInt8(body.count + 20)] + body
+        try Data(song).write(to: URL(fileURLWithPath: dir + "/cut.mid"))
+        let options = ["--keys", "C4-B4", "--size", "64x36"]
+        func warnings(_ run: ProcessRunner.Result) -> [String] {
+            run.stderr.split(separator: "\n").compactMap { $0.hasPrefix("midiviz: warning: ") ? String($0.dropFirst(18)) : nil }
+        }
+        let render = try ProcessRunner.midiviz(["render", dir + "/cut.mid", "-o", dir + "/cut.mp4", "--no-audio", "--fps", "10"] + options)
+        #expect(render.status == 0, "\(render.stderr)")
+        let said = warnings(render)
+        #expect(said.count >= 2 && said.first == "--keys C4-B4: 1 note outside the keys, not drawn", "\(said)")
+        #expect(said.dropFirst().allSatisfy { $0.hasPrefix("file is truncated") || $0.hasPrefix("track 0") }, "\(said)")
+        let frame = try ProcessRunner.midiviz(["frame", dir + "/cut.mid", "--at", "0.1", "-o", dir + "/cut.png"] + options)
+        #expect(frame.status == 0 && warnings(frame) == said, "\(frame.stderr)")
+        let batch = try ProcessRunner.midiviz(
+            ["batch", dir + "/cut.mid", "--output-dir", dir + "/out", "--report", dir + "/r.json", "--quiet", "--no-audio", "--fps", "10"] + options)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any]
+        let songs = report?["songs"] as? [[String: Any]]
+        #expect(songs?.first?["warnings"] as? [String] == said, "\(String(describing: songs))")
+    }
 }

@@ -155,7 +155,7 @@ public final class BatchJob: Sendable {
             return result(.failed, code: error.exitCode, error.description)
         }
         var options = song.options
-        warnings = options.warnings(for: loaded) + [options.sampleRateWarning(for: VideoContainer(outputPath: song.output))].compactMap { $0 }
+        warnings = options.warnings(for: loaded, also: [options.sampleRateWarning(for: VideoContainer(outputPath: song.output))])
         // `jobs` is songs at once: each song renders on the cores left to it.
         options.jobs = max(1, processorCount / workers)
         let request: RenderRequest

@@ -119,12 +119,13 @@ extension RenderOptions {
             target.optionText)
     }
 
-    /// What the loader repaired in `song` (a file cut short, a missing End-of-Track: what
-    /// `info` lists) and what a render of it with these options leaves out, one line each,
-    /// worded for the command line: said before the render starts (not an error), and in a
-    /// batch's report.
-    package func warnings(for song: Song) -> [String] {
-        song.warnings + renderWarnings(for: song)
+    /// What a render of `song` with these options leaves out, then the command's own `also`,
+    /// then what the loader repaired in `song` (a file cut short, a missing End-of-Track: what
+    /// `info` lists), one line each, worded for the command line: said before the render
+    /// starts (not an error), and in a batch's report. The render's own come first, as the
+    /// song's may be many.
+    package func warnings(for song: Song, also: [String?] = []) -> [String] {
+        renderWarnings(for: song) + also.compactMap { $0 } + song.warnings
     }
 
     /// What a render of `song` with these options cannot show: a song with no notes (a blank
@@ -270,6 +271,6 @@ extension PosterRender {
             song: song, songPath: songPath, settings: settings, fontPath: options.fontPath,
             atSeconds: seconds, to: path, pngLevel: pngLevel, maximumSongSeconds: options.maximumSongSeconds,
             backgroundImagePath: options.backgroundImage ?? options.backgroundVideo, configFiles: configFiles)
-        return options.warnings(for: song) + leftOut
+        return options.warnings(for: song, also: leftOut)
     }
 }
