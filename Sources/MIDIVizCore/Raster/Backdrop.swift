@@ -39,7 +39,7 @@ struct Backdrop: Sendable {
     /// Puts the backdrop back over `region` (clipped) of `target`, a canvas of the same size.
     func restore(_ region: Rect, in target: inout Canvas) {
         guard let box = RowSpans.Box(region, width: canvas.width, height: canvas.height) else { return }
-        restore(rows: box.y0..<box.y1, spans: [box.x0..<box.x1], in: &target)
+        restore(rows: box.y0..<box.y1, spans: CollectionOfOne(box.x0..<box.x1), in: &target)
     }
 
     /// Gaps between two regions a row's copy runs across, where nothing is kept: one copy
@@ -70,7 +70,7 @@ struct Backdrop: Sendable {
     }
 
     /// Puts the backdrop back over `spans` (in order, apart, within the canvas) of each of `rows`.
-    private func restore(rows: Range<Int>, spans: [Range<Int>], in target: inout Canvas) {
+    private func restore(rows: Range<Int>, spans: some Collection<Range<Int>>, in target: inout Canvas) {
         precondition(target.width == canvas.width && target.height == canvas.height, "canvas sizes differ")
         let width = canvas.width
         target.pixels.withUnsafeMutableBufferPointer { target in
