@@ -4,7 +4,7 @@ the project): python3 scripts/make-sheet-fixtures.py"""
 import os
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures', 'sheet')
-TYPES = {1: 'eighth', 2: 'quarter', 4: 'half'}  # durations in eighths (divisions = 2 a quarter)
+TYPES = {1: 'eighth', 2: 'quarter', 4: 'half', 8: 'whole'}  # durations in eighths (divisions = 2 a quarter)
 
 
 def note(step, octave, eighths):
@@ -42,6 +42,12 @@ def scale():
     first = attributes(4) + tempo(100) + ''.join(note(s, o, 2) for s, o in steps[:4])
     second = ''.join(note(s, o, 2) for s, o in steps[4:])
     return score('C major scale', [(1, False, first), (2, False, second)])
+
+
+def whole_note_end():
+    """4/4 at 120 bpm: C4 D4 E4 F4 in quarters, then a whole G4 to the final bar line: 5 notes, 4 s."""
+    first = attributes(4) + tempo(120) + ''.join(note(s, 4, 2) for s in 'CDEF')
+    return score('Whole note at the end', [(1, False, first), (2, False, note('G', 4, 8))])
 
 
 def pickup_and_tempo():
@@ -223,6 +229,6 @@ if __name__ == '__main__':
                        ('pickup-repeat.musicxml', pickup_repeat()), ('spelled-accidentals.musicxml', spelled_accidentals()),
                        ('no-text.musicxml', no_text()), ('first-ending.musicxml', first_ending_alone()),
                        ('with-drums.musicxml', with_drums()), ('lyrics.musicxml', lyrics()),
-                       ('grace-notes.musicxml', grace_notes())]:
+                       ('grace-notes.musicxml', grace_notes()), ('whole-note-end.musicxml', whole_note_end())]:
         with open(os.path.join(HERE, name), 'w') as out:
             out.write(text)

@@ -16,9 +16,7 @@ package enum ScoreImport {
                 throw .invalid(path: name, reason: "a ZIP archive, not XML: a compressed score is named .mxl (MusicXML) or .mscz (MuseScore)")
             }
             if let problem = WellFormedXML.problem(bytes) { throw .invalid(path: name, reason: problem) }
-            if format != "mscx", let root = WellFormedXML.rootName(bytes), root == "score-timewise" {
-                throw .invalid(path: name, reason: WellFormedXML.timewiseRefused)
-            }
+            if format != "mscx", let problem = WellFormedXML.musicXMLProblem(bytes) { throw .invalid(path: name, reason: problem) }
         }
         if ZippedScore.extensions.contains(format) {
             if bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first == UInt8(ascii: "<") {

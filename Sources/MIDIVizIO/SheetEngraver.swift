@@ -374,6 +374,12 @@ package enum SheetEngraver {
                 anchors.append([entry["qstamp"], measures[measure][0], 1])
             onsets += [[entry["qstamp"], heads[engraved(i)], ys[engraved(i)], ends.get(i, entry["qstamp"]), halves[engraved(i)]]
                        + spellings.get(engraved(i), [-1, 0]) + [graced.get(engraved(i), 0)] for i in entry.get("on", []) if engraved(i) in heads]
+        # The music ends at the last bar line played, as its last note or rest ends: reached
+        # then, not at the pace of the last onsets (a final whole note's bar line passed the
+        # playhead while it sounded).
+        end = max((entry["qstamp"] for entry in tk.renderToTimemap({"includeRests": True})), default=None)
+        if previous in measures and anchors and end is not None and end > anchors[-1][0] and measures[previous][1] > anchors[-1][1]:
+            anchors.append([end, measures[previous][1]])
         with open(target, "w") as out:
             out.write(svg)
         json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space or 180.0, "heads": onsets}, sys.stdout)

@@ -40,6 +40,17 @@ enum WellFormedXML {
     /// Why a score-timewise MusicXML is refused.
     static let timewiseRefused = "a score-timewise MusicXML, which MuseScore 3 does not read: convert it to score-partwise"
 
+    /// Why MuseScore 3 cannot read well-formed `bytes` that are MusicXML, if it cannot: a
+    /// score-timewise one, or one with no notes (MuseScore crashes on one without parts, and
+    /// finds nothing in one without notes). Nil for other XML.
+    static func musicXMLProblem(_ bytes: [UInt8]) -> String? {
+        switch rootName(bytes) {
+        case "score-timewise": timewiseRefused
+        case "score-partwise" where !contains(element: "note", in: bytes): "a MusicXML score with no notes in it (no <note> element)"
+        default: nil
+        }
+    }
+
     /// The name of the root element of well-formed `bytes`.
     static func rootName(_ bytes: [UInt8]) -> String? {
         let parser = XMLParser(data: Data(bytes))
@@ -48,6 +59,33 @@ enum WellFormedXML {
         parser.delegate = root
         _ = parser.parse()
         return root.name
+    }
+
+    /// Whether well-formed `bytes` hold an element named `name`.
+    static func contains(element name: String, in bytes: [UInt8]) -> Bool {
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldResolveExternalEntities = false
+        let watch = ElementWatch(name)
+        parser.delegate = watch
+        _ = parser.parse()
+        return watch.found
+    }
+
+    /// Notes whether an element of one name starts, and stops there.
+    private final class ElementWatch: NSObject, XMLParserDelegate {
+        let name: String
+        var found = false
+
+        init(_ name: String) { self.name = name }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            guard elementName == name else { return }
+            found = true
+            parser.abortParsing()
+        }
     }
 
     /// Notes the first element's name and stops.

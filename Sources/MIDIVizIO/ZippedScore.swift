@@ -41,7 +41,7 @@ enum ZippedScore {
                 return "\(entry.path) in it cannot be read back: damaged"
             }
             if let problem = WellFormedXML.problem(xml) { return "\(entry.path) in it is \(problem)" }
-            if WellFormedXML.rootName(xml) == "score-timewise" { return "\(entry.path) in it is \(WellFormedXML.timewiseRefused)" }
+            if let problem = WellFormedXML.musicXMLProblem(xml) { return "\(entry.path) in it is \(problem)" }
         }
         return files == 0 ? "an empty ZIP archive" : nil
     }

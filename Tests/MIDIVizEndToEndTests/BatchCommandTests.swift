@@ -67,6 +67,26 @@ struct BatchCommandTests {
         #expect(result.stderr.contains("5 songs: 4 rendered, 0 up to date, 1 failed"))
     }
 
+    /// A transparent background where the songs go to .mp4 (a folder's always do) is refused
+    /// before any work, with nothing made: each song failed in turn, and an empty subfolder was
+    /// left. A manifest naming a .webm renders it.
+    @Test func aTransparentBackgroundIntoMP4IsRefusedBeforeAnyWork() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.removeItem(atPath: root + "/in/broken.mid")
+        let refused = try ProcessRunner.midiviz(
+            ["batch", root + "/in", "--output-dir", root + "/out", "--report", root + "/r.json", "--background", "transparent", "--no-audio"]
+                + Self.small)
+        #expect(refused.status == 64 && refused.stderr.contains("with a transparent background: H.264 in MP4 has no alpha"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/out") && !FileManager.default.fileExists(atPath: root + "/r.json"))
+        try Data(#"{"input": "in/arpeggio.mid", "output": "arpeggio.webm"}"#.utf8).write(to: URL(fileURLWithPath: root + "/songs.jsonl"))
+        let webm = try ProcessRunner.midiviz(
+            ["batch", root + "/songs.jsonl", "--output-dir", root + "/out", "--background", "transparent", "--no-audio"] + Self.small,
+            currentDirectory: URL(fileURLWithPath: root))
+        #expect(webm.status == 0, "\(webm.stderr)")
+        #expect(try VideoTools.probe(root + "/out/arpeggio.webm")["video"]?.frames == 15)
+    }
+
     @Test func anUpToDateSongIsSkippedUnlessForcedOrChanged() throws {
         let root = try songFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }

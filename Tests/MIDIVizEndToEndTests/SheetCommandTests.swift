@@ -61,7 +61,7 @@ struct SheetCommandTests {
         .enabled(if: toolsAvailable, Comment(rawValue: missing)),
         arguments: [
             "garbage.musicxml", "garbage.mscz", "empty.mxl", "no-notes.musicxml", "cut-short.musicxml", "cut-short.mxl", "zipped.musicxml",
-            "timewise.musicxml", "timewise.mxl",
+            "timewise.musicxml", "timewise.mxl", "no-parts.musicxml", "no-parts.mxl",
         ])
     func aScoreThatIsNoneIsExit65NamingItWithNothingLeft(name: String) throws {
         let folder = try folder()
@@ -85,6 +85,9 @@ struct SheetCommandTests {
             case "timewise.musicxml": Array(Self.timewiseScore)
             // The same compressed: MuseScore found no notes in it, and that was all midiviz said.
             case "timewise.mxl": try Self.compressedScore(Self.timewiseScore)
+            // MuseScore crashed on it (exit 1, "killed by signal 11"), as on one with an empty part list.
+            case "no-parts.musicxml": Array(#"<?xml version="1.0"?><score-partwise version="3.1"/>"#.utf8)
+            case "no-parts.mxl": try Self.compressedScore(Data(#"<?xml version="1.0"?><score-partwise version="3.1"><part-list/></score-partwise>"#.utf8))
             default: Array("this is not a score\n".utf8)
             }
         FileManager.default.createFile(atPath: input, contents: Data(bytes))
@@ -94,6 +97,7 @@ struct SheetCommandTests {
         if name.hasPrefix("cut-short") { #expect(poster.stderr.contains("not well-formed XML (line 3): cut short or damaged"), "\(poster.stderr)") }
         if name == "zipped.musicxml" { #expect(poster.stderr.contains("a ZIP archive, not XML: a compressed score is named .mxl"), "\(poster.stderr)") }
         if name.hasPrefix("timewise") { #expect(poster.stderr.contains("score-timewise MusicXML, which MuseScore 3 does not read"), "\(poster.stderr)") }
+        if name.hasPrefix("no-") { #expect(poster.stderr.contains("a MusicXML score with no notes in it"), "\(poster.stderr)") }
         let video = try ProcessRunner.midiviz(["render", input, "--size", "64x36", "--fps", "10", "--no-audio", "-o", folder + "/video.mp4"])
         #expect(video.status == 65, "\(video.stderr)")
         #expect(contents(folder) == [name], "only the input is left")

@@ -148,4 +148,39 @@ struct SheetSyncTests {
         let unfolded = try Self.offsets(fixture: fixture, fromMIDI: true)
         #expect(unfolded.map(abs).max() ?? 0 <= 1)
     }
+
+    /// The final bar line reaches the playhead as the last note ends, not before: a whole
+    /// note's bar line passed it while the note still sounded (the page went on at the pace of
+    /// the quarters before). Found in the frame's pixels.
+    @Test(arguments: [false, true])
+    func theFinalBarLineReachesThePlayheadAsTheLastNoteEnds(fromMIDI: Bool) throws {
+        var song = try SongLoader.load(path: SheetTools.fixture("whole-note-end.musicxml"))
+        if fromMIDI { song.musicXML = nil }
+        var settings = RenderSettings(width: 960, height: 540, framesPerSecond: 60, style: RenderSettings.Style(rawValue: "sheet")!)
+        settings.title = nil
+        let engraving = try SheetEngraver.engraving(song: song, name: "whole-note-end.musicxml", settings: settings)
+        settings.sheet = engraving.music
+        // A bar line crosses the staff: the rows of the last notehead (G4, on a line) are inked
+        // across in its column. The notehead itself lies further left than the columns searched.
+        let head = try #require(try Self.noteheads(engraving).last)
+        let stripTop = (settings.height - engraving.music.height) / 2
+        let rows = stripTop + Int((head.centerY - 0.4 * head.height).rounded())...stripTop + Int((head.centerY + 0.4 * head.height).rounded())
+        let renderer = FrameRenderer(scene: Scene(song: song, settings: settings), fonts: .empty(canvasSide: 540))
+        var workspace = renderer.makeWorkspace()
+        let playhead = Int(SheetBand.playheadX(settings: settings))
+        /// The columns near the playhead inked on every row of the staff: bar lines.
+        func barLineColumns(at seconds: Double) -> [Int] {
+            renderer.render(at: seconds, in: &workspace)
+            return (playhead - 30...playhead + 30).filter { x in rows.allSatisfy { Self.isInk(workspace.canvas.color(x: x, y: $0)) } }
+        }
+        let end = try #require(song.notes.map(\.endSeconds).max())
+        // The staff ends at its last line's right edge (a final double bar's thick line, its thin
+        // one a few pixels before).
+        let atEnd = barLineColumns(at: end)
+        #expect(atEnd.max().map { abs($0 - playhead) <= 3 } == true, "bar line at \(atEnd), the playhead at \(playhead)")
+        // Halfway through the whole note, its bar line is still ahead.
+        let last = try #require(song.notes.max { $0.startSeconds < $1.startSeconds })
+        let halfway = barLineColumns(at: (last.startSeconds + last.endSeconds) / 2)
+        #expect(halfway.allSatisfy { $0 > playhead + 3 }, "bar line at \(halfway), the playhead at \(playhead)")
+    }
 }

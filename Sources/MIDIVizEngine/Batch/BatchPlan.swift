@@ -161,8 +161,14 @@ public struct BatchPlan: Sendable {
                 }
                 leadingThere[resolved] = written
             }
-            guard VideoContainer(outputPath: song.output) != nil else {
+            guard let container = VideoContainer(outputPath: song.output) else {
                 throw .usage("cannot write \(song.output) for \(song.relativePath): a batch writes \(VideoContainer.names) (by the extension)")
+            }
+            // Refused before any work, not song by song: a folder's songs all go to .mp4.
+            if song.options.background == .transparent, !container.carriesAlpha {
+                throw .usage(
+                    "cannot write \(song.output) for \(song.relativePath) with a transparent background: H.264 in MP4 has no alpha; "
+                        + "a manifest's \"output\" can name .mov (ProRes 4444), .webm (VP9) or .gif")
             }
         }
     }
