@@ -127,14 +127,23 @@ package final class JoinJob: Sendable {
         }
 
         // The parts one after another, copied, with the sound. Each part's length is given
-        // (frames / fps): from the container's own, the timestamps drift at each join.
-        let list = try transaction.scratch(beside: request.output, suffix: "txt")
-        let lines = zip(parts.map(\.path), partFrames).map { part, count in
-            "file '" + URL(fileURLWithPath: part).standardizedFileURL.path.replacingOccurrences(of: "'", with: "'\\''") + "'\n"
-                + String(format: "duration %.6f\n", rate.seconds(ofFrame: count))
+        // (frames / fps): from the container's own, the timestamps drift at each join. ffmpeg's
+        // list is read line by line: a path holding a newline cannot be in it, so the list names
+        // links to the parts, beside it in a folder of their own (`part-1.mp4`, ...).
+        let folder = try transaction.scratchFolder(beside: request.output, suffix: "parts")
+        var lines: [String] = []
+        for (number, (part, count)) in zip(parts.map(\.path), partFrames).enumerated() {
+            let link = "part-\(number + 1).mp4"
+            do {
+                try FileManager.default.createSymbolicLink(atPath: folder + "/" + link, withDestinationPath: OutputChecks.absolute(part))
+            } catch {
+                throw .cannotCreate("cannot link to \(part) in a temporary folder beside \(request.output): \(error.localizedDescription)")
+            }
+            lines.append("file '\(link)'\n" + String(format: "duration %.6f\n", rate.seconds(ofFrame: count)))
         }
+        let list = folder + "/parts.txt"
         guard FileManager.default.createFile(atPath: list, contents: Data(lines.joined().utf8)) else {
-            throw .cannotCreate("cannot write \(list)")
+            throw .cannotCreate("cannot write a list of the parts in a temporary folder beside \(request.output)")
         }
         let video = try transaction.stage(.mp4(path: request.output, crf: 0, preset: ""))
         _ = try Self.run(

@@ -26,6 +26,11 @@ final class OutputTransaction: Sendable {
         try keep(StagedOutput(finalPath: (StagedOutput.linkTarget(of: path) ?? path) + "." + suffix, isFolder: false), asScratch: true)
     }
 
+    /// A temporary folder beside `path`, as `scratch(beside:suffix:)`, removed with what it holds.
+    func scratchFolder(beside path: String, suffix: String) throws(RenderError) -> String {
+        try keep(StagedOutput(finalPath: (StagedOutput.linkTarget(of: path) ?? path) + "." + suffix, isFolder: true), asScratch: true)
+    }
+
     /// Records a new temporary, unless the transaction has already ended (then it goes at once).
     private func keep(_ item: StagedOutput, asScratch: Bool) throws(RenderError) -> String {
         let kept = state.withLock { state in
