@@ -188,7 +188,7 @@ struct BatchCommand: ParsableCommand {
     /// `--merge-reports`: the shards' reports as one.
     private func merge() throws {
         do {
-            try OutputChecks.check(files: [output, junit].compactMap { $0 }, inputs: inputs.map { ($0, "report") })
+            try OutputChecks.check(files: [output, junit].compactMap { $0 }, inputs: inputs.map { ($0, "report of a shard, one of those merged") })
         } catch {
             throw error.reported
         }

@@ -3,7 +3,8 @@ import MIDIVizCore
 
 /// Reads a score (MusicXML `.musicxml`/`.xml`, compressed `.mxl`, MuseScore `.mscz`/`.mscx`)
 /// through MuseScore 3: one run writes its MIDI, which is loaded as any MIDI file, and its
-/// MusicXML, kept in the song for the sheet music. Notes, sound and sheet come from one score.
+/// MusicXML, kept in the song for the sheet music. Notes, sound and sheet come from one score;
+/// the song's title and its tracks' names from the MusicXML (`MusicXMLNames`).
 package enum ScoreImport {
     /// Loads the score `bytes`; `name` (whose extension says the format) is used in messages.
     /// MuseScore's MIDI and MusicXML of it come from the cache when they are there
@@ -32,6 +33,7 @@ package enum ScoreImport {
             var song = try? SongLoader.loadMIDI(bytes: midi, name: name), !song.notes.isEmpty
         {
             song.musicXML = musicXML
+            MusicXMLNames(musicXML)?.name(&song)
             return song
         }
         let result: Result<Song, LoadError>
@@ -58,6 +60,7 @@ package enum ScoreImport {
                     return .failure(.invalid(path: name, reason: "MuseScore 3 found no notes in it" + (complaint.map { " (\($0))" } ?? "")))
                 }
                 song.musicXML = FileManager.default.contents(atPath: musicXML).map { [UInt8]($0) }
+                if let written = song.musicXML { MusicXMLNames(written)?.name(&song) }
                 if let cache, let key, let musicXML = song.musicXML { cache.write(key, [("mid", [UInt8](midiBytes)), ("musicxml", musicXML)]) }
                 return .success(song)
             }

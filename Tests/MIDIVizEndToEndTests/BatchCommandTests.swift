@@ -263,6 +263,9 @@ struct BatchCommandTests {
         let result = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out"] + Self.small)
         #expect(result.status == 64 && result.stderr.contains("would both be written to"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/out"))
+        // The same folder given twice: said so, not as two songs.
+        let twice = try ProcessRunner.midiviz(["batch", root + "/in/album", root + "/in/album", "--output-dir", root + "/out"] + Self.small)
+        #expect(twice.status == 64 && twice.stderr.contains("is given twice, both to be written to"), "\(twice.stderr)")
         let shard = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "--shard", "4/3"])
         #expect(shard.status == 64)
         let outputs = try ProcessRunner.midiviz(["batch", root + "/in", "--output-dir", root + "/out", "-o", "x.mp4"])

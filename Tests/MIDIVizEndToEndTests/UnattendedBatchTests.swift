@@ -58,6 +58,9 @@ struct UnattendedBatchTests {
             (#"{"input": "a.mid", "output": "f.mp4"}"#, "refusing to write v/f.mp4 for a.mid: a link takes it outside the output folder"),
             (#"{"input": "a.mid", "output": "../a.mp4"}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
             (#"{"input": "a.mid", "output": "/tmp/a.mp4"}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
+            // A number is no file name (it was read as the file `1`, and that song failed).
+            (#"{"input": 1}"#, #"songs/m.jsonl:1: "input" must name a file, as a string"#),
+            (#"{"input": "a.mid", "output": 2}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
         ] {
             try (line + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
             let result = try batch(["songs/m.jsonl", "--output-dir", "v"], in: root)
@@ -324,6 +327,7 @@ struct UnattendedBatchTests {
         // A report of share 1 of a huge N merges at once into "missing", not a hang.
         #expect(try batch(["songs/a.mid", "--output-dir", "v", "--shard", "1/\(huge)", "--report", "s.json"], in: root).status == 0)
         try refused(["batch", "--merge-reports", "s.json", "-o", "m.json"], 65, "shards 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ... of \(huge) are missing")
+        try refused(["batch", "--merge-reports", "s.json", "-o", "s.json"], 64, "refusing to write s.json: it is the report of a shard, one of those merged")
         // Songs whose frames add up past any batch.
         var report = try self.report(root + "/s.json")
         let song = (report["songs"] as? [[String: Any]])?.first ?? [:]

@@ -67,7 +67,7 @@ struct BatchTests {
         options.hiddenTracks = [0]
         try """
         {"input": "a.mid", "background-image": "sky.png", "only-track": [0]}
-        {"input": "b.mid"}
+        {"input": "b.mid", "output": "b.webm"}
         """.write(toFile: manifest, atomically: true, encoding: .utf8)
         let plan = try BatchPlan.make(inputs: [manifest], outputDirectory: root + "/out", options: options)
         #expect(plan.songs[0].options.background == nil && plan.songs[0].options.backgroundImage == root + "/in/sky.png")

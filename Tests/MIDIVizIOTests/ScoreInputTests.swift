@@ -79,6 +79,42 @@ struct ScoreInputTests {
     /// What MuseScore says of a score: its last line that is not noise, without the HTML its
     /// dialogs' messages carry; its `\tto <path>` line is noise, whatever HTML stripping makes of
     /// it (a hostile pass found "(\tto )" in a message).
+    /// A score's title and parts name the song and its tracks (MuseScore's MIDI names none):
+    /// `info` and the title and legend of a frame show them. A part of two staves names two.
+    @Test func aScoresTitleAndPartsNameTheSongAndItsTracks() throws {
+        let drums = try SongLoader.load(path: SheetTools.fixture("with-drums.musicxml"))
+        #expect(drums.defaultTitle == "With drums")
+        #expect(drums.tracks.map(\.name) == ["With drums", "Piano", "Drums"])
+        #expect(drums.notes.filter { $0.channel == 9 }.allSatisfy { drums.tracks[$0.track].name == "Drums" })
+        // No title, a piano on two staves whose name is not printed: still its tracks' names.
+        let piano = try SongLoader.load(path: SheetTools.fixture("no-text.musicxml"))
+        #expect(piano.defaultTitle == nil)
+        #expect(piano.tracks.map(\.name) == [nil, "Piano, staff 1", "Piano, staff 2"])
+    }
+
+    @Test func musicXMLNamesReadTitlesPartsAndStaves() throws {
+        func names(_ body: String) -> MusicXMLNames? { MusicXMLNames(Array(#"<?xml version="1.0"?>"#.utf8) + Array(body.utf8)) }
+        let score = names(
+            #"<score-partwise><movement-title>Movement</movement-title><part-list><score-part id="A"><part-name>Flute</part-name></score-part>"#
+                + #"<score-part id="B"><part-name> </part-name></score-part></part-list><part id="A"><measure><note/></measure></part>"#
+                + #"<part id="B"><measure><attributes><staves>2</staves></attributes><note/></measure></part></score-partwise>"#)
+        #expect(score?.title == "Movement")
+        #expect(score.map { $0.parts.map(\.name) } == ["Flute", nil] && score.map { $0.parts.map(\.staves) } == [1, 2])
+        #expect(score?.staffNames == ["Flute", nil, nil])
+        // A work title comes before a movement's; a timewise score, or one cut short, is not read.
+        #expect(names(#"<score-partwise><work><work-title>Work</work-title></work><movement-title>M</movement-title></score-partwise>"#)?.title == "Work")
+        #expect(names(#"<score-timewise><movement-title>M</movement-title></score-timewise>"#) == nil)
+        #expect(names(#"<score-partwise><movement-title>M</movement-title>"#) == nil)
+        // Tracks named only when there is one a staff (and a first of tempo), and only those unnamed.
+        var song = try SongLoader.loadMIDI(bytes: SMFBytes.file(format: 1, division: 96, tracks: [[], [], [], []]), name: "x.mid")
+        song.tracks[2].name = "Own"
+        score?.name(&song)
+        #expect(song.tracks.map(\.name) == ["Movement", "Flute", "Own", nil])
+        var fewer = try SongLoader.loadMIDI(bytes: SMFBytes.file(format: 1, division: 96, tracks: [[], [], []]), name: "x.mid")
+        score?.name(&fewer)
+        #expect(fewer.tracks.map(\.name) == ["Movement", nil, nil])
+    }
+
     @Test func museScoresComplaintLeavesItsNoiseOut() {
         let lines = ["convert </tmp/x/score.musicxml>...", "Error at line 2: no instrument found for <b>part</b>", "\tto </tmp/x/score.mid>"]
         #expect(MuseScore.complaint(lines) == "Error at line 2: no instrument found for part")

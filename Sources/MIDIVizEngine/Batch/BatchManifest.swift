@@ -8,9 +8,10 @@ import Foundation
 enum BatchManifest {
     static func isManifest(_ path: String) -> Bool { path.lowercased().hasSuffix(".jsonl") }
 
-    /// A JSON value of a manifest line.
+    /// A JSON value of a manifest line (a number as it reads, for an option's text).
     enum Value: Decodable {
         case text(String)
+        case number(String)
         case bool(Bool)
         case list([Value])
 
@@ -19,9 +20,9 @@ enum BatchManifest {
             if let bool = try? container.decode(Bool.self) {
                 self = .bool(bool)
             } else if let int = try? container.decode(Int.self) {
-                self = .text(String(int))
+                self = .number(String(int))
             } else if let double = try? container.decode(Double.self) {
-                self = .text(String(double))
+                self = .number(String(double))
             } else if let text = try? container.decode(String.self) {
                 self = .text(text)
             } else {
@@ -48,7 +49,8 @@ enum BatchManifest {
             if let twice = (JSONObjectKeys.keys(of: line) ?? []).first(where: { !keys.insert($0).inserted }) {
                 throw .usage("\(place): \"\(twice)\" is given twice (give each key once)")
             }
-            guard case .text(let input)? = object["input"], !input.isEmpty else { throw .usage("\(place): no \"input\"") }
+            guard let given = object["input"] else { throw .usage("\(place): no \"input\"") }
+            guard case .text(let input) = given, !input.isEmpty else { throw .usage("\(place): \"input\" must name a file, as a string") }
             let inputPath = RenderOptions.resolvePath(input, from: folder)
             var relative: String?
             if let output = object["output"] {
@@ -96,14 +98,16 @@ enum BatchManifest {
         case (.flag, .bool(let bool)): return [String(bool)]
         case (.flag, _): throw .wrongKind(option: declaration.name, expected: "a flag: true or false")
         case (.value, .bool(let bool)) where declaration.bare != nil: return [bool ? declaration.bare!.value : declaration.bare!.off]
-        case (.value, .text(let text)): return [text]
+        case (.value, .text(let text)), (.value, .number(let text)): return [text]
         case (.value, _): throw .wrongKind(option: declaration.name, expected: "a value: a string or a number")
-        case (.list, .text(let text)): return [text]
+        case (.list, .text(let text)), (.list, .number(let text)): return [text]
         case (.list, .list(let items)):
             var texts: [String] = []
             for item in items {
-                guard case .text(let text) = item else { throw .wrongKind(option: declaration.name, expected: "a list of strings or numbers") }
-                texts.append(text)
+                switch item {
+                case .text(let text), .number(let text): texts.append(text)
+                default: throw .wrongKind(option: declaration.name, expected: "a list of strings or numbers")
+                }
             }
             return texts
         case (.list, _): throw .wrongKind(option: declaration.name, expected: "a list of strings or numbers")

@@ -111,7 +111,13 @@ public struct BatchPlan: Sendable {
             for (path, isRecord) in [(song.output, false), (BatchRecord.path(of: song.output), true)] {
                 let key = OutputChecks.absolute(path)
                 if let other = written[key] {
-                    if !other.isRecord && !isRecord { throw .usage("\(other.input) and \(song.input) would both be written to \(song.output)") }
+                    if !other.isRecord && !isRecord {
+                        // The same song twice (a folder or file given twice, or both): say so.
+                        if OutputChecks.absolute(other.input) == OutputChecks.absolute(song.input) {
+                            throw .usage("\(song.input) is given twice, both to be written to \(song.output)")
+                        }
+                        throw .usage("\(other.input) and \(song.input) would both be written to \(song.output)")
+                    }
                     throw .usage("refusing to write \(path) for \(song.input): it is the \(other.isRecord ? "record" : "video") of \(other.input)")
                 }
                 written[key] = (song.input, isRecord)
