@@ -215,12 +215,7 @@ struct BatchCommand: ParsableCommand {
         } else {
             let what =
                 result.status == .failed ? "FAILED: \(result.message)" : result.status == .skipped ? "up to date" : result.outputs.joined(separator: ", ")
-            FileHandle.standardError.write(
-                Data(
-                    String(
-                        format: "[%d/%d] %@: %@ (%.1f s)\n", number, total,
-                        result.input, what, result.wallSeconds
-                    ).utf8))
+            say(String(format: "[%d/%d] %@: %@ (%.1f s)", number, total, result.input, what, result.wallSeconds))
             printWarnings(result.warnings.map { "\(result.input): \($0)" })
         }
     }

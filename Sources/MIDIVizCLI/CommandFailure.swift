@@ -5,8 +5,15 @@ import MIDIVizEngine
 
 /// Prints `midiviz: message` on stderr and exits with `code` (sysexits.h values).
 func fail(_ message: String, code: Int32) -> ExitCode {
-    FileHandle.standardError.write(Data("midiviz: \(message)\n".utf8))
+    say("midiviz: \(message)")
     return ExitCode(code)
+}
+
+/// Writes `line` and a line end on stderr, its control characters as spaces (as `info` shows
+/// names): a file name holding an escape sequence or a newline cannot move the cursor, retitle
+/// the terminal or start a line of its own.
+func say(_ line: String) {
+    FileHandle.standardError.write(Data((String(String.UnicodeScalarView(TextEncoding.controlsAsSpaces(line.unicodeScalars))) + "\n").utf8))
 }
 
 extension RenderError {
@@ -77,7 +84,7 @@ extension RenderError {
 /// error): the first `shown`, then how many more (a damaged file can make thousands, each
 /// naming its offset; `midiviz info --json` lists a song's).
 func printWarnings(_ lines: [String], shown: Int = 20) {
-    for line in lines.prefix(shown) { FileHandle.standardError.write(Data("midiviz: warning: \(line)\n".utf8)) }
+    for line in lines.prefix(shown) { say("midiviz: warning: \(line)") }
     guard lines.count > shown else { return }
-    FileHandle.standardError.write(Data("midiviz: warning: … \(lines.count - shown) more (`midiviz info --json SONG` lists a song's)\n".utf8))
+    say("midiviz: warning: … \(lines.count - shown) more (`midiviz info --json SONG` lists a song's)")
 }

@@ -75,13 +75,10 @@ struct JoinCommand: ParsableCommand {
             throw error.reported
         }
         if !quiet {
-            FileHandle.standardError.write(
-                Data(
-                    String(
-                        format: "midiviz: %@: %@ from %d parts, %d frames, in %.1f s\n", output,
-                        SongClock.text(summary.durationSeconds), parts.count, summary.frames,
-                        Date().timeIntervalSince(started)
-                    ).utf8))
+            say(
+                String(
+                    format: "midiviz: %@: %@ from %d parts, %d frames, in %.1f s", output, SongClock.text(summary.durationSeconds), parts.count,
+                    summary.frames, Date().timeIntervalSince(started)))
         }
     }
 }

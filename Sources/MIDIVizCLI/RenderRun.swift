@@ -117,13 +117,12 @@ struct RenderRun {
             if let videoPath, VideoContainer(outputPath: videoPath) == .gif, let gif = GIFSink.keptRate(of: options.fps) {
                 kept = " (the GIF keeps one frame in \(gif.every): \(gif.rate.text) fps)"
             }
-            FileHandle.standardError.write(
-                Data(
-                    String(
-                        format: "midiviz: %@: %@, %d frame%@ at %@ fps%@, in %.1f s (%.2fx real time)%@\n",
-                        summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames, summary.frames == 1 ? "" : "s",
-                        options.fps.description, kept, wall, seconds / max(wall, 1e-9), loudness
-                    ).utf8))
+            say(
+                String(
+                    format: "midiviz: %@: %@, %d frame%@ at %@ fps%@, in %.1f s (%.2fx real time)%@",
+                    summary.outputs.joined(separator: ", "), SongClock.text(seconds), summary.frames, summary.frames == 1 ? "" : "s",
+                    options.fps.description, kept, wall, seconds / max(wall, 1e-9), loudness
+                ))
         }
     }
 }

@@ -87,6 +87,29 @@ struct BatchCommandTests {
         #expect(try VideoTools.probe(root + "/out/arpeggio.webm")["video"]?.frames == 15)
     }
 
+    /// A song's name holding an escape sequence or a newline reaches the terminal with its
+    /// control characters as spaces, in the batch's lines, a render's and an error's: it
+    /// cannot retitle the terminal or start a line of its own (the reports escape them).
+    @Test func controlCharactersInNamesDoNotReachTheTerminal() throws {
+        let root = try songFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let name = "a\u{1B}]0;owned\u{07}\nb.mid"
+        try FileManager.default.createDirectory(atPath: root + "/odd", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: root + "/in/arpeggio.mid", toPath: root + "/odd/" + name)
+        let runs = [
+            try ProcessRunner.midiviz(["batch", root + "/odd", "--output-dir", root + "/out", "--no-audio"] + Self.small),
+            try ProcessRunner.midiviz(["render", root + "/odd/" + name, "-o", root + "/out/\u{1B}[2J.mp4", "--no-audio"] + Self.small),
+            try ProcessRunner.midiviz(["render", root + "/odd/" + name, "-o", root + "/nowhere/x\u{1B}[2J.mp4", "--no-audio"] + Self.small),
+        ]
+        for run in runs {
+            #expect(!run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(run.stderr.debugDescription)")
+            #expect(run.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("midiviz") || $0.hasPrefix("[1/1]") }, "\(run.stderr)")
+        }
+        #expect(runs[0].status == 0 && runs[0].stderr.contains("[1/1] a ]0;owned  b.mid: "), "\(runs[0].stderr)")
+        #expect(runs[1].status == 0 && runs[1].stderr.contains(" [2J.mp4: 0:01.500"), "\(runs[1].stderr)")
+        #expect(runs[2].status == 73 && runs[2].stderr.contains("x [2J.mp4"), "\(runs[2].stderr)")
+    }
+
     @Test func anUpToDateSongIsSkippedUnlessForcedOrChanged() throws {
         let root = try songFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
