@@ -61,7 +61,9 @@ struct OptionModelTests {
         #expect(fromFile == expected, "by config file")
 
         let manifest = folder + "/songs.jsonl"
-        try "{\"input\": \"song.mid\", \"\(name)\": \(Self.jsonValue(declaration, text))}\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        // To a .webm, which carries alpha: `background = transparent` into an .mp4 is refused.
+        try "{\"input\": \"song.mid\", \"output\": \"song.webm\", \"\(name)\": \(Self.jsonValue(declaration, text))}\n".write(
+            toFile: manifest, atomically: true, encoding: .utf8)
         if declaration.perSong {
             let songs = try BatchPlan.make(inputs: [manifest], outputDirectory: folder + "/out", options: RenderOptions()).songs
             #expect(songs.count == 1 && songs.first?.options == expected, "by manifest line")
