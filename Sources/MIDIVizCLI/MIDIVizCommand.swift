@@ -28,12 +28,24 @@ public struct MIDIVizCommand: ParsableCommand {
             if expanded.first == "batch", exitCode(for: error) != .success {
                 BatchCommand.removeEarlierReports(givenIn: Array(expanded.dropFirst()))
             }
-            exit(withError: error)
+            exitSaying(error)
         }
         do {
             try command.run()
         } catch {
-            exit(withError: error)
+            exitSaying(error)
         }
+    }
+
+    /// `exit(withError:)`, an error's lines written through `say` (an argument's escape
+    /// sequence shown as spaces); help and the version as ArgumentParser prints them.
+    private static func exitSaying(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            for line in message.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false) { say(String(line)) }
+        }
+        Foundation.exit(code.rawValue)
     }
 }

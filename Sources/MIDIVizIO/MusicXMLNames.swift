@@ -10,7 +10,9 @@ import MIDIVizCore
 /// names from the score (MuseScore's MusicXML of it). The corresponding C library is libxml2
 /// (through `XMLParser`), which reads no DTD and nothing from the network.
 struct MusicXMLNames: Equatable {
-    /// `work-title`, else `movement-title`; nil when neither has text.
+    /// `work-title`, else `movement-title`, else the words of a credit typed `title`, else the
+    /// largest centred credit words (MuseScore writes a title frame's text only there); nil
+    /// when none has text.
     var title: String?
     /// Each part in the part list's order: its `part-name` (nil when empty) and its staves.
     var parts: [(name: String?, staves: Int)]
@@ -28,7 +30,12 @@ struct MusicXMLNames: Equatable {
         // `parse()` says true for a document cut short (swift-corelibs-foundation): the delegate
         // and the parser's error tell.
         guard parser.parse(), !reader.failed, parser.parserError == nil, reader.isPartwise else { return nil }
-        title = [reader.workTitle, reader.movementTitle].compactMap { $0 }.first { !$0.isEmpty }
+        // The largest centred words, the first of a size (a title's second line after it).
+        let centred = reader.credits.filter(\.isCentred).reduce(nil as Reader.CreditWords?) { best, words in
+            (best?.size ?? -1) >= words.size ? best : words
+        }
+        let typed = reader.credits.first(where: \.isTitle)
+        title = [reader.workTitle, reader.movementTitle, typed?.text, centred?.text].compactMap { $0 }.first { !$0.isEmpty }
         parts = reader.partIDs.map { id in (reader.partNames[id].flatMap { $0.isEmpty ? nil : $0 }, reader.staves[id] ?? 1) }
     }
 
@@ -55,6 +62,17 @@ struct MusicXMLNames: Equatable {
     private final class Reader: NSObject, XMLParserDelegate {
         var isPartwise = false
         var failed = false
+        /// Words of a credit (text on the page): their size in points, centred or not, and
+        /// whether their credit is typed `title`.
+        struct CreditWords {
+            var text: String
+            var size: Double
+            var isCentred: Bool
+            var isTitle: Bool
+        }
+        var credits: [CreditWords] = []
+        private var creditIsTitle = false
+        private var creditAttributes: [String: String] = [:]
         var workTitle: String?, movementTitle: String?
         var partIDs: [String] = []
         var partNames: [String: String] = [:]
@@ -75,6 +93,8 @@ struct MusicXMLNames: Equatable {
                 if !partIDs.contains(id) { partIDs.append(id) }
             }
             if elementName == "part", path.count == 2 { part = attributes["id"] }
+            if elementName == "credit" { creditIsTitle = false }
+            if elementName == "credit-words" { creditAttributes = attributes }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
@@ -91,6 +111,10 @@ struct MusicXMLNames: Equatable {
                 if let scorePart, partNames[scorePart] == nil { partNames[scorePart] = value }
             case "staves" where parent == "attributes":
                 if let part, staves[part] == nil, let count = Int(value), (1...64).contains(count) { staves[part] = count }
+            case "credit-type" where parent == "credit": if value == "title" { creditIsTitle = true }
+            case "credit-words" where parent == "credit":
+                let size = creditAttributes["font-size"].flatMap(Double.init) ?? 0
+                credits.append(CreditWords(text: value, size: size, isCentred: creditAttributes["justify"] == "center", isTitle: creditIsTitle))
             case "score-part": scorePart = nil
             case "part" where path.count == 2: part = nil
             default: break

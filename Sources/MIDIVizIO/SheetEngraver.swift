@@ -133,7 +133,8 @@ package enum SheetEngraver {
     }
 
     /// What the script prints: the page's size in SVG units, and (quarter, column) of each onset
-    /// (and of each jump: a third number, 1, where the reading goes on after a repeat or ending).
+    /// (and of each jump: a third number, 1, where the reading goes on after a repeat or ending;
+    /// and of the end: 2, the last bar line as the music ends).
     struct Layout: Decodable {
         var width: Double
         var height: Double
@@ -198,7 +199,10 @@ package enum SheetEngraver {
         let tilesAFrame = settings.width / tileColumns + 2
         let tiles = SheetTiles(width: columns, tileColumns: tileColumns, capacity: 2 * tilesAFrame, drawer: drawer, first: first)
         let anchors = layout.anchors.compactMap { entry in
-            (2...3).contains(entry.count) ? SheetMusic.Anchor(quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3) : nil
+            (2...3).contains(entry.count)
+                ? SheetMusic.Anchor(
+                    quarter: entry[0], x: entry[1] * scale, startsPass: entry.count == 3 && entry[2] == 1, endsMusic: entry.count == 3 && entry[2] == 2)
+                : nil
         }
         let heads = (layout.heads ?? []).compactMap { head -> SheetMusic.Head? in
             guard head.count == 8 else { return nil }
@@ -376,10 +380,10 @@ package enum SheetEngraver {
                        + spellings.get(engraved(i), [-1, 0]) + [graced.get(engraved(i), 0)] for i in entry.get("on", []) if engraved(i) in heads]
         # The music ends at the last bar line played, as its last note or rest ends: reached
         # then, not at the pace of the last onsets (a final whole note's bar line passed the
-        # playhead while it sounded).
+        # playhead while it sounded), and the page stays there: [quarter, column, 2].
         end = max((entry["qstamp"] for entry in tk.renderToTimemap({"includeRests": True})), default=None)
         if previous in measures and anchors and end is not None and end > anchors[-1][0] and measures[previous][1] > anchors[-1][1]:
-            anchors.append([end, measures[previous][1]])
+            anchors.append([end, measures[previous][1], 2])
         with open(target, "w") as out:
             out.write(svg)
         json.dump({"width": float(box.group(1)), "height": float(box.group(2)), "anchors": anchors, "staffSpace": space or 180.0, "heads": onsets}, sys.stdout)

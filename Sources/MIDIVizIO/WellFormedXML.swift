@@ -62,19 +62,27 @@ enum WellFormedXML {
     }
 
     /// Whether well-formed `bytes` hold an element named `name`.
-    static func contains(element name: String, in bytes: [UInt8]) -> Bool {
+    static func contains(element name: String, in bytes: [UInt8]) -> Bool { firstElement(name, in: bytes) != nil }
+
+    /// The attribute `attribute` of the first element named `element` in well-formed `bytes`.
+    static func attribute(_ attribute: String, ofFirst element: String, in bytes: [UInt8]) -> String? {
+        firstElement(element, in: bytes)?[attribute]
+    }
+
+    /// The attributes of the first element named `name`; nil when there is none.
+    private static func firstElement(_ name: String, in bytes: [UInt8]) -> [String: String]? {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         let watch = ElementWatch(name)
         parser.delegate = watch
         _ = parser.parse()
-        return watch.found
+        return watch.attributes
     }
 
-    /// Notes whether an element of one name starts, and stops there.
+    /// Notes the attributes of the first element of one name, and stops there.
     private final class ElementWatch: NSObject, XMLParserDelegate {
         let name: String
-        var found = false
+        var attributes: [String: String]?
 
         init(_ name: String) { self.name = name }
 
@@ -83,7 +91,7 @@ enum WellFormedXML {
             attributes: [String: String] = [:]
         ) {
             guard elementName == name else { return }
-            found = true
+            self.attributes = attributes
             parser.abortParsing()
         }
     }

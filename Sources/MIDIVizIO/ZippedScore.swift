@@ -24,6 +24,7 @@ enum ZippedScore {
         let archive: Archive
         do { archive = try Archive(data: Data(bytes), accessMode: .read) } catch { return "not a ZIP archive: cut short or damaged" }
         var files = 0
+        var xmlFiles: [String: [UInt8]] = [:]
         for entry in archive where entry.type == .file {
             files += 1
             guard xmlExtensions.contains(URL(fileURLWithPath: entry.path).pathExtension.lowercased()) else { continue }
@@ -41,7 +42,13 @@ enum ZippedScore {
                 return "\(entry.path) in it cannot be read back: damaged"
             }
             if let problem = WellFormedXML.problem(xml) { return "\(entry.path) in it is \(problem)" }
-            if let problem = WellFormedXML.musicXMLProblem(xml) { return "\(entry.path) in it is \(problem)" }
+            xmlFiles[entry.path] = xml
+        }
+        // The score is the file the container names (others, a template, are not read).
+        if let container = xmlFiles["META-INF/container.xml"], let root = WellFormedXML.attribute("full-path", ofFirst: "rootfile", in: container),
+            let score = xmlFiles[root], let problem = WellFormedXML.musicXMLProblem(score)
+        {
+            return "\(root) in it is \(problem)"
         }
         return files == 0 ? "an empty ZIP archive" : nil
     }

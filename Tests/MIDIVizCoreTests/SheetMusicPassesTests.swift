@@ -40,6 +40,16 @@ import Testing
         #expect(music.x(atQuarter: 5) == 60)
     }
 
+    /// After the end of the music (its last bar line, as its last note ends) the page stays;
+    /// after a last onset, it goes on at the pace of the last two.
+    @Test func thePageStaysAtTheEndOfTheMusic() {
+        let ended = music([.init(quarter: 0, x: 10), .init(quarter: 1, x: 20), .init(quarter: 4, x: 50, endsMusic: true)])
+        #expect(ended.x(atQuarter: 2.5) == 35)
+        #expect(ended.x(atQuarter: 4) == 50 && ended.x(atQuarter: 9) == 50)
+        let open = music([.init(quarter: 0, x: 10), .init(quarter: 1, x: 20), .init(quarter: 4, x: 50)])
+        #expect(open.x(atQuarter: 9) == 100)
+    }
+
     @Test func aPassEndIsKeptBeforeAPassStartGivenInAnyOrder() {
         let music = music([
             .init(quarter: 4, x: 10, startsPass: true), .init(quarter: 0, x: 10), .init(quarter: 4, x: 50), .init(quarter: 6, x: 30),

@@ -108,6 +108,10 @@ struct BatchCommandTests {
         #expect(runs[0].status == 0 && runs[0].stderr.contains("[1/1] a ]0;owned  b.mid: "), "\(runs[0].stderr)")
         #expect(runs[1].status == 0 && runs[1].stderr.contains(" [2J.mp4: 0:01.500"), "\(runs[1].stderr)")
         #expect(runs[2].status == 73 && runs[2].stderr.contains("x [2J.mp4"), "\(runs[2].stderr)")
+        // An argument the parser refuses (a file name from a shell's `*.mid`): its escape too.
+        let parsed = try ProcessRunner.midiviz(["render", root + "/in/arpeggio.mid", "extra\u{1B}[31m"])
+        #expect(parsed.status == 64 && parsed.stderr.contains("Unexpected argument 'extra [31m'"), "\(parsed.stderr.debugDescription)")
+        #expect(!parsed.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(parsed.stderr.debugDescription)")
     }
 
     @Test func anUpToDateSongIsSkippedUnlessForcedOrChanged() throws {

@@ -104,6 +104,29 @@ struct SheetCommandTests {
         #expect(FileManager.default.contents(atPath: input) == Data(bytes), "the input is untouched")
     }
 
+    /// An archive's score is the file its container names: other XML in it (a template with no
+    /// notes, a timewise file) is not read as the score (it refused the archive, exit 65).
+    @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
+    func anArchiveIsReadByTheScoreItsContainerNames() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let archive = try Archive(accessMode: .create)
+        let container = Data(
+            #"<?xml version="1.0" encoding="UTF-8"?><container><rootfiles><rootfile full-path="music/score.musicxml"/></rootfiles></container>"#.utf8)
+        let blank = Data(#"<?xml version="1.0"?><score-partwise version="4.0"><part-list/></score-partwise>"#.utf8)
+        for (path, data) in [
+            ("META-INF/container.xml", container), ("music/score.musicxml", try Data(contentsOf: URL(fileURLWithPath: Self.scale))),
+            ("templates/blank.musicxml", blank), ("templates/timewise.musicxml", Self.timewiseScore),
+        ] {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        try #require(archive.data).write(to: URL(fileURLWithPath: folder + "/extra.mxl"))
+        let info = try ProcessRunner.midiviz(["info", folder + "/extra.mxl"])
+        #expect(info.status == 0 && info.stdoutText.contains("8 notes"), "\(info.stderr)")
+    }
+
     /// A score-timewise MusicXML: one part, one measure, one note.
     static let timewiseScore = Data(
         #"<?xml version="1.0"?><score-timewise version="3.1"><part-list><score-part id="P1"><part-name>x</part-name></score-part></part-list><measure number="1"><part id="P1"><note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration></note></part></measure></score-timewise>"#

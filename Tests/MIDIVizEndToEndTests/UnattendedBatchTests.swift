@@ -60,7 +60,7 @@ struct UnattendedBatchTests {
             (#"{"input": "a.mid", "output": "/tmp/a.mp4"}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
             // A number is no file name (it was read as the file `1`, and that song failed).
             (#"{"input": 1}"#, #"songs/m.jsonl:1: "input" must name a file, as a string"#),
-            (#"{"input": "a.mid", "output": 2}"#, #"songs/m.jsonl:1: "output" must be a name inside the output folder"#),
+            (#"{"input": "a.mid", "output": 2}"#, #"songs/m.jsonl:1: "output" must name the video, as a string"#),
         ] {
             try (line + "\n").write(toFile: root + "/songs/m.jsonl", atomically: true, encoding: .utf8)
             let result = try batch(["songs/m.jsonl", "--output-dir", "v"], in: root)

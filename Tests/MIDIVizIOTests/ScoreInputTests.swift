@@ -104,6 +104,17 @@ struct ScoreInputTests {
         // A work title comes before a movement's; a timewise score, or one cut short, is not read.
         #expect(names(#"<score-partwise><work><work-title>Work</work-title></work><movement-title>M</movement-title></score-partwise>"#)?.title == "Work")
         #expect(names(#"<score-timewise><movement-title>M</movement-title></score-timewise>"#) == nil)
+        // Else a title frame's words (MuseScore writes them only as credits): a credit typed
+        // title, else the largest centred words, the first of a size.
+        let composer = #"<credit><credit-words justify="right" font-size="30">Composer</credit-words></credit>"#
+        let big =
+            #"<credit><credit-words justify="center" font-size="24">Big</credit-words>"#
+            + #"<credit-words justify="center" font-size="24">#</credit-words></credit>"#
+        let typed = #"<credit><credit-type>title</credit-type><credit-words font-size="10">Typed</credit-words></credit>"#
+        #expect(names("<score-partwise>" + composer + big + "</score-partwise>")?.title == "Big")
+        #expect(names("<score-partwise>" + big + typed + "</score-partwise>")?.title == "Typed")
+        #expect(names("<score-partwise><work><work-title>Work</work-title></work>" + typed + "</score-partwise>")?.title == "Work")
+        #expect(names("<score-partwise>" + composer + "</score-partwise>")?.title == nil)
         #expect(names(#"<score-partwise><movement-title>M</movement-title>"#) == nil)
         // Tracks named only when there is one a staff (and a first of tempo), and only those unnamed.
         var song = try SongLoader.loadMIDI(bytes: SMFBytes.file(format: 1, division: 96, tracks: [[], [], [], []]), name: "x.mid")

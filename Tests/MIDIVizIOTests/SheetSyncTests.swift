@@ -178,6 +178,9 @@ struct SheetSyncTests {
         // one a few pixels before).
         let atEnd = barLineColumns(at: end)
         #expect(atEnd.max().map { abs($0 - playhead) <= 3 } == true, "bar line at \(atEnd), the playhead at \(playhead)")
+        // There the page stays, in the ringing and the frames after it.
+        let held = barLineColumns(at: end + 0.5), later = barLineColumns(at: end + 3)
+        #expect(held.max().map { abs($0 - playhead) <= 3 } == true && later == held, "bar line at \(held), then \(later)")
         // Halfway through the whole note, its bar line is still ahead.
         let last = try #require(song.notes.max { $0.startSeconds < $1.startSeconds })
         let halfway = barLineColumns(at: (last.startSeconds + last.endSeconds) / 2)

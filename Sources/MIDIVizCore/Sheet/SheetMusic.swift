@@ -16,11 +16,14 @@ public struct SheetMusic: Sendable, Equatable {
         /// The reading jumps here (a repeat, an ending): from this column on, wherever it is, not
         /// from the anchor before (the bar line ending the pass before, at the same quarter).
         package var startsPass: Bool
+        /// The music ends here (the last bar line played): the page stays where it is after.
+        package var endsMusic: Bool
 
-        package init(quarter: Double, x: Double, startsPass: Bool = false) {
+        package init(quarter: Double, x: Double, startsPass: Bool = false, endsMusic: Bool = false) {
             self.quarter = quarter
             self.x = x
             self.startsPass = startsPass
+            self.endsMusic = endsMusic
         }
     }
 
@@ -109,14 +112,14 @@ public struct SheetMusic: Sendable, Equatable {
     }
 
     /// The column of the strip at `quarter`: between two onsets in proportion, before the first
-    /// and after the last at the pace of the nearest two (or 100 columns a quarter); at a pass's
-    /// start, a jump.
+    /// and after the last at the pace of the nearest two (or 100 columns a quarter), but after
+    /// the end of the music where it ends; at a pass's start, a jump.
     package func x(atQuarter quarter: Double) -> Double {
         guard let first = anchors.first, let last = anchors.last else { return quarter * 100 }
         func pace(_ a: Anchor, _ b: Anchor) -> Double { b.quarter > a.quarter ? (b.x - a.x) / (b.quarter - a.quarter) : 100 }
         if anchors.count == 1 { return first.x + (quarter - first.quarter) * 100 }
         if quarter <= first.quarter { return first.x + (quarter - first.quarter) * pace(first, anchors[1]) }
-        if quarter >= last.quarter { return last.x + (quarter - last.quarter) * pace(anchors[anchors.count - 2], last) }
+        if quarter >= last.quarter { return last.endsMusic ? last.x : last.x + (quarter - last.quarter) * pace(anchors[anchors.count - 2], last) }
         // The last anchor at or before `quarter`.
         var low = 0, high = anchors.count - 1
         while high - low > 1 {

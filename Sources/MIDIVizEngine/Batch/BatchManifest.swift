@@ -54,7 +54,8 @@ enum BatchManifest {
             let inputPath = RenderOptions.resolvePath(input, from: folder)
             var relative: String?
             if let output = object["output"] {
-                guard case .text(let name) = output, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+                guard case .text(let name) = output else { throw .usage("\(place): \"output\" must name the video, as a string") }
+                guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
                     throw .usage("\(place): \"output\" must be a name inside the output folder")
                 }
                 // `sub/` or `sub/.`: a folder, where a video must be named.
