@@ -13,7 +13,7 @@ func fail(_ message: String, code: Int32) -> ExitCode {
 /// names): a file name holding an escape sequence or a newline cannot move the cursor, retitle
 /// the terminal or start a line of its own.
 func say(_ line: String) {
-    FileHandle.standardError.write(Data((String(String.UnicodeScalarView(TextEncoding.controlsAsSpaces(line.unicodeScalars))) + "\n").utf8))
+    FileHandle.standardError.write(Data((SongReport.printable(line) + "\n").utf8))
 }
 
 extension RenderError {

@@ -44,44 +44,35 @@ enum WellFormedXML {
     /// score-timewise one, or one with no notes (MuseScore crashes on one without parts, and
     /// finds nothing in one without notes). Nil for other XML.
     static func musicXMLProblem(_ bytes: [UInt8]) -> String? {
-        switch rootName(bytes) {
-        case "score-timewise": timewiseRefused
-        case "score-partwise" where !contains(element: "note", in: bytes): "a MusicXML score with no notes in it (no <note> element)"
-        default: nil
+        let (root, note) = firstElement("note", in: bytes)
+        switch root {
+        case "score-timewise": return timewiseRefused
+        case "score-partwise" where note == nil: return "a MusicXML score with no notes in it (no <note> element)"
+        default: return nil
         }
     }
 
-    /// The name of the root element of well-formed `bytes`.
-    static func rootName(_ bytes: [UInt8]) -> String? {
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        let root = RootWatch()
-        parser.delegate = root
-        _ = parser.parse()
-        return root.name
-    }
-
-    /// Whether well-formed `bytes` hold an element named `name`.
-    static func contains(element name: String, in bytes: [UInt8]) -> Bool { firstElement(name, in: bytes) != nil }
-
     /// The attribute `attribute` of the first element named `element` in well-formed `bytes`.
     static func attribute(_ attribute: String, ofFirst element: String, in bytes: [UInt8]) -> String? {
-        firstElement(element, in: bytes)?[attribute]
+        firstElement(element, in: bytes).attributes?[attribute]
     }
 
-    /// The attributes of the first element named `name`; nil when there is none.
-    private static func firstElement(_ name: String, in bytes: [UInt8]) -> [String: String]? {
+    /// In one reading of `bytes`, up to the first element named `name`: the root element's
+    /// name, and that element's attributes (nil when there is none).
+    private static func firstElement(_ name: String, in bytes: [UInt8]) -> (root: String?, attributes: [String: String]?) {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         let watch = ElementWatch(name)
         parser.delegate = watch
         _ = parser.parse()
-        return watch.attributes
+        return (watch.root, watch.attributes)
     }
 
-    /// Notes the attributes of the first element of one name, and stops there.
+    /// Notes the root element's name and the attributes of the first element of one name, and
+    /// stops there.
     private final class ElementWatch: NSObject, XMLParserDelegate {
         let name: String
+        var root: String?
         var attributes: [String: String]?
 
         init(_ name: String) { self.name = name }
@@ -90,21 +81,9 @@ enum WellFormedXML {
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            if root == nil { root = elementName }
             guard elementName == name else { return }
             self.attributes = attributes
-            parser.abortParsing()
-        }
-    }
-
-    /// Notes the first element's name and stops.
-    private final class RootWatch: NSObject, XMLParserDelegate {
-        var name: String?
-
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            name = elementName
             parser.abortParsing()
         }
     }

@@ -34,6 +34,10 @@ import Testing
         // Past libxml2's 10 MB a whole document is not called cut short: it is left to MuseScore.
         let big = "<a>" + String(repeating: "<b>a large score</b>\n", count: 500_000) + "</a>"
         #expect(big.utf8.count > 10_000_000 && WellFormedXML.problem(Array(big.utf8)) == nil)
-        #expect(WellFormedXML.rootName(Array(#"<?xml version="1.0"?><!-- x --><score-timewise version="3.1"/>"#.utf8)) == "score-timewise")
+        // The root named after a comment; a note anywhere in a partwise score; other XML is not MusicXML.
+        #expect(WellFormedXML.musicXMLProblem(Array(#"<?xml version="1.0"?><!-- x --><score-timewise version="3.1"/>"#.utf8)) == WellFormedXML.timewiseRefused)
+        #expect(WellFormedXML.musicXMLProblem(Array(#"<score-partwise><part><measure><note/></measure></part></score-partwise>"#.utf8)) == nil)
+        #expect(WellFormedXML.musicXMLProblem(Array(#"<score-partwise><part><measure/></part></score-partwise>"#.utf8))?.contains("no notes") == true)
+        #expect(WellFormedXML.musicXMLProblem(Array(#"<svg><note/></svg>"#.utf8)) == nil)
     }
 }
