@@ -31,14 +31,30 @@ package struct YUV420Planes: Sendable {
     package init() {}
 
     /// Brings the planes up to `canvas`, which differs from the canvas of the last update only
-    /// in `changed`; the first update (or one at a new size) converts everything.
-    package mutating func update(from canvas: Canvas, changed: ChangedTiles) {
+    /// in `changed`; the first update (or one at a new size) converts everything. With `moved`
+    /// (`FrameWorkspace.moved`: the canvas was left behind), the frame is the last one with
+    /// those columns moved, and the canvas is read only in `changed`.
+    package mutating func update(from canvas: Canvas, changed: ChangedTiles, moved: ColumnMove? = nil) {
         precondition(canvas.width % 2 == 0 && canvas.height % 2 == 0, "4:2:0 needs even sizes")
         precondition(changed.width == canvas.width && changed.height == canvas.height, "tiles of another canvas")
         let needed = YUV420.byteCount(width: canvas.width, height: canvas.height)
         guard bytes.count == needed else {
+            precondition(moved == nil, "a moved frame without the one before it")
             YUV420.convert(canvas, into: &bytes)
             return
+        }
+        let width = canvas.width, height = canvas.height
+        if let moved {
+            let columns = moved.columns, shift = moved.left
+            precondition(columns.lowerBound % 2 == 0 && columns.upperBound % 2 == 0 && shift % 2 == 0, "4:2:0 moves by pairs of columns")
+            bytes.withUnsafeMutableBufferPointer { out in
+                let luma = out.baseAddress!, half = width / 2, quarter = half * (height / 2)
+                ColumnMove.move(luma, stride: width, rows: height, columns: columns, left: shift)
+                let chroma = (columns.lowerBound / 2)..<(columns.upperBound / 2)
+                for plane in [luma.advanced(by: width * height), luma.advanced(by: width * height + quarter)] {
+                    ColumnMove.move(plane, stride: half, rows: height / 2, columns: chroma, left: shift / 2)
+                }
+            }
         }
         canvas.pixels.withUnsafeBufferPointer { pixels in
             bytes.withUnsafeMutableBufferPointer { out in

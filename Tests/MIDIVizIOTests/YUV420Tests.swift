@@ -54,4 +54,63 @@ import Testing
         // It must be a saving too: most frames change only part of the picture.
         #expect(partial > frames.count / 2, "\(partial) of \(frames.count) frames converted in part")
     }
+
+    /// A worker whose frames go only to the planes leaves the roll's canvas behind and moves
+    /// the planes instead: they stay byte for byte the frame a whole canvas holds, converted
+    /// afresh, for the roll's notes area starting at an even column (960 wide) and at an odd
+    /// one (968: its first column shares chroma with the keys'), moving 2 pixels a frame, with
+    /// effects, note names, track colours and a legend, on a real song and on a dense one of
+    /// bright short notes (many of them reaching the area's left edge whole), for consecutive
+    /// frames, every second frame, and jumps.
+    @Test(arguments: [(960, false), (968, false), (968, true)])
+    func planesMovedWithoutTheCanvasStayExact(width: Int, dense: Bool) throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus/piano-midi.de/debussy/childrens_corner_2.mid").path
+        let song = dense ? Self.brightShortNotes() : try SongLoader.load(path: path)
+        var settings = RenderSettings(width: width, height: 366, style: .roll, colorBy: .track, chords: true, title: "Doctor Gradus")
+        settings.effects = true
+        settings.labels = .names
+        let scene = Scene(song: song, settings: settings)
+        let renderer = FrameRenderer(scene: scene, fonts: try FontRasterizer().textFonts(canvasSide: settings.textSide))
+        let edge = try #require(scene.scrollArea).columns.lowerBound
+        #expect(edge % 2 == (width == 968 ? 1 : 0), "the notes area starts at column \(edge)")
+        var whole = renderer.makeWorkspace(), behind = renderer.makeWorkspace()
+        behind.keepsCanvasWhole = false
+        var planes = YUV420Planes(), expected: [UInt8] = []
+        let start = (dense ? 8 : 30) * settings.frameRate.numerator
+        let frames =
+            Array(start..<(start + 120)) + Array(stride(from: start + 120, to: start + 360, by: 2))
+            + [start + 900, start + 901, start + 10, start + 12, 0, start + 400, start + 402, scene.frameCount - 1, start + 11, start + 13]
+        var movedAlone = 0
+        for frame in frames {
+            renderer.render(frame: frame, in: &whole)
+            renderer.render(frame: frame, in: &behind)
+            planes.update(from: behind.canvas, changed: behind.changed, moved: behind.moved)
+            YUV420.convert(whole.canvas, into: &expected)
+            let firstDifference = expected.indices.first { planes.bytes[$0] != expected[$0] }
+            #expect(firstDifference == nil, "frame \(frame): byte \(firstDifference ?? 0) differs from the whole frame converted")
+            if firstDifference != nil { return }
+            if behind.moved != nil { movedAlone += 1 }
+        }
+        // Most frames move the planes, not the canvas.
+        #expect(movedAlone > frames.count / 2, "\(movedAlone) of \(frames.count) frames moved without the canvas")
+    }
+
+    /// 1,500 notes of 0.15 s, one every 13 ms over 20 s, on pitches 40 to 89 in turn, in two
+    /// tracks of bright colours.
+    static func brightShortNotes() -> Song {
+        let notes = (0..<1500).map { index in
+            let start = Double(index) * 0.013
+            return Note(
+                startSeconds: start, endSeconds: start + 0.15, pitch: UInt8(40 + (index * 37) % 50), velocity: UInt8(60 + (index * 11) % 68),
+                channel: UInt8(index % 2), track: index % 2)
+        }
+        return Song(
+            format: 1, division: .ticksPerQuarter(96), endTick: 9600, durationSeconds: 20,
+            tracks: [
+                TrackSummary(name: "Left", noteCount: 750, channels: [0], programs: []),
+                TrackSummary(name: "Right", noteCount: 750, channels: [1], programs: []),
+            ],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+    }
 }

@@ -28,17 +28,9 @@ extension Canvas {
     /// Moves the pixels of `columns` left by `shift` (right when negative), in every row; the
     /// columns uncovered at the end keep what they held.
     package mutating func moveColumns(_ columns: Range<Int>, left shift: Int) {
-        let count = columns.count - abs(shift)
-        guard shift != 0, count > 0 else { return }
         let width = self.width, height = self.height
-        let from = shift > 0 ? columns.lowerBound + shift : columns.lowerBound
-        let to = shift > 0 ? columns.lowerBound : columns.lowerBound - shift
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in 0..<height {
-                let row = buffer.baseAddress!.advanced(by: y * width)
-                // `update(from:count:)` copies overlapping memory as memmove does.
-                row.advanced(by: to).update(from: row.advanced(by: from), count: count)
-            }
+            ColumnMove.move(buffer.baseAddress!, stride: width, rows: height, columns: columns, left: shift)
         }
     }
 

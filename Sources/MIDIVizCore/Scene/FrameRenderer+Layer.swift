@@ -53,6 +53,7 @@ extension FrameRenderer {
         }
         workspace.glowBudget.limit(&workspace.overShapes)
         backdrop.compose(layer, in: area.shownRows, into: &workspace.canvas)
+        workspace.canvasLags = false
         workspace.layer = layer
         workspace.canvas.draw(workspace.overShapes, fonts: fonts)
         workspace.changed.removeAll()

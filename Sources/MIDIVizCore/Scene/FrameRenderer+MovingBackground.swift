@@ -6,6 +6,8 @@ extension FrameRenderer {
     package func render(at seconds: Double, over background: [UInt32], in workspace: inout FrameWorkspace) {
         precondition(background.count == workspace.canvas.pixels.count, "a background frame of the canvas's size")
         workspace.canvas.pixels = background
+        workspace.canvasLags = false
+        workspace.moved = nil
         scene.makeBackdropShapes(into: &workspace.nextShapes)
         for shape in workspace.nextShapes {
             if case .background = shape { continue }

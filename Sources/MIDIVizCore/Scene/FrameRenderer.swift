@@ -45,6 +45,7 @@ package struct FrameRenderer: Sendable {
     package func render(at seconds: Double, in workspace: inout FrameWorkspace) {
         defer { workspace.previousSeconds = seconds }
         workspace.movedLastFrame = false
+        workspace.moved = nil
         if let scrollArea, scrollArea.motion == .down {
             renderLayered(at: seconds, in: scrollArea, workspace: &workspace)
             return
@@ -66,15 +67,17 @@ package struct FrameRenderer: Sendable {
         workspace.nextRegions.removeAll(keepingCapacity: true)
         for shape in workspace.nextShapes { workspace.nextRegions.append(shape.bounds(fonts: fonts)) }
         // After a frame drawn only where it changed (`renderMoving`), what the canvas holds is
-        // not all in `shapes`: drawn whole.
-        if workspace.shapesArePartial {
+        // not all in `shapes`; after one that left the canvas behind, the canvas is not the
+        // frame: drawn whole, unless it moves along again without the canvas.
+        let shift = scrollArea.flatMap { area in workspace.previousSeconds.flatMap { area.shift(from: $0, to: seconds) } }
+        if workspace.shapesArePartial || (workspace.canvasLags && !(scrollArea.map { movesWithoutCanvas(shift, in: $0, workspace) } ?? false)) {
             workspace.shapesArePartial = false
             drawWhole(&workspace)
             swap(&workspace.shapes, &workspace.nextShapes)
             swap(&workspace.drawnRegions, &workspace.nextRegions)
             return
         }
-        if let scrollArea, let previous = workspace.previousSeconds, let shift = scrollArea.shift(from: previous, to: seconds) {
+        if let scrollArea, let shift {
             renderScrolled(by: shift, in: scrollArea, workspace: &workspace)
             return
         }
@@ -128,7 +131,7 @@ extension FrameRenderer {
     private func renderScrolled(by shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace) {
         workspace.scrolled.find(
             previous: workspace.shapes, previousRegions: workspace.drawnRegions, new: workspace.nextShapes,
-            newRegions: workspace.nextRegions, area: area, shift: shift)
+            newRegions: workspace.nextRegions, area: area, shift: shift, pairing: movesWithoutCanvas(shift, in: area, workspace))
         let dirty = workspace.scrolled.dirty
         // Mostly dirty (a jump of seconds, or everything changing): drawn whole, at once.
         if Self.isMostlyDirty(dirty) {
@@ -143,6 +146,7 @@ extension FrameRenderer {
     /// Puts the whole backdrop back and draws every one of `workspace.nextShapes` over it;
     /// `workspace.changed` gets everything.
     private func drawWhole(_ workspace: inout FrameWorkspace) {
+        workspace.canvasLags = false
         backdrop.restoreAll(in: &workspace.canvas)
         workspace.canvas.draw(workspace.nextShapes, fonts: fonts)
         workspace.changed.removeAll()
@@ -151,16 +155,29 @@ extension FrameRenderer {
 
     /// Moves the area's columns `shift` pixels left and draws the tiles `dirty` anew with
     /// `workspace.nextShapes` (`redraw`); `workspace.changed` gets those tiles and the area.
+    /// When the frame moves without the canvas (`movesWithoutCanvas`), the canvas is not moved:
+    /// `workspace.changed` gets only the tiles, and `workspace.moved` the move.
     private func drawMoved(_ dirty: ChangedTiles, by shift: Int, in area: ScrollArea, workspace: inout FrameWorkspace) {
         workspace.movedLastFrame = true
         workspace.scrolledDirtyFraction = dirty.changedFraction
-        workspace.canvas.moveColumns(area.columns, left: shift)
+        let withoutCanvas = movesWithoutCanvas(shift, in: area, workspace)
+        if !withoutCanvas {
+            precondition(!workspace.canvasLags, "a lagging canvas moved")
+            workspace.canvas.moveColumns(area.columns, left: shift)
+        }
         redraw(
             dirty, of: &workspace.canvas, shapes: workspace.nextShapes, regions: workspace.nextRegions, scratch: &workspace.scratch,
             blank: backdrop.canvas
         ) { scratch, columns, rows in
             let tiles = Rect(x: Float(columns.lowerBound), y: Float(rows.lowerBound), width: Float(columns.count), height: Float(rows.count))
             backdrop.restore(tiles, in: &scratch)
+        }
+        if withoutCanvas {
+            // The tiles start at an even column, so each of their chroma samples lies in them.
+            workspace.changed = dirty
+            workspace.moved = ColumnMove(columns: area.pairedColumns, left: shift)
+            workspace.canvasLags = true
+            return
         }
         workspace.changed.removeAll()
         dirty.forEachRectangle { x0, y0, x1, y1 in
@@ -170,6 +187,14 @@ extension FrameRenderer {
             workspace.changed.mark(
                 Rect(x: Float(area.columns.lowerBound), y: 0, width: Float(area.columns.count), height: Float(workspace.canvas.height)))
         }
+    }
+
+    /// Whether a frame moved `shift` pixels along `area` leaves the canvas as it is but where it
+    /// draws anew (`FrameWorkspace.keepsCanvasWhole`): moving left by whole chroma samples of a
+    /// frame of even width.
+    func movesWithoutCanvas(_ shift: Int?, in area: ScrollArea, _ workspace: FrameWorkspace) -> Bool {
+        guard let shift, !workspace.keepsCanvasWhole, area.motion == .left else { return false }
+        return shift % 2 == 0 && workspace.canvas.width % 2 == 0 && area.columns.upperBound % 2 == 0
     }
 
     /// Draws a frame of a style moving left over the previous one moved, making only the
@@ -183,6 +208,7 @@ extension FrameRenderer {
     /// frame is new, or so few shapes are made that `GlowBudget` might see fewer than it must.
     private func renderMoving(at seconds: Double, in area: ScrollArea, workspace: inout FrameWorkspace) -> Bool {
         guard workspace.knowsShapesBesideNotes, let previous = workspace.previousSeconds, let shift = area.shift(from: previous, to: seconds),
+            !workspace.canvasLags || movesWithoutCanvas(shift, in: area, workspace),
             scene.makeMovingChanges(
                 from: previous, to: seconds, shift: shift, visible: &workspace.visible, new: &workspace.changedNew, old: &workspace.changedOld),
             let none = scene.makeMovingShapes(at: seconds, notes: .none, visible: &workspace.visible, into: &workspace.nextBeside), none.isEmpty
@@ -191,7 +217,7 @@ extension FrameRenderer {
         for shape in workspace.nextBeside { workspace.nextBesideRegions.append(shape.bounds(fonts: fonts)) }
         workspace.scrolled.find(
             previous: workspace.beside, previousRegions: workspace.besideRegions, new: workspace.nextBeside,
-            newRegions: workspace.nextBesideRegions, area: area, shift: shift)
+            newRegions: workspace.nextBesideRegions, area: area, shift: shift, pairing: movesWithoutCanvas(shift, in: area, workspace))
         workspace.scrolled.markChanged(
             previousRegions: workspace.changedOld.map { $0.bounds(fonts: fonts) }, newRegions: workspace.changedNew.map { $0.bounds(fonts: fonts) },
             area: area, shift: shift)
@@ -276,9 +302,21 @@ extension FrameRenderer {
 }
 
 /// One worker's canvas and shape buffer, reused for every frame it draws. The canvas holds the
-/// last frame drawn and `shapes` what was drawn over the backdrop in it.
+/// last frame drawn (but see `keepsCanvasWhole`) and `shapes` what was drawn over the backdrop
+/// in it.
 package struct FrameWorkspace: Sendable {
     package internal(set) var canvas: Canvas
+    /// Whether the canvas holds the whole of each frame: yes unless set otherwise. No: the
+    /// frames go only to a consumer that keeps the previous frame and reads the tiles
+    /// `changed` (the yuv420p planes); a frame of the roll moved along then leaves the canvas
+    /// as it was but where it drew anew, and `moved` says what of the previous frame that
+    /// consumer moves where (a third of the bytes of moving the canvas).
+    package var keepsCanvasWhole = true
+    /// After a frame that left the canvas behind: the previous frame's columns that move, and
+    /// by how much; nil after any other.
+    package internal(set) var moved: ColumnMove?
+    /// Whether the canvas holds less than the last frame (after a frame with `moved`).
+    var canvasLags = false
     var shapes: [Shape] = []
     /// Where each of `shapes` drew (nil: anywhere), for the next frame to put the backdrop back.
     var drawnRegions: [Rect?] = []

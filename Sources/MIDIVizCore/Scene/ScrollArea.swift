@@ -40,6 +40,26 @@ package struct ScrollArea: Sendable, Hashable {
         self.pixelsPerSecond = pixelsPerSecond
     }
 
+    /// The first column of the tiles of an area moving left, for a frame whose 4:2:0 planes
+    /// move rather than its canvas: its left edge, or the column before it when that edge is
+    /// odd, so that every pair of columns sharing a chroma sample lies in one column of tiles.
+    var tileOrigin: Int { motion == .left ? columns.lowerBound & ~1 : 0 }
+
+    /// An area moving left whose left edge is odd: the two columns across that edge, which
+    /// share a 4:2:0 chroma sample while only the right one moves. A frame whose planes move
+    /// draws them anew (`ScrolledShapes`), so that the chroma there is the frame's.
+    var oddEdge: Rect? {
+        guard motion == .left, columns.lowerBound % 2 != 0 else { return nil }
+        return Rect(x: Float(columns.lowerBound - 1), y: Float(rows.lowerBound), width: 2, height: Float(rows.count))
+    }
+
+    /// The columns of an area moving left that move as whole pairs of a 4:2:0 frame: from the
+    /// first even column in it to the last even column after it.
+    var pairedColumns: Range<Int> {
+        let lower = (columns.lowerBound + 1) & ~1
+        return lower..<max(lower, columns.upperBound & ~1)
+    }
+
     /// How much a speed may change so that things move whole or half pixels a frame: 10 %.
     static let mostSnapped = 0.1
 

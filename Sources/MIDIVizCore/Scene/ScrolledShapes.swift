@@ -23,12 +23,18 @@ struct ScrolledShapes: Sendable {
     }
 
     /// Finds the dirty tiles of a frame whose shapes are `new` (in `newRegions`) after one of
-    /// `previous` shapes (in `previousRegions`), moved `shift` pixels along `area`.
-    mutating func find(previous: [Shape], previousRegions: [Rect?], new: [Shape], newRegions: [Rect?], area: ScrollArea, shift: Int) {
-        // Tiles start at the left edge of an area moving left: what changes beside it marks none of its tiles.
-        let origin = area.motion == .left ? area.columns.lowerBound : 0
+    /// `previous` shapes (in `previousRegions`), moved `shift` pixels along `area`. `pairing`:
+    /// for a frame whose 4:2:0 planes move instead of its canvas, every tile's columns pair up
+    /// as the planes' chroma does (`ScrollArea.tileOrigin`, `ScrollArea.oddEdge`).
+    mutating func find(
+        previous: [Shape], previousRegions: [Rect?], new: [Shape], newRegions: [Rect?], area: ScrollArea, shift: Int, pairing: Bool = false
+    ) {
+        // Tiles start at the left edge of an area moving left: what changes beside it marks
+        // none of its tiles (paired: but the first, across an odd edge).
+        let origin = pairing ? area.tileOrigin : area.motion == .left ? area.columns.lowerBound : 0
         if dirty.columnOrigin != origin { dirty = ChangedTiles(width: dirty.width, height: dirty.height, columnOrigin: origin) }
         dirty.removeAll()
+        if pairing, shift != 0, let edge = area.oddEdge { dirty.mark(edge) }
         let inside = area.rect
         let offset = area.offset(shift)
         /// Where a region lies: wholly in the area, wholly beside it, or across its edge (nil).

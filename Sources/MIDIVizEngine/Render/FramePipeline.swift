@@ -5,9 +5,11 @@ import MIDIVizIO
 /// Renders frames on several workers and hands each to every sink: canvases to the sinks that
 /// take any order, and yuv420p, in order, to the encoders. At most `window` frames are in
 /// flight, so memory stays bounded whatever the song's length. Each worker reuses its workspace
-/// and its yuv420p planes: it converts only the tiles a frame changed, once the encoders read its
-/// previous frame from those planes no more (no copy: the frame after it has been written, or
-/// when that is the worker's own, the pipe has been drained).
+/// and its yuv420p planes: it converts only the tiles a frame changed (and, when the frames go
+/// only to the encoders, moves the planes with a frame of the roll rather than its canvas:
+/// `FrameWorkspace.keepsCanvasWhole`), once the encoders read its previous frame from those
+/// planes no more (no copy: the frame after it has been written, or when that is the worker's
+/// own, the pipe has been drained).
 struct FramePipeline: Sendable {
     let renderer: FrameRenderer
     let jobs: Int
@@ -63,6 +65,8 @@ struct FramePipeline: Sendable {
         let inOrderRGBA = sinks.filter { $0.order == .inOrderRGBA }
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             var workspace = renderer.makeWorkspace()
+            // Frames only to the encoders' yuv420p planes: the canvas need not hold them whole.
+            workspace.keepsCanvasWhole = !(anyOrder.isEmpty && inOrderRGBA.isEmpty && !inOrder.isEmpty && background == nil)
             let planes = WorkerPlanes()
             var lastDelivered: Int? = nil
             while let index = state.claim() {
@@ -92,7 +96,7 @@ struct FramePipeline: Sendable {
                                 return
                             }
                         }
-                        if !inOrder.isEmpty { planes.yuv.update(from: workspace.canvas, changed: workspace.changed) }
+                        if !inOrder.isEmpty { planes.yuv.update(from: workspace.canvas, changed: workspace.changed, moved: workspace.moved) }
                         if !inOrderRGBA.isEmpty { StraightRGBA.copy(workspace.canvas, into: &planes.rgba) }
                         lastDelivered = index
                         try state.deliver(index, planes, progress: progress) { planes, frame in
