@@ -25,18 +25,22 @@ extension Canvas {
 
     /// Replaces rows `rows` with `layer` (premultiplied) laid over `backdrop`, and every other
     /// row with the backdrop's: "over" with each channel rounded to the nearest level, where
-    /// the layer is transparent the backdrop's pixel and where it is opaque the layer's.
-    package mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>) {
-        compose(layer, over: backdrop, in: rows) { _ in [] }
+    /// the layer is transparent the backdrop's pixel and where it is opaque the layer's. The
+    /// layer may be taller: its row `layerTop + y` lies over row `y`.
+    package mutating func compose(_ layer: Canvas, from layerTop: Int = 0, over backdrop: Canvas, in rows: Range<Int>) {
+        compose(layer, from: layerTop, over: backdrop, in: rows) { _ in [] }
     }
 
-    /// `compose(_:over:in:)` where, in each row `y`, the backdrop is one colour across each of
-    /// `evenRuns(y)` (in order, apart): those colours are used there instead of reading the
+    /// `compose(_:from:over:in:)` where, in each row `y`, the backdrop is one colour across each
+    /// of `evenRuns(y)` (in order, apart): those colours are used there instead of reading the
     /// backdrop's pixels.
-    mutating func compose(_ layer: Canvas, over backdrop: Canvas, in rows: Range<Int>, evenRuns: (Int) -> ArraySlice<EvenRun>) {
-        precondition(layer.width == width && layer.height == height && backdrop.width == width && backdrop.height == height, "canvas sizes differ")
+    mutating func compose(
+        _ layer: Canvas, from layerTop: Int, over backdrop: Canvas, in rows: Range<Int>, evenRuns: (Int) -> ArraySlice<EvenRun>
+    ) {
+        precondition(layer.width == width && backdrop.width == width && backdrop.height == height, "canvas sizes differ")
         let width = self.width, height = self.height
         let rows = rows.clamped(to: 0..<height)
+        precondition(rows.isEmpty || (layerTop + rows.lowerBound >= 0 && layerTop + rows.upperBound <= layer.height), "rows beyond the layer")
         pixels.withUnsafeMutableBufferPointer { target in
             backdrop.pixels.withUnsafeBufferPointer { below in
                 layer.pixels.withUnsafeBufferPointer { above in
@@ -46,7 +50,7 @@ extension Canvas {
                     target.advanced(by: end).update(from: below.advanced(by: end), count: (height - rows.upperBound) * width)
                     for y in rows {
                         let row = y * width
-                        let from = above.advanced(by: row), to = target.advanced(by: row), bottom = below.advanced(by: row)
+                        let from = above.advanced(by: row + layerTop * width), to = target.advanced(by: row), bottom = below.advanced(by: row)
                         var x = 0
                         for run in evenRuns(y) {
                             let columns = run.columns.clamped(to: x..<width)

@@ -34,14 +34,18 @@ extension Canvas {
         }
     }
 
-    /// Replaces the pixels of `columns` × `rows` with those of `other` (same size).
-    package mutating func copyPixels(from other: Canvas, columns: Range<Int>, rows: Range<Int>) {
-        precondition(other.width == width && other.height == height, "canvas sizes differ")
+    /// Replaces the pixels of `columns` × `rows` `down` rows lower (0: in the same place) with
+    /// those of `other` (as wide).
+    package mutating func copyPixels(from other: Canvas, columns: Range<Int>, rows: Range<Int>, down: Int = 0) {
+        precondition(other.width == width, "canvas widths differ")
+        precondition(
+            rows.isEmpty || (rows.lowerBound >= 0 && rows.upperBound <= other.height && rows.lowerBound + down >= 0 && rows.upperBound + down <= height),
+            "rows beyond a canvas")
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { target in
             other.pixels.withUnsafeBufferPointer { source in
                 for y in rows {
-                    target.baseAddress!.advanced(by: y * width + columns.lowerBound)
+                    target.baseAddress!.advanced(by: (y + down) * width + columns.lowerBound)
                         .update(from: source.baseAddress!.advanced(by: y * width + columns.lowerBound), count: columns.count)
                 }
             }

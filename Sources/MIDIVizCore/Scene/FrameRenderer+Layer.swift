@@ -5,13 +5,16 @@
 /// (`Scene.makeLayerChanges`: notes that came or went, started or stopped sounding) is it drawn
 /// anew, with only the notes lying there made. Every frame is then the backdrop, the layer's
 /// shown rows over it, and the other shapes (keys, glows, sparks, text) over that, in their
-/// order. A frame drawn alone draws the whole layer: the same pixels.
+/// order. A frame drawn alone draws the whole layer: the same pixels. The layer is twice the
+/// frame's height, and the frame shows it from a row that moves up as the notes fall: its
+/// pixels are moved only when that row would leave it (once in half a frame's height of
+/// falling), not every frame.
 extension FrameRenderer {
     func renderLayered(at seconds: Double, in area: ScrollArea, workspace: inout FrameWorkspace) {
         let width = workspace.canvas.width, height = workspace.canvas.height
         // Taken out of the workspace while drawn on, so that their pixels are not copied.
         let hadLayer = workspace.layer != nil
-        var layer = workspace.layer ?? .transparent(width: width, height: height)
+        var layer = workspace.layer ?? .transparent(width: width, height: 2 * height)
         workspace.layer = nil
         // Moving down only: the layer's rows below those that show never show again, so they
         // are left as they come (a frame back in time is drawn whole).
@@ -36,9 +39,9 @@ extension FrameRenderer {
             scene.makeLayeredShapes(
                 at: seconds, notes: lying, visible: &workspace.visible, layer: &workspace.layerShapes, over: &workspace.overShapes)
             hideCoveredOnLayer(&workspace)
-            layer.moveRows(area.rows.clamped(to: 0..<layer.height), down: shift)
+            workspace.layerTop = Self.layerTop(of: &layer, showingFrom: workspace.layerTop, height: height, rowsShown: area.shownRows.upperBound, down: shift)
             redraw(
-                dirty, of: &layer, shapes: workspace.layerShapes, regions: workspace.layerRegions,
+                dirty, of: &layer, down: workspace.layerTop, shapes: workspace.layerShapes, regions: workspace.layerRegions,
                 scratch: &workspace.scratch, blank: .transparent(width: width, height: height)
             ) { scratch, columns, rows in scratch.clear(columns: columns, rows: rows) }
             workspace.movedLastFrame = true
@@ -48,11 +51,12 @@ extension FrameRenderer {
         if !moved {
             scene.makeLayeredShapes(at: seconds, visible: &workspace.visible, layer: &workspace.layerShapes, over: &workspace.overShapes)
             hideCoveredOnLayer(&workspace)
-            layer.clear(columns: 0..<layer.width, rows: area.rows.clamped(to: 0..<layer.height))
+            workspace.layerTop = 0
+            layer.clear(columns: 0..<layer.width, rows: area.rows.clamped(to: 0..<height))
             layer.draw(workspace.layerShapes, fonts: fonts)
         }
         workspace.glowBudget.limit(&workspace.overShapes)
-        backdrop.compose(layer, in: area.shownRows, into: &workspace.canvas)
+        backdrop.compose(layer, from: workspace.layerTop, in: area.shownRows, into: &workspace.canvas)
         workspace.canvasLags = false
         workspace.layer = layer
         workspace.canvas.draw(workspace.overShapes, fonts: fonts)
@@ -61,6 +65,16 @@ extension FrameRenderer {
         // What the frame drew on the layer.
         swap(&workspace.shapes, &workspace.layerShapes)
         swap(&workspace.drawnRegions, &workspace.layerRegions)
+    }
+
+    /// The layer's row at the frame's top once its pixels have moved down `shift` rows (≥ 0),
+    /// from `top`: `shift` rows higher. When that would leave the layer, its rows that show
+    /// (the frame's first `rowsShown`) are first moved to the frame's height from its top.
+    static func layerTop(of layer: inout Canvas, showingFrom top: Int, height: Int, rowsShown: Int, down shift: Int) -> Int {
+        guard top - shift < 0 else { return top - shift }
+        let bottom = layer.height - height
+        layer.moveRows(top..<(bottom + rowsShown), down: bottom - top)
+        return bottom - shift
     }
 
     /// Marks in `workspace.layerDirty` what the frame at `seconds` draws anew on the layer

@@ -252,11 +252,11 @@ extension FrameRenderer {
     /// Draws the tiles `dirty` of `target` anew: each put back on the scratch canvas by
     /// `putBack` (made from `blank` the first time), every one of `shapes` touching them drawn
     /// there (a note only within the box of the dirty tiles it touches, anything else whole, as
-    /// is a shape without a region), and the tiles copied into
-    /// `target`. The scratch canvas is taken out of the workspace while drawn on, so that its
-    /// pixels are not copied.
+    /// is a shape without a region), and the tiles copied into `target`, `down` rows lower. The
+    /// scratch canvas is taken out of the workspace while drawn on, so that its pixels are not
+    /// copied.
     func redraw(
-        _ dirty: ChangedTiles, of target: inout Canvas, shapes: [Shape], regions: [Rect?], scratch: inout Canvas?,
+        _ dirty: ChangedTiles, of target: inout Canvas, down: Int = 0, shapes: [Shape], regions: [Rect?], scratch: inout Canvas?,
         blank: @autoclosure () -> Canvas, putBack: (_ scratch: inout Canvas, _ columns: Range<Int>, _ rows: Range<Int>) -> Void
     ) {
         var canvas = scratch ?? blank()
@@ -271,7 +271,7 @@ extension FrameRenderer {
             // Only the pixels within the dirty tiles it touches are copied: a note is drawn there.
             if let box = dirty.markedBox(touchedBy: region) { canvas.draw(shapes[index], fonts: fonts, within: box) }
         }
-        dirty.forEachRectangle { x0, y0, x1, y1 in target.copyPixels(from: canvas, columns: x0..<x1, rows: y0..<y1) }
+        dirty.forEachRectangle { x0, y0, x1, y1 in target.copyPixels(from: canvas, columns: x0..<x1, rows: y0..<y1, down: down) }
         scratch = canvas
     }
 
@@ -338,8 +338,10 @@ package struct FrameWorkspace: Sendable {
     /// What a scrolled frame draws anew, and the canvas it draws it on.
     var scrolled: ScrolledShapes
     var scratch: Canvas?
-    /// A layered frame's layer (`FrameRenderer+Layer`), and its shapes split from the others.
+    /// A layered frame's layer (`FrameRenderer+Layer`), twice the frame's height, its row
+    /// shown at the frame's top, and its shapes split from the others.
     var layer: Canvas?
+    var layerTop = 0
     var layerShapes: [Shape] = []
     var layerRegions: [Rect?] = []
     var overShapes: [Shape] = []
