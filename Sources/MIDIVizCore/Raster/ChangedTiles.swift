@@ -9,7 +9,8 @@ package struct ChangedTiles: Sendable {
     package let width: Int
     package let height: Int
     /// A pixel column where a column of tiles starts: the roll's notes area's left edge, so
-    /// that what changes beside it (its keys) marks no tile of the notes.
+    /// that what changes beside it (its keys) marks no tile of the notes (or the even column
+    /// before an odd edge, `ScrollArea.tileOrigin`).
     package let columnOrigin: Int
     /// Columns of pixels a whole tile would reach left of the canvas: the first column of
     /// tiles is that much narrower.

@@ -1,13 +1,13 @@
 /// Frames whose moving shapes lie on a layer of their own (`ScrollArea.Motion.down`: the
 /// keyboard's falling notes in a dense song). The shapes that fall (`Scene.makeLayeredShapes`)
-/// are drawn whole on a transparent layer the size of the frame, in their order; it moves down
+/// are drawn whole on a transparent layer as wide as the frame, in their order; it moves down
 /// with the music from frame to frame, and only where the style says its falling shapes changed
 /// (`Scene.makeLayerChanges`: notes that came or went, started or stopped sounding) is it drawn
 /// anew, with only the notes lying there made. Every frame is then the backdrop, the layer's
 /// shown rows over it, and the other shapes (keys, glows, sparks, text) over that, in their
 /// order. A frame drawn alone draws the whole layer: the same pixels. The layer is twice the
 /// frame's height, and the frame shows it from a row that moves up as the notes fall: its
-/// pixels are moved only when that row would leave it (once in half a frame's height of
+/// pixels are moved only when that row would leave it (once in about a frame's height of
 /// falling), not every frame.
 extension FrameRenderer {
     func renderLayered(at seconds: Double, in area: ScrollArea, workspace: inout FrameWorkspace) {

@@ -35,13 +35,15 @@ package struct FrameRenderer: Sendable {
         FrameWorkspace(canvas: backdrop.canvas)
     }
 
-    /// Draws frame `frameIndex` (0-based) into the workspace's canvas.
+    /// Draws frame `frameIndex` (0-based) into the workspace's canvas (see
+    /// `FrameWorkspace.keepsCanvasWhole`).
     package func render(frame frameIndex: Int, in workspace: inout FrameWorkspace) {
         render(at: scene.settings.seconds(ofFrame: frameIndex), in: &workspace)
     }
 
     /// Draws the scene at any time, e.g. a poster frame. `workspace.changed` then holds what
-    /// differs from the workspace's previous frame.
+    /// differs from the workspace's previous frame (with `workspace.moved`: besides the
+    /// columns moved).
     package func render(at seconds: Double, in workspace: inout FrameWorkspace) {
         defer { workspace.previousSeconds = seconds }
         workspace.movedLastFrame = false
@@ -370,7 +372,8 @@ package struct FrameWorkspace: Sendable {
         for shape in beside { besideRegions.append(shape.bounds(fonts: fonts)) }
     }
 
-    /// The tiles the last frame changed from the frame before it in this workspace.
+    /// The tiles the last frame changed from the frame before it in this workspace (with
+    /// `moved`: besides the columns moved).
     package internal(set) var changed: ChangedTiles
 
     /// How many shapes the last frame made to draw over the backdrop (on a layer: on the layer;

@@ -31,7 +31,7 @@ package struct ScrollArea: Sendable, Hashable {
         self.pixelsPerSecond = pixelsPerSecond
     }
 
-    /// A layer the size of the frame moving down, whose rows `shownRows` show.
+    /// A layer as wide as the frame moving down, whose rows `shownRows` show.
     package init(showing shownRows: Range<Int>, width: Int, height: Int, pixelsPerSecond: Double) {
         columns = 0..<width
         rows = 0..<height
