@@ -7,7 +7,8 @@ public enum LoadError: Error, CustomStringConvertible, Sendable {
     case unreadable(path: String, reason: String)
     /// Read, but not a usable MIDI file (exit 65).
     case invalid(path: String, reason: String)
-    /// A tool reading it is missing: MuseScore for a score, Verovio for its sheet music (exit 69).
+    /// A tool reading it is missing: MuseScore for a score, Verovio for its sheet music; or the
+    /// tools cannot run as the environment sets them up (exit 69).
     case toolMissing(path: String, reason: String)
     /// A tool reading it crashed (killed by a signal it was not sent): not the file's fault (exit 1).
     case toolFailed(path: String, reason: String)

@@ -10,6 +10,7 @@ package enum ScoreImport {
     /// MuseScore's MIDI and MusicXML of it come from the cache when they are there
     /// (`ScoreToolCache`, keyed by the bytes, the format and MuseScore's identity).
     package static func load(bytes: [UInt8], name: String, cache: ScoreToolCache? = .fromEnvironment()) throws(LoadError) -> Song {
+        if let problem = ScoreTools.setupProblem() { throw .toolMissing(path: name, reason: problem) }
         guard let museScore = ScoreTools.museScore() else { throw .toolMissing(path: name, reason: ScoreTools.museScoreMissing) }
         let format = URL(fileURLWithPath: name).pathExtension.lowercased()
         if WellFormedXML.extensions.contains(format) {

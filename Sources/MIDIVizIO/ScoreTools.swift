@@ -9,13 +9,26 @@ import MIDIVizCore
 /// - Python 3 with Verovio (PyPI `verovio`, `scripts/requirements-sheet.txt`; `$MIDIVIZ_PYTHON`):
 ///   MusicXML to SVG and its timemap (`SheetEngraver`).
 package enum ScoreTools {
-    /// The longest a tool may run on one song: 120 s, or `$MIDIVIZ_SCORE_TIMEOUT` seconds.
-    package static let timeLimitSeconds: Double = {
-        if let text = ProcessInfo.processInfo.environment["MIDIVIZ_SCORE_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds.isFinite {
-            return seconds
-        }
-        return 120
-    }()
+    /// The longest a tool may run on one song: 120 s, or `$MIDIVIZ_SCORE_TIMEOUT` seconds (any
+    /// other value is refused before a tool runs: `setupProblem`).
+    package static let timeLimitSeconds: Double = givenTimeLimit() ?? 120
+
+    /// `$MIDIVIZ_SCORE_TIMEOUT` as a number of seconds above 0; nil when it is unset, empty or
+    /// not such a number.
+    static func givenTimeLimit(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Double? {
+        guard let text = environment["MIDIVIZ_SCORE_TIMEOUT"], let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0,
+            seconds.isFinite
+        else { return nil }
+        return seconds
+    }
+
+    /// Why the score tools cannot run as the environment sets them up, if they cannot: a time
+    /// limit that is not a number of seconds above 0 (`10m`, `0`) would otherwise be 120 s
+    /// unsaid. (A tool variable naming no program is said where the tool is looked for.)
+    package static func setupProblem(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard let text = environment["MIDIVIZ_SCORE_TIMEOUT"], !text.isEmpty, givenTimeLimit(environment) == nil else { return nil }
+        return "MIDIVIZ_SCORE_TIMEOUT=\(text) is not a number of seconds above 0 (the score tools' time limit; 120 when unset)"
+    }
 
     /// The extensions read as scores.
     package static let scoreExtensions: Set<String> = ["musicxml", "xml", "mxl", "mscz", "mscx"]

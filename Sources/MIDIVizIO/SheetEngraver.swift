@@ -33,6 +33,7 @@ package enum SheetEngraver {
     package static func engraving(
         song: Song, name: String, settings: RenderSettings, cache: ScoreToolCache? = .fromEnvironment()
     ) throws(LoadError) -> Engraving {
+        if let problem = ScoreTools.setupProblem() { throw .toolMissing(path: name, reason: problem) }
         guard let python = ScoreTools.python() else { throw .toolMissing(path: name, reason: ScoreTools.pythonMissing) }
         let musicXML: [UInt8]
         if let given = song.musicXML { musicXML = given } else { musicXML = try notation(of: song, name: name, cache: cache) }

@@ -259,9 +259,25 @@ struct SheetCommandTests {
         #expect(contents(folder).isEmpty)
     }
 
+    /// A time limit for the score tools that is not a number of seconds above 0 is refused before
+    /// any tool runs (it was 120 s, unsaid), for a score read and for sheet music engraved.
+    @Test(arguments: ["10m", "0", "-5", "nan", "inf", "1e999"])
+    func aToolTimeLimitThatIsNoNumberOfSecondsIsRefused(value: String) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for arguments in [["info", Self.scale], ["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--sheet", "-o", folder + "/poster.png"]] {
+            let run = try ProcessRunner.midiviz(arguments, environment: ["MIDIVIZ_SCORE_TIMEOUT": value, "MIDIVIZ_CACHE": "off"])
+            #expect(run.status == 69 && !run.signaled, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("MIDIVIZ_SCORE_TIMEOUT=\(value) is not a number of seconds above 0"), "\(arguments): \(run.stderr)")
+        }
+        #expect(contents(folder).isEmpty)
+    }
+
+    /// A tool named without a path, a TMPDIR that is not there, a time limit in seconds with
+    /// spaces around it: the tools run.
     @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
     func aToolFoundByNameOrWithoutTMPDIRRuns() throws {
-        for environment in [["MIDIVIZ_MUSESCORE": "musescore3"], ["TMPDIR": "/nonexistent"]] {
+        for environment in [["MIDIVIZ_MUSESCORE": "musescore3"], ["TMPDIR": "/nonexistent"], ["MIDIVIZ_SCORE_TIMEOUT": " 30 "]] {
             let run = try ProcessRunner.midiviz(["info", Self.scale], environment: environment.merging(["MIDIVIZ_CACHE": "off"]) { $1 })
             #expect(run.status == 0 && run.stdoutText.contains("notes"), "\(environment): \(run.stderr)")
         }
