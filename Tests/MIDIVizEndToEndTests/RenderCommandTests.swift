@@ -158,6 +158,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing created for a usage error")
     }
 
+    /// A frame rate refused is quoted as people write it (`30.5`, not the `61/2` it is kept as).
+    @Test func aRefusedFrameRateIsQuotedAsTyped() throws {
+        for (typed, quoted) in [("30.5", "30.5"), ("241", "241"), ("25/2", "12.5"), ("30001/1001", "30001/1001")] {
+            let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--no-video", "--frames-dir", "/nonexistent/frames", "--fps", typed])
+            #expect(result.status == 64 && result.stderr.contains("--fps must be a whole number from 1 to 240"), "\(typed): \(result.stderr)")
+            #expect(result.stderr.hasSuffix("(23.976, 29.97, 47.952, 59.94), not \(quoted)\n"), "\(typed): \(result.stderr)")
+        }
+    }
+
     @Test func aToPastTheEndIsTheEnd() throws {
         let out = temporaryDirectory("pastend")
         defer { try? FileManager.default.removeItem(at: out) }

@@ -138,7 +138,7 @@ extension OptionDeclaration {
             check: { options in
                 let value = options[keyPath: keyPath]
                 guard let (isAllowed, text) = allowed, !isAllowed(value) else { return nil }
-                return .outOfRange(option: name, value: value.optionText, allowed: text)
+                return .outOfRange(option: name, value: value.messageText, allowed: text)
             })
     }
 
@@ -159,7 +159,7 @@ extension OptionDeclaration {
             read: { options in options[keyPath: keyPath].map { [$0.optionText] } ?? [] },
             check: { options in
                 guard let value = options[keyPath: keyPath], let (isAllowed, text) = allowed, !isAllowed(value) else { return nil }
-                return .outOfRange(option: name, value: value.optionText, allowed: text)
+                return .outOfRange(option: name, value: value.messageText, allowed: text)
             })
     }
 
@@ -202,7 +202,7 @@ extension OptionDeclaration {
                 guard let (isAllowed, text) = allowed,
                     let value = options[keyPath: keyPath].first(where: { !isAllowed($0) })
                 else { return nil }
-                return .outOfRange(option: name, value: value.optionText, allowed: text)
+                return .outOfRange(option: name, value: value.messageText, allowed: text)
             })
     }
 

@@ -9,10 +9,14 @@ package protocol OptionValue: Sendable, Equatable {
     var optionText: String { get }
     /// How a config file writes the value: a TOML number for numbers, else a string.
     static var isNumber: Bool { get }
+    /// The value as a message quotes it, as a user would type it (`optionText` unless that is
+    /// not how people write it).
+    var messageText: String { get }
 }
 
 extension OptionValue {
     package static var isNumber: Bool { false }
+    package var messageText: String { optionText }
 }
 
 extension Int: OptionValue {
@@ -63,6 +67,8 @@ extension RenderSettings.HandSplit: OptionValue {
 extension FrameRate: OptionValue {
     package init?(optionText: String) { self.init(text: optionText) }
     package var optionText: String { text }
+    /// `30.5` as typed, not the `61/2` it is kept as (it reads back the same).
+    package var messageText: String { description }
     /// A config file writes a whole rate as a TOML number, a fraction as a string.
     package static var isNumber: Bool { true }
 }
