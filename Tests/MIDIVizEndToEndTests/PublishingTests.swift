@@ -250,6 +250,29 @@ struct PublishingTests {
         print("loudness \(song): synthesizer \(before), normalized \(measured), gain \(gain) dB")
     }
 
+    /// The normalized sound in an MP4, encoded to AAC while the frames are still drawn and copied
+    /// in at the end, is packet for packet ffmpeg's AAC of the same render's WAV, and starts and
+    /// ends with the video; a WebM's sound is encoded at the end as before.
+    @Test(arguments: ["mp4", "webm"])
+    func theSoundEncodedAheadIsTheAACOfTheWAV(container: String) throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let video = dir + "/song." + container, wav = dir + "/song.wav"
+        let result = try ProcessRunner.midiviz(["render", Self.groove, "-o", video, "--audio", wav, "--to", "6"] + Self.small)
+        #expect(result.status == 0, "\(result.stderr)")
+        let codec = container == "mp4" ? ["-c:a", "aac", "-b:a", "192k"] : ["-c:a", "libopus", "-b:a", "160k"]
+        try ffmpeg(["-i", wav] + codec + ["-f", container, dir + "/alone." + container])
+        func packets(_ path: String) throws -> String { try ffmpeg(["-i", path, "-map", "0:a", "-c", "copy", "-f", "md5", "-"]).stdoutText }
+        let (inVideo, alone) = (try packets(video), try packets(dir + "/alone." + container))
+        #expect(inVideo.hasPrefix("MD5=") && inVideo == alone, "\(container): \(inVideo) against \(alone)")
+        if container == "mp4" {  // WebM's streams carry no duration
+            let probe = try VideoTools.probe(video)
+            let (audio, picture) = (probe["audio"]?.duration ?? 0, probe["video"]?.duration ?? 0)
+            #expect(audio > 5.9 && abs(audio - picture) < 0.05, "sound \(audio) s, picture \(picture) s")
+        }
+        #expect(EndToEndFolder.contents(dir) == ["alone." + container, "song." + container, "song.wav"].sorted(), "no scratch file left")
+    }
+
     /// A target the true-peak ceiling keeps out of reach is warned of, with what was reached
     /// (ffmpeg's ebur128 measures the same); one within reach is not.
     @Test func aLoudnessOutOfReachIsWarnedOf() throws {

@@ -61,26 +61,46 @@ package final class VideoEncoderSink: FrameSink {
     }
 
     /// Puts a finished video (without sound) and a WAV together into `path`: the video copied,
-    /// the sound encoded as `container` carries it. One ffmpeg run at the end, watched by its
-    /// progress (a long song's sound takes a while to encode).
+    /// the sound encoded as `container` carries it, or copied too when it already is
+    /// (`startEncodingSound`). One ffmpeg run at the end, watched by its progress (a long song's sound
+    /// takes a while to encode).
     /// - Parameters:
     ///   - progress: the seconds of the video put together so far, as ffmpeg reports them.
     ///   - started: given the ffmpeg once it runs, so that it can be stopped (a signal).
+    ///   - encoded: `wav` is the sound already encoded (`startEncodingSound`): copied too.
     package static func addSound(
         _ wav: String, to video: String, into path: String, container: VideoContainer,
-        ffmpeg executable: String, stallTimeoutSeconds: Double, progress: @escaping @Sendable (Double) -> Void = { _ in },
+        ffmpeg executable: String, stallTimeoutSeconds: Double, encoded: Bool = false, progress: @escaping @Sendable (Double) -> Void = { _ in },
         started: (FFmpegProcess) -> Void = { _ in }
     ) throws(RenderError) {
         guard let encoding = container.encoding else { throw .usage("a \(container.rawValue) holds no sound") }
         let arguments =
-            ["-i", FFmpegProcess.file(video), "-i", FFmpegProcess.file(wav), "-map", "0:v", "-map", "1:a", "-c:v", "copy"]
-            + encoding.soundArguments + encoding.muxerArguments
+            ["-i", FFmpegProcess.file(video), "-i", FFmpegProcess.file(wav), "-map", "0:v", "-map", "1:a"]
+            + (encoded ? ["-c", "copy"] : ["-c:v", "copy"] + encoding.soundArguments) + encoding.muxerArguments
         do {
             let process = try FFmpegProcess(
                 executable: executable, arguments: arguments + [FFmpegProcess.file(path)], stallTimeoutSeconds: stallTimeoutSeconds,
                 onProgress: { report in if let seconds = report.outTimeSeconds { progress(seconds) } })
             started(process)
             try process.finish()
+        } catch {
+            throw RenderError(error)
+        }
+    }
+
+    /// Starts encoding a finished WAV alone into `path`, as `container` carries sound, while the
+    /// video is still being made (`VideoEncoding.soundAheadFormat`): what `addSound(...,
+    /// encoded: true)` copies in at the end, once `finish()` has returned. Nil when `container`
+    /// has no such format.
+    package static func startEncodingSound(
+        _ wav: String, into path: String, container: VideoContainer, ffmpeg executable: String, stallTimeoutSeconds: Double
+    ) throws(RenderError) -> FFmpegProcess? {
+        guard let encoding = container.encoding, let format = encoding.soundAheadFormat else { return nil }
+        do {
+            return try FFmpegProcess(
+                executable: executable,
+                arguments: ["-i", FFmpegProcess.file(wav), "-map", "0:a"] + encoding.soundArguments + ["-f", format, FFmpegProcess.file(path)],
+                stallTimeoutSeconds: stallTimeoutSeconds)
         } catch {
             throw RenderError(error)
         }

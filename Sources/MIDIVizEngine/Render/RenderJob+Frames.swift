@@ -10,8 +10,10 @@ extension RenderJob {
         var encoderAudio: VideoEncoderSink.Audio?
         var fifo: String?
         /// Normalizing beside the frames: the encoder writes a video without sound here, and the
-        /// sound goes into this WAV, to be put together at the end (`VideoEncoderSink.addSound`).
-        var muxing: (video: String, sound: String)?
+        /// sound goes into this WAV, to be put together at the end (`VideoEncoderSink.addSound`);
+        /// encoded into `encodedSound` as soon as it is made, when the container allows
+        /// (`VideoEncoding.soundAheadFormat`), so that the end only copies.
+        var muxing: (video: String, sound: String, encodedSound: String?)?
         /// The sound was made before the frames (no FIFO on this file system).
         var isDone = false
     }
@@ -26,6 +28,11 @@ extension RenderJob {
         progress: @escaping @Sendable (RenderProgress) -> Void
     ) throws(RenderError) -> (frames: Int, loudness: LoudnessMeasurement?) {
         guard let fonts = plan.fonts else { return (frames, nil) }
+        // The sound's encoder, if one started, ends with this stage (done already on success).
+        defer {
+            state.withLock { $0.soundEncoder }?.stop()
+            state.withLock { $0.soundEncoder = nil }
+        }
         var frames = frames
         let route = try soundRoute(plan, sound: sound, kept: kept, temporary: temporary, frames: &frames)
         let (made, soundReader) = try makeSinks(plan, route: route, temporary: temporary)
@@ -61,6 +68,11 @@ extension RenderJob {
         if let error = framesError as? RenderError { throw error }
         if let error = framesError { throw .failed(String(describing: error)) }
         for sink in made { try sink.finish() }
+        // The sound encoded beside the frames (usually done by now).
+        let soundEncoder = state.withLock { $0.soundEncoder }
+        if let soundEncoder {
+            do throws(VideoError) { try soundEncoder.finish() } catch { throw RenderError(error) }
+        }
         if let muxing = route.muxing, let encoder = plan.encoder, let container = encoder.container, let ffmpeg = plan.ffmpeg {
             let made = pipeline.frameCount
             let seconds = plan.settings.seconds(ofFrame: made)
@@ -69,9 +81,10 @@ extension RenderJob {
             }
             report(0)
             defer { state.withLock { $0.muxer = nil } }
+            let encoded = soundEncoder != nil ? muxing.encodedSound : nil
             try VideoEncoderSink.addSound(
-                muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container, ffmpeg: ffmpeg,
-                stallTimeoutSeconds: request.stallTimeoutSeconds, progress: report
+                encoded ?? muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container, ffmpeg: ffmpeg,
+                stallTimeoutSeconds: request.stallTimeoutSeconds, encoded: encoded != nil, progress: report
             ) { muxer in
                 // `stop` stops it; stopped before it started, it stops at once.
                 let stopped = state.withLock { state in
@@ -93,7 +106,11 @@ extension RenderJob {
         var route = SoundRoute()
         guard let encoder = plan.encoder, let sound else { return route }
         if plan.normalizesBeside {
-            route.muxing = (try transaction.scratch(beside: encoder.path, suffix: "video"), try transaction.scratch(beside: encoder.path, suffix: "wav"))
+            let encodesAhead = encoder.container?.encoding?.soundAheadFormat != nil
+            route.muxing = (
+                try transaction.scratch(beside: encoder.path, suffix: "video"), try transaction.scratch(beside: encoder.path, suffix: "wav"),
+                encodesAhead ? try transaction.scratch(beside: encoder.path, suffix: "sound") : nil
+            )
             return route
         }
         let path = try transaction.scratch(beside: encoder.path, suffix: "pcm")
@@ -177,6 +194,7 @@ extension RenderJob {
         pipeline: FramePipeline, sinks made: [any FrameSink], reader: VideoEncoderSink?, loudness: Box<LoudnessMeasurement>
     ) -> BackgroundBounce {
         let stall = request.stallTimeoutSeconds, fifo = route.fifo, muxSound = route.muxing?.sound, gone = Latch()
+        let encodedSound = route.muxing?.encodedSound, container = plan.encoder?.container, ffmpeg = plan.ffmpeg
         let sampleRate = sound.settings.bouncer.sampleRate
         let spool: (target: LoudnessTarget, path: String)? =
             if plan.normalizesBeside, let target = plan.loudness, let spoolPath { (target, spoolPath) } else { nil }
@@ -209,7 +227,20 @@ extension RenderJob {
                 guard let spool else { return try sound.make(into: SoundFanOut(sinks), kept: kept, length: settle) }
                 let normalized = try sound.keep(normalizingTo: spool.target, spoolPath: spool.path, length: settle)
                 loudness.set(normalized.loudness)
-                return try sound.play(normalized, into: SoundFanOut(sinks))
+                let seconds = try sound.play(normalized, into: SoundFanOut(sinks))
+                if let muxSound, let encodedSound, let container, let ffmpeg,
+                    let encoder = try VideoEncoderSink.startEncodingSound(
+                        muxSound, into: encodedSound, container: container, ffmpeg: ffmpeg, stallTimeoutSeconds: stall)
+                {
+                    // Encoded from now on, while the frames are still made: the end waits for it
+                    // and copies it. `stop` stops it; stopped before it started, it stops at once.
+                    let stopped = state.withLock { state in
+                        state.soundEncoder = encoder
+                        return state.isStopped
+                    }
+                    if stopped { encoder.stop() }
+                }
+                return seconds
             } catch {
                 // An encoder that has gone says why in its own words.
                 var reported = error

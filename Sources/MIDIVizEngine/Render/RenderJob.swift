@@ -15,6 +15,8 @@ public final class RenderJob: Sendable {
         var sinks: [any FrameSink] = []
         /// The ffmpeg putting a normalized sound with the finished video, while it runs.
         var muxer: FFmpegProcess?
+        /// The ffmpeg encoding that sound while the video is made, while it runs.
+        var soundEncoder: FFmpegProcess?
         var isStopped = false
         var stopSignal: Int32?
         var isRunning = false
@@ -138,13 +140,13 @@ public final class RenderJob: Sendable {
     ///   and the run counts as a success).
     @discardableResult
     public func stop(signal: Int32? = nil) -> Bool {
-        let (running, sinks, muxer) = state.withLock { state in
+        let (running, sinks, muxers) = state.withLock { state in
             state.isStopped = true
             state.stopSignal = signal
-            return (state.isRunning, state.sinks, state.muxer)
+            return (state.isRunning, state.sinks, [state.soundEncoder, state.muxer])
         }
         for sink in sinks { sink.stop() }
-        muxer?.stop()
+        for muxer in muxers { muxer?.stop() }
         if running { _ = runEnded.wait(timeout: .now() + 10) }
         transaction.discard()
         return transaction.isCommitted
