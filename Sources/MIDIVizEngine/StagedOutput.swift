@@ -167,7 +167,7 @@ final class StagedOutput: Sendable {
     }
 
     /// The scratch files a render keeps beside an output (`OutputTransaction.scratch`), by suffix.
-    static let scratchSuffixes = ["f32", "mkv", "pcm", "png", "txt", "video", "wav"]
+    static let scratchSuffixes = ["f32", "mkv", "pcm", "png", "sound", "txt", "video", "wav"]
 
     /// What runs that died left beside `output`: its temporaries and its scratch files'.
     static func removeStaleTemporaries(of output: String) {

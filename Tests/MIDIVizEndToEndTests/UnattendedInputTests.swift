@@ -190,9 +190,10 @@ struct UnattendedInputTests {
 
     // MARK: The final mux of a long song
 
-    /// A 3-minute song (normalized, so its sound is put with the video at the end, as AAC) at a
-    /// tiny size under `--stall-timeout 1`: the mux takes longer than a second, but ffmpeg
-    /// reports progress all along, so the watchdog lets it finish; the progress lines cover it.
+    /// A 3-minute song (normalized, so its sound is encoded to AAC by an ffmpeg of its own and
+    /// put with the video at the end) at a tiny size under `--stall-timeout 1`: the frames are done
+    /// long before the sound, whose encoding then takes longer than a second, but ffmpeg reports
+    /// progress all along, so the watchdog lets it finish; the progress lines cover the wait.
     @Test func aLongMuxThatProgressesOutlastsTheStallTimeout() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

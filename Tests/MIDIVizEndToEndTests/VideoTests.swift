@@ -246,11 +246,12 @@ struct VideoTests {
 
     /// A signal while a normalized sound is put with the finished video (the last ffmpeg run)
     /// still interrupts: exit 130, the old video intact, nothing left (it once ended 0 with the
-    /// new video, from a hostile pass).
+    /// new video, from a hostile pass). A WebM, whose sound is encoded in that run: an MP4's is
+    /// encoded beside the frames, and its last run, a copy, may be over before the signal.
     @Test func aSignalWhileTheSoundIsPutWithTheVideoInterrupts() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = folder.appendingPathComponent("long.mp4").path
+        let video = folder.appendingPathComponent("long.webm").path
         try Data("old video".utf8).write(to: URL(fileURLWithPath: video))
         let process = Process()
         process.executableURL = TestEnvironment.binary
@@ -273,6 +274,6 @@ struct VideoTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 130)
         #expect(try String(contentsOfFile: video, encoding: .utf8) == "old video")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["long.mp4"], "no temporary left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["long.webm"], "no temporary left")
     }
 }

@@ -195,8 +195,9 @@ import Testing
         dead.waitUntilExit()
         let deadTemporary = ".song.wav.midiviz-\(dead.processIdentifier)-abcdef"
         let liveTemporary = ".song.wav.midiviz-1-abcdef"  // init never dies
-        // Scratch files of a dead run that made more than this one (a video's sound and frames).
-        let deadScratches = ["f32", "video", "wav"].map { ".song.wav.\($0).midiviz-\(dead.processIdentifier)-abcdef" }
+        // Scratch files of a dead run that made more than this one (a video's sound, as made and
+        // as encoded, and its frames).
+        let deadScratches = ["f32", "sound", "video", "wav"].map { ".song.wav.\($0).midiviz-\(dead.processIdentifier)-abcdef" }
         // A scratch file's own temporaries: a join's sound is a render into its scratch WAV,
         // whose temporaries a join killed with SIGKILL left for good.
         let deadNested = ["", ".f32"].map { "..song.wav.wav.midiviz-\(dead.processIdentifier)-abcdef\($0).midiviz-\(dead.processIdentifier)-ghijkl" }

@@ -68,11 +68,6 @@ extension RenderJob {
         if let error = framesError as? RenderError { throw error }
         if let error = framesError { throw .failed(String(describing: error)) }
         for sink in made { try sink.finish() }
-        // The sound encoded beside the frames (usually done by now).
-        let soundEncoder = state.withLock { $0.soundEncoder }
-        if let soundEncoder {
-            do throws(VideoError) { try soundEncoder.finish() } catch { throw RenderError(error) }
-        }
         if let muxing = route.muxing, let encoder = plan.encoder, let container = encoder.container, let ffmpeg = plan.ffmpeg {
             let made = pipeline.frameCount
             let seconds = plan.settings.seconds(ofFrame: made)
@@ -80,6 +75,12 @@ extension RenderJob {
                 progress(RenderProgress(framesDone: made, frames: made, stage: .muxing, muxedSeconds: min(muxed, seconds), durationSeconds: seconds))
             }
             report(0)
+            // The sound encoded beside the frames: done by now, unless it was made after them
+            // (a short or tiny video).
+            let soundEncoder = state.withLock { $0.soundEncoder }
+            if let soundEncoder {
+                do throws(VideoError) { try soundEncoder.finish() } catch { throw RenderError(error) }
+            }
             defer { state.withLock { $0.muxer = nil } }
             let encoded = soundEncoder != nil ? muxing.encodedSound : nil
             try VideoEncoderSink.addSound(

@@ -15,7 +15,7 @@ public final class RenderJob: Sendable {
         var sinks: [any FrameSink] = []
         /// The ffmpeg putting a normalized sound with the finished video, while it runs.
         var muxer: FFmpegProcess?
-        /// The ffmpeg encoding that sound while the video is made, while it runs.
+        /// The ffmpeg encoding that sound beside the frames: from its start to the frames stage's end.
         var soundEncoder: FFmpegProcess?
         var isStopped = false
         var stopSignal: Int32?
