@@ -30,8 +30,10 @@ extension RenderJob {
         guard let fonts = plan.fonts else { return (frames, nil) }
         // The sound's encoder, if one started, ends with this stage (done already on success).
         defer {
-            state.withLock { $0.soundEncoder }?.stop()
-            state.withLock { $0.soundEncoder = nil }
+            state.withLock { state in
+                defer { state.soundEncoder = nil }
+                return state.soundEncoder
+            }?.stop()
         }
         var frames = frames
         let route = try soundRoute(plan, sound: sound, kept: kept, temporary: temporary, frames: &frames)
@@ -86,16 +88,19 @@ extension RenderJob {
             try VideoEncoderSink.addSound(
                 encoded ?? muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container, ffmpeg: ffmpeg,
                 stallTimeoutSeconds: request.stallTimeoutSeconds, encoded: encoded != nil, progress: report
-            ) { muxer in
-                // `stop` stops it; stopped before it started, it stops at once.
-                let stopped = state.withLock { state in
-                    state.muxer = muxer
-                    return state.isStopped
-                }
-                if stopped { muxer.stop() }
-            }
+            ) { muxer in keepStoppable(muxer, in: \.muxer) }
         }
         return (pipeline.frameCount, loudness.value)
+    }
+
+    /// Keeps `process` in `slot` of the state, so that `stop` stops it; stopped at once when
+    /// `stop` came before it started.
+    private func keepStoppable(_ process: FFmpegProcess, in slot: WritableKeyPath<State, FFmpegProcess?>) {
+        let stopped = state.withLock { state in
+            state[keyPath: slot] = process
+            return state.isStopped
+        }
+        if stopped { process.stop() }
     }
 
     /// Where the sound goes: a FIFO the encoder reads as the sound is made, or (normalizing) a
@@ -234,12 +239,8 @@ extension RenderJob {
                         muxSound, into: encodedSound, container: container, ffmpeg: ffmpeg, stallTimeoutSeconds: stall)
                 {
                     // Encoded from now on, while the frames are still made: the end waits for it
-                    // and copies it. `stop` stops it; stopped before it started, it stops at once.
-                    let stopped = state.withLock { state in
-                        state.soundEncoder = encoder
-                        return state.isStopped
-                    }
-                    if stopped { encoder.stop() }
+                    // and copies it.
+                    keepStoppable(encoder, in: \.soundEncoder)
                 }
                 return seconds
             } catch {
