@@ -13,7 +13,7 @@ package enum ScoreTools {
     /// other value is refused before a tool runs: `setupProblem`).
     package static let timeLimitSeconds: Double = givenTimeLimit() ?? 120
 
-    /// `$MIDIVIZ_SCORE_TIMEOUT` as a number of seconds above 0; nil when it is unset, empty or
+    /// `$MIDIVIZ_SCORE_TIMEOUT` as a number of seconds above 0; nil when it is unset, blank or
     /// not such a number.
     static func givenTimeLimit(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Double? {
         guard let text = environment["MIDIVIZ_SCORE_TIMEOUT"], let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0,
@@ -26,7 +26,8 @@ package enum ScoreTools {
     /// limit that is not a number of seconds above 0 (`10m`, `0`) would otherwise be 120 s
     /// unsaid. (A tool variable naming no program is said where the tool is looked for.)
     package static func setupProblem(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        guard let text = environment["MIDIVIZ_SCORE_TIMEOUT"], !text.isEmpty, givenTimeLimit(environment) == nil else { return nil }
+        guard let text = environment["MIDIVIZ_SCORE_TIMEOUT"], !text.trimmingCharacters(in: .whitespaces).isEmpty, givenTimeLimit(environment) == nil
+        else { return nil }
         return "MIDIVIZ_SCORE_TIMEOUT=\(text) is not a number of seconds above 0 (the score tools' time limit; 120 when unset)"
     }
 

@@ -274,10 +274,12 @@ struct SheetCommandTests {
     }
 
     /// A tool named without a path, a TMPDIR that is not there, a time limit in seconds with
-    /// spaces around it: the tools run.
+    /// spaces around it, a blank one (as unset): the tools run.
     @Test(.enabled(if: toolsAvailable, Comment(rawValue: missing)))
     func aToolFoundByNameOrWithoutTMPDIRRuns() throws {
-        for environment in [["MIDIVIZ_MUSESCORE": "musescore3"], ["TMPDIR": "/nonexistent"], ["MIDIVIZ_SCORE_TIMEOUT": " 30 "]] {
+        for environment in [
+            ["MIDIVIZ_MUSESCORE": "musescore3"], ["TMPDIR": "/nonexistent"], ["MIDIVIZ_SCORE_TIMEOUT": " 30 "], ["MIDIVIZ_SCORE_TIMEOUT": "  "],
+        ] {
             let run = try ProcessRunner.midiviz(["info", Self.scale], environment: environment.merging(["MIDIVIZ_CACHE": "off"]) { $1 })
             #expect(run.status == 0 && run.stdoutText.contains("notes"), "\(environment): \(run.stderr)")
         }

@@ -197,6 +197,26 @@ struct VideoTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["fake-ffmpeg"])
     }
 
+    /// An ffmpeg that fails after the frames, encoding the normalized sound beside them (`-map
+    /// 0:a`) or putting it with the video (`-map 1:a`), is reported naming the output and the
+    /// tool's words, exit 1, with nothing left beside the song.
+    @Test(arguments: ["-map 0:a", "-map 1:a"])
+    func ffmpegFailingWithTheSoundNamesTheOutput(stage: String) throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fake = folder.appendingPathComponent("fake-ffmpeg").path, video = folder.appendingPathComponent("x.mp4").path
+        let script =
+            "#!/bin/sh\ncase \"$*\" in *'\(stage)'*) echo 'Unknown encoder aac (a broken build)' >&2; exit 1;; esac\nexec \(VideoTools.ffmpeg!) \"$@\"\n"
+        try script.write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        let result = try ProcessRunner.midiviz(
+            ["demo", "--size", "160x90", "--fps", "20", "-o", video, "--soundfont", AudioTools.soundFont!], environment: ["MIDIVIZ_FFMPEG": fake])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("midiviz: cannot write \(video): ffmpeg failed (exit 1): Unknown encoder aac (a broken build)"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["fake-ffmpeg"])
+    }
+
     /// SIGINT, SIGTERM and SIGHUP while frames stream to ffmpeg, with a WAV and a frames folder
     /// too: exit 128 + the signal, the old outputs intact, no temporary, no ffmpeg, no log.
     /// Whether the parent passed the signals on blocked (a thread of a Dispatch queue) or not

@@ -48,7 +48,7 @@ extension Canvas {
         }
 
         /// The weight for a coverage in 0...1.
-        @inlinable
+        @inlinable @inline(__always)
         func weight(_ coverage: Float) -> UInt32 {
             // Through Int32: no range traps (0...256 fits), the same truncation.
             UInt32(bitPattern: Int32(max(0, min(256, Float(weight) * coverage + 0.5))))

@@ -68,8 +68,9 @@ package final class VideoEncoderSink: FrameSink {
     ///   - progress: the seconds of the video put together so far, as ffmpeg reports them.
     ///   - started: given the ffmpeg once it runs, so that it can be stopped (a signal).
     ///   - encoded: `wav` is the sound already encoded (`startEncodingSound`): copied too.
+    ///   - name: the output as the user named it, for the message when ffmpeg fails.
     package static func addSound(
-        _ wav: String, to video: String, into path: String, container: VideoContainer,
+        _ wav: String, to video: String, into path: String, name: String, container: VideoContainer,
         ffmpeg executable: String, stallTimeoutSeconds: Double, encoded: Bool = false, progress: @escaping @Sendable (Double) -> Void = { _ in },
         started: (FFmpegProcess) -> Void = { _ in }
     ) throws(RenderError) {
@@ -84,7 +85,7 @@ package final class VideoEncoderSink: FrameSink {
             started(process)
             try process.finish()
         } catch {
-            throw RenderError(error)
+            throw failure(error, writing: name)
         }
     }
 
@@ -123,7 +124,10 @@ package final class VideoEncoderSink: FrameSink {
     }
 
     /// ffmpeg's failure, naming the output it was writing.
-    private func failure(_ error: VideoError) -> RenderError {
+    private func failure(_ error: VideoError) -> RenderError { Self.failure(error, writing: name) }
+
+    /// ffmpeg's failure, naming the output `name` it was making.
+    package static func failure(_ error: VideoError, writing name: String) -> RenderError {
         guard case .ffmpegFailed = error else { return RenderError(error) }
         return .failed("cannot write \(name): \(error.description)")
     }

@@ -81,12 +81,12 @@ extension RenderJob {
             // (a short or tiny video).
             let soundEncoder = state.withLock { $0.soundEncoder }
             if let soundEncoder {
-                do throws(VideoError) { try soundEncoder.finish() } catch { throw RenderError(error) }
+                do throws(VideoError) { try soundEncoder.finish() } catch { throw VideoEncoderSink.failure(error, writing: encoder.path) }
             }
             defer { state.withLock { $0.muxer = nil } }
             let encoded = soundEncoder != nil ? muxing.encodedSound : nil
             try VideoEncoderSink.addSound(
-                encoded ?? muxing.sound, to: muxing.video, into: temporary[encoder]!, container: container, ffmpeg: ffmpeg,
+                encoded ?? muxing.sound, to: muxing.video, into: temporary[encoder]!, name: encoder.path, container: container, ffmpeg: ffmpeg,
                 stallTimeoutSeconds: request.stallTimeoutSeconds, encoded: encoded != nil, progress: report
             ) { muxer in keepStoppable(muxer, in: \.muxer) }
         }
