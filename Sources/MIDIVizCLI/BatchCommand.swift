@@ -54,6 +54,8 @@ struct BatchCommand: ParsableCommand {
         if mergeReports {
             guard output != nil || junit != nil else { throw ValidationError("--merge-reports writes to -o FILE.json (and/or --junit FILE.xml)") }
             guard outputDirectoryOption == nil else { throw ValidationError("--merge-reports renders nothing: --output-dir does not apply") }
+            // Taken and dropped, an option would look as if it had done something.
+            if let unused = unusedWhenMerging.first { throw ValidationError("--merge-reports renders nothing: --\(unused) does not apply") }
             return
         }
         guard outputDirectoryOption != nil || renderArguments.config.printConfig else { throw ValidationError("batch needs --output-dir DIR for the videos") }
@@ -61,6 +63,16 @@ struct BatchCommand: ParsableCommand {
         if output != nil {
             throw ValidationError("batch names each song's video itself under --output-dir: -o is for --merge-reports")
         }
+    }
+
+    /// The options given that only a render uses, which merging reports would ignore.
+    private var unusedWhenMerging: [String] {
+        let groups: [any GivenOptions] = [renderArguments.look, renderArguments.sound, renderArguments.render, renderArguments.limits]
+        let settings: [(name: String, given: Bool)] = [
+            ("config", !renderArguments.config.config.isEmpty), ("print-config", renderArguments.config.printConfig),
+            ("report", report != nil), ("shard", shard != nil), ("force", force),
+        ]
+        return settings.filter(\.given).map(\.name) + groups.flatMap { $0.given.map(\.name) }
     }
 
     /// The render options: config files, then the command line's.

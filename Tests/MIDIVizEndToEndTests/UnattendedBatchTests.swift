@@ -328,6 +328,10 @@ struct UnattendedBatchTests {
         #expect(try batch(["songs/a.mid", "--output-dir", "v", "--shard", "1/\(huge)", "--report", "s.json"], in: root).status == 0)
         try refused(["batch", "--merge-reports", "s.json", "-o", "m.json"], 65, "shards 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ... of \(huge) are missing")
         try refused(["batch", "--merge-reports", "s.json", "-o", "s.json"], 64, "refusing to write s.json: it is the report of a shard, one of those merged")
+        // Merging renders nothing: an option only a render uses is refused, not dropped.
+        for (given, name) in [(["--style", "bars"], "style"), (["--fps", "30"], "fps"), (["--force"], "force"), (["--report", "r.json"], "report")] {
+            try refused(["batch", "--merge-reports", "s.json", "-o", "m.json"] + given, 64, "--merge-reports renders nothing: --\(name) does not apply")
+        }
         // Songs whose frames add up past any batch.
         var report = try self.report(root + "/s.json")
         let song = (report["songs"] as? [[String: Any]])?.first ?? [:]
