@@ -22,6 +22,9 @@ import Testing
         #expect(store.label(of: Array("Am7/G".utf8)) == chord && store.label(of: Array("Dm".utf8)) == nil)
         // Latin-1 as it is; beyond it, `?`.
         #expect(store.latin1("Café \u{266F}").bytes(in: store) == [67, 97, 102, 0xE9, 32, 63])
+        // A tab or line break between words (no glyph) keeps them apart as a space; a no-break
+        // space stays itself.
+        #expect(ShapeStore.latin1Bytes("Left\tRight\r\nA\u{85}B\u{A0}C") == Array("Left Right  A B".utf8) + [0xA0, 67])
         // Note names and `Drums` need no store; a number from another store reads as nothing.
         #expect(TextLabel.noteName(60).bytes(in: ShapeStore()) == Array("C4".utf8))
         #expect(TextLabel.drums.bytes(in: ShapeStore()) == Array("Drums".utf8))

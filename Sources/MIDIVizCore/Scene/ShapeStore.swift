@@ -25,9 +25,14 @@ package struct ShapeStore: Sendable {
     /// become `?`.
     package mutating func latin1(_ text: String) -> TextLabel { add(Self.latin1Bytes(text)) }
 
-    /// `text` in Latin-1, other characters as `?`.
+    /// `text` in Latin-1, other characters as `?`, and a control character that spaces words
+    /// (a tab, a line break: no glyph, so it would join them) as a space.
     package static func latin1Bytes(_ text: String) -> [UInt8] {
-        text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
+        text.unicodeScalars.map { scalar in
+            guard scalar.value < 256 else { return UInt8(ascii: "?") }
+            let isSpacingControl = scalar.properties.isWhitespace && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+            return isSpacingControl ? UInt8(ascii: " ") : UInt8(scalar.value)
+        }
     }
 
     /// The label of `bytes` when they have been added.
