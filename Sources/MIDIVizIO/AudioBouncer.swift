@@ -55,6 +55,14 @@ package struct AudioBouncer: Sendable {
     }
 
     static let blockFrames = 4096
+
+    /// The sample frame nearest `seconds`; a time beyond any song (`--to 1e15`, past the
+    /// ringing: a cut that cuts nothing) is held within Int's range instead of trapping.
+    static func sampleFrame(atSeconds seconds: Double, rate: Double) -> Int {
+        let frames = (seconds * rate).rounded()
+        guard !frames.isNaN else { return 0 }
+        return Int(max(-4e18, min(4e18, frames)))
+    }
     /// How much is rendered (and dropped) before a later start, for release tails and reverb.
     package static let prerollSeconds = 2.0
 
@@ -67,10 +75,10 @@ package struct AudioBouncer: Sendable {
         let right = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames)
         defer { left.deallocate(); right.deallocate() }
         // A start before the song's (a video's lead-in) is silence up to the song's start.
-        let requestedStart = Int((start * rate).rounded())
+        let requestedStart = Self.sampleFrame(atSeconds: start, rate: rate)
         if requestedStart < 0 { try writer.appendSilence(-requestedStart) }
         let startFrame = max(0, requestedStart)
-        let endFrame = end.map { Int(($0 * rate).rounded()) } ?? Int.max
+        let endFrame = end.map { Self.sampleFrame(atSeconds: $0, rate: rate) } ?? Int.max
         var position = 0
         var nextEvent = 0
         let seekFrame = startFrame - Int(Self.prerollSeconds * rate)
@@ -121,7 +129,7 @@ package struct AudioBouncer: Sendable {
             synthesizer.releaseEverything()
             let silent: Float = 0.5 / 32767  // rounds to 0 in 16 bits
             let window = max(1, sampleRate / 20)
-            let tailLimit = min(songEnd + Int(maximumTailSeconds * rate), limit.map { max(songEnd, Int(($0 * rate).rounded())) } ?? Int.max)
+            let tailLimit = min(songEnd + Int(maximumTailSeconds * rate), limit.map { max(songEnd, Self.sampleFrame(atSeconds: $0, rate: rate)) } ?? Int.max)
             while position < tailLimit {
                 if try advance(to: min(tailLimit, position + window), measuringPeak: true) < silent { break }
             }

@@ -135,8 +135,8 @@ struct VideoTests {
     /// Tubular bells struck for 0.5 s ring on until about 3.5 s, well past the picture's end
     /// (about 2 s): `--to 3` ends picture and sound at 3 s, and with `--postroll 1` at 4 s (the
     /// bells still ringing on to it); a `--to` past the ringing ends where the ringing does, as
-    /// without one.
-    @Test(arguments: [(3.0, 0.0, 90), (3.0, 1.0, 120), (10.0, 0.0, 0)])
+    /// without one, also one so far past it that its samples would not fit an Int (it crashed).
+    @Test(arguments: [(3.0, 0.0, 90), (3.0, 1.0, 120), (10.0, 0.0, 0), (1e15, 0.0, 0)])
     func aToWhileTheSoundRingsOnEndsThere(to: Double, postroll: Double, frames: Int) throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
