@@ -323,6 +323,14 @@ struct UnattendedBatchTests {
         try refused(oneSong + ["--shard", "auto"], 64, "CI_NODE_INDEX is set without CI_NODE_TOTAL", environment: ["CI_NODE_INDEX": "2"])
         try refused(oneSong + ["--shard", "auto"], 64, "CI_NODE_INDEX=two is not a whole number", environment: ["CI_NODE_INDEX": "two", "CI_NODE_TOTAL": "3"])
         #expect(!FileManager.default.fileExists(atPath: root + "/v"))
+        // An output folder that is a link to nothing, or a loop of links, or under one: refused
+        // before any work (each song failed on it).
+        try FileManager.default.createSymbolicLink(atPath: root + "/dangling", withDestinationPath: "nowhere")
+        try FileManager.default.createSymbolicLink(atPath: root + "/loop", withDestinationPath: "loop")
+        for folder in ["dangling", "loop", "dangling/v"] {
+            try refused(["batch", "songs/a.mid", "--output-dir", folder] + Self.small, 73, "cannot create the output folder \(folder): ")
+            try refused(["batch", "songs/a.mid", "--output-dir", folder] + Self.small, 73, " is a link to nothing")
+        }
 
         // A report of share 1 of a huge N merges at once into "missing", not a hang.
         #expect(try batch(["songs/a.mid", "--output-dir", "v", "--shard", "1/\(huge)", "--report", "s.json"], in: root).status == 0)

@@ -75,7 +75,13 @@ public struct BatchPlan: Sendable {
         }
         // A folder to be made must be makeable: the nearest existing parent is a folder.
         var parent = OutputChecks.absolute(outputDirectory)
-        while !files.fileExists(atPath: parent) && parent != "/" { parent = PathParts(parent).folder }
+        while !files.fileExists(atPath: parent) && parent != "/" {
+            // A link to nothing (or a loop of links) is there already: no folder is made through it.
+            if (try? files.destinationOfSymbolicLink(atPath: parent)) != nil {
+                throw .cannotWrite("cannot create the output folder \(outputDirectory): \(parent) is a link to nothing")
+            }
+            parent = PathParts(parent).folder
+        }
         if files.fileExists(atPath: parent, isDirectory: &isFolder), !isFolder.boolValue {
             throw .cannotWrite("cannot create the output folder \(outputDirectory): \(parent) is not a folder")
         }
