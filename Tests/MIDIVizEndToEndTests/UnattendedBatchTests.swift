@@ -350,6 +350,7 @@ struct UnattendedBatchTests {
             return copy
         }
         report["shard"] = "1/1"
+        report["planned_songs"] = 4096
         try JSONSerialization.data(withJSONObject: report).write(to: URL(fileURLWithPath: root + "/big.json"))
         try refused(["batch", "--merge-reports", "big.json", "-o", "m.json"], 65, "big.json: the songs' frames add up past any batch")
         #expect(!FileManager.default.fileExists(atPath: root + "/m.json"))

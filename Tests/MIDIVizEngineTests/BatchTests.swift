@@ -187,7 +187,8 @@ struct BatchTests {
         try second.writeJSON(to: folder + "/2.json")
 
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/1.json"))) as? [String: Any])
-        #expect(Set(object.keys) == ["songs", "totals", "shard", "plan"] && object["shard"] as? String == "1/2")
+        #expect(Set(object.keys) == ["songs", "totals", "shard", "plan", "planned_songs"] && object["shard"] as? String == "1/2")
+        #expect(object["planned_songs"] as? Int == 2)
         let song = try #require((object["songs"] as? [[String: Any]])?.first)
         #expect(Set(song.keys) == ["input", "path", "status", "exit_code", "message", "warnings", "outputs", "duration_s", "frames", "wall_s", "options"])
         #expect(song["status"] as? String == "rendered" && song["exit_code"] as? Int == 0 && song["frames"] as? Int == 15)
@@ -222,6 +223,13 @@ struct BatchTests {
             try BatchReport.merge([folder + "/1.json", folder + "/1.json"])
         }
         #expect(throws: BatchError.badReport("shard 2 of 2 is missing: merge every shard's report")) { try BatchReport.merge([folder + "/1.json"]) }
+        // A report that has lost a song (cut or edited) is refused: the merge would lose it too.
+        var cut = first
+        cut.songs.removeLast()
+        try cut.writeJSON(to: folder + "/cut.json")
+        #expect(throws: BatchError.badReport("\(folder)/cut.json lists 1 song, but its shard had 2: it has been cut or edited")) {
+            try BatchReport.merge([folder + "/cut.json", folder + "/2.json"])
+        }
         var other = second
         other.plan = "q"
         try other.writeJSON(to: folder + "/other.json")
@@ -231,6 +239,7 @@ struct BatchTests {
         // The same song in two shards of one plan (a plan's shares never do that).
         var twice = second
         twice.songs = first.songs
+        twice.plannedSongs = 2
         try twice.writeJSON(to: folder + "/twice.json")
         #expect(throws: BatchError.badReport("/music/b.mid is in two reports: \(folder)/1.json and \(folder)/twice.json")) {
             try BatchReport.merge([folder + "/1.json", folder + "/twice.json"])

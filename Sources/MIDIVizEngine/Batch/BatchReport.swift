@@ -163,12 +163,21 @@ public struct BatchReport: Codable, Sendable, Equatable {
     public var shard: BatchShard?
     /// The identity of the batch's plan (`BatchPlan.identity`): the same in every shard's report.
     public var plan: String?
+    /// How many songs the batch (its share, when sharded) had to render: each is in `songs`,
+    /// so that merging finds a report that has lost some.
+    public var plannedSongs: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case songs, totals, shard, plan
+        case plannedSongs = "planned_songs"
+    }
 
     public init(songs: [BatchResult], wallSeconds: Double, shard: BatchShard? = nil, plan: String? = nil) {
         self.songs = songs
         totals = BatchTotals(results: songs, wallSeconds: wallSeconds)
         self.shard = shard
         self.plan = plan
+        plannedSongs = songs.count
     }
 
     /// How many songs went so.
@@ -240,6 +249,10 @@ public struct BatchReport: Codable, Sendable, Equatable {
             }
             if let other = byIndex[shard.index] { throw .badReport("\(other) and \(name) are both shard \(shard)") }
             byIndex[shard.index] = name
+            if let planned = report.plannedSongs, planned != report.songs.count {
+                throw .badReport(
+                    "\(name) lists \(report.songs.count) song\(report.songs.count == 1 ? "" : "s"), but its shard had \(planned): it has been cut or edited")
+            }
         }
         let count = first.shard?.count ?? 0
         if byIndex.count < count {
