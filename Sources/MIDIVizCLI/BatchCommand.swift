@@ -67,12 +67,11 @@ struct BatchCommand: ParsableCommand {
 
     /// The options given that only a render uses, which merging reports would ignore.
     private var unusedWhenMerging: [String] {
-        let groups: [any GivenOptions] = [renderArguments.look, renderArguments.sound, renderArguments.render, renderArguments.limits]
         let settings: [(name: String, given: Bool)] = [
             ("config", !renderArguments.config.config.isEmpty), ("print-config", renderArguments.config.printConfig),
             ("report", report != nil), ("shard", shard != nil), ("force", force),
         ]
-        return settings.filter(\.given).map(\.name) + groups.flatMap { $0.given.map(\.name) }
+        return settings.filter(\.given).map(\.name) + renderArguments.givenNames
     }
 
     /// The render options: config files, then the command line's.

@@ -37,7 +37,7 @@ struct DemoCommand: ParsableCommand {
         try RenderRun(
             song: song, songPath: nil, songName: DemoSong.name, videoPath: video, options: options, outputs: outputs,
             configFiles: renderArguments.config.config, segment: try outputs.segment?.resolve(),
-            soundOptionsGiven: renderArguments.sound.given.map(\.name)
+            soundOptionsGiven: renderArguments.sound.given.map(\.name), optionsGiven: renderArguments.givenNames
         ).run()
     }
 }

@@ -86,4 +86,7 @@ struct AllRenderOptions: ParsableArguments {
 
     /// The render options: config files, then the command line's.
     func resolved(forVideo: Bool = true) throws -> RenderOptions { try config.options([look, sound, render, limits], forVideo: forVideo) }
+
+    /// The names of the render options the command line gave.
+    var givenNames: [String] { ([look, sound, render, limits] as [any GivenOptions]).flatMap { $0.given.map(\.name) } }
 }

@@ -41,7 +41,7 @@ struct RenderCommand: ParsableCommand {
         try RenderRun(
             song: loaded, songPath: song, songName: song, videoPath: video, options: options, outputs: outputs,
             configFiles: renderArguments.config.config, segment: segment,
-            soundOptionsGiven: renderArguments.sound.given.map(\.name)
+            soundOptionsGiven: renderArguments.sound.given.map(\.name), optionsGiven: renderArguments.givenNames
         ).run()
     }
 }

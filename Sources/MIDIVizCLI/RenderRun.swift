@@ -21,6 +21,9 @@ struct RenderRun {
     /// The sound options the command line gave (`--loudness`, `--soundfont`, ...), warned of
     /// when the render makes no sound.
     var soundOptionsGiven: [String] = []
+    /// Every render option the command line gave, warned of when this render leaves it unused
+    /// (`RenderOptions.unusedOptionsWarning`).
+    var optionsGiven: [String] = []
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
@@ -46,7 +49,15 @@ struct RenderRun {
         if !outputs.reporting.quiet {
             let container = videoPath.flatMap(VideoContainer.init(outputPath:))
             // The render's own first: past 20, only the song's are left out (`info` lists them).
-            printWarnings(options.warnings(for: song, also: [options.sampleRateWarning(for: container), overlaysLeftOut]))
+            printWarnings(
+                options.warnings(
+                    for: song,
+                    also: [
+                        options.sampleRateWarning(for: container), overlaysLeftOut,
+                        // A render without sound says so of the sound's options below.
+                        options.unusedOptionsWarning(
+                            given: makesSound ? optionsGiven : optionsGiven.filter { !soundOptionsGiven.contains($0) }, container: container),
+                    ]))
             if !makesSound && !soundOptionsGiven.isEmpty {
                 let named = soundOptionsGiven.map { "--" + $0 }.joined(separator: ", ")
                 let gif = container == .gif

@@ -167,6 +167,28 @@ import Testing
         }
     }
 
+    /// An option this render leaves unused (another style's look, a background's settings
+    /// without one, x264's settings for PNG frames) is warned of, with why; used, it is not.
+    @Test func anOptionWithNoEffectIsWarnedOf() throws {
+        let out = temporaryDirectory("unused")
+        defer { try? FileManager.default.removeItem(at: out) }
+        func warnings(_ options: [String]) throws -> String {
+            let frames = out.appendingPathComponent(UUID().uuidString).path
+            let result = try ProcessRunner.midiviz(
+                ["render", Self.arpeggio, "--frames-dir", frames, "--no-video", "--fps", "5", "--size", "160x90", "--to", "1"] + options)
+            #expect(result.status == 0, "\(options): \(result.stderr)")
+            return result.stderr
+        }
+        let unused = try warnings(["--style", "circles", "--window", "5", "--bars", "pitch-class", "--background-dim", "0.3", "--crf", "30"])
+        #expect(
+            unused.contains(
+                "midiviz: warning: --bars (--style bars only), --background-dim (no --background-image or --background-video), --window (roll and keyboard only), --crf (no video is made): no effect on this render"
+            ), "\(unused)")
+        let used = try warnings(["--style", "bars", "--bars", "pitch-class", "--direction", "up"])
+        #expect(used.contains("--direction (keyboard and roll only): no effect") && !used.contains("--bars ("), "\(used)")
+        #expect(try !warnings(["--style", "keyboard", "--window", "5", "--direction", "up"]).contains("no effect"))
+    }
+
     @Test func aToPastTheEndIsTheEnd() throws {
         let out = temporaryDirectory("pastend")
         defer { try? FileManager.default.removeItem(at: out) }

@@ -137,6 +137,32 @@ extension RenderOptions {
         return ["--keys \(keys.optionText): \(outside) note\(outside == 1 ? "" : "s") outside the keys, not drawn"]
     }
 
+    /// The options `given` (by name, as the command line gave them) that this render leaves
+    /// unused, each with why: a look of other styles, a background's settings without one, a
+    /// video setting for a container that takes none, `--mute-hidden` with nothing hidden.
+    /// Taken without a word, they would look as if they had done something. Nil when none.
+    package func unusedOptionsWarning(given: [String], container: VideoContainer?) -> String? {
+        let still = ["circles", "bars"].contains(style.rawValue)
+        let encoder = container.map { "a .\($0.rawValue) takes none" } ?? "no video is made"
+        let unused = given.compactMap { name -> String? in
+            let why: String? =
+                switch name {
+                case "window" where still: "roll and keyboard only"
+                case "direction" where still: "keyboard and roll only"
+                case "bars" where style.rawValue != "bars": "--style bars only"
+                case "background-dim" where backgroundImage == nil && backgroundVideo == nil: "no --background-image or --background-video"
+                case "background-video-end" where backgroundVideo == nil: "no --background-video"
+                case "crf" where container != .mp4 && container != .webm: encoder
+                case "preset" where container != .mp4: container == .webm ? "x264's, and a .webm is VP9" : encoder
+                case "mute-hidden" where hiddenTracks.isEmpty && hiddenChannels.isEmpty && onlyTracks.isEmpty: "nothing is hidden"
+                default: nil
+                }
+            return why.map { "--\(name) (\($0))" }
+        }
+        guard !unused.isEmpty else { return nil }
+        return "\(unused.joined(separator: ", ")): no effect on this render"
+    }
+
     /// The warning when a video in `container` carries the sound at another rate than
     /// `--sample-rate` (ffmpeg resamples it for the codec); nil when it keeps it, or has none.
     package func sampleRateWarning(for container: VideoContainer?) -> String? {
