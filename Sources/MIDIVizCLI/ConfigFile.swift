@@ -51,10 +51,17 @@ enum ConfigFile {
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let lines = fileLines.map { $0.drop { $0 == " " || $0 == "\t" } }
+        /// The line that sets `key`: `key = …`, or a table's `[key]`, `[[key]]` or `key.more = …`.
         func line(of key: String) -> Int {
             for (number, line) in lines.enumerated() {
-                for spelling in [key, "\"\(key)\"", "'\(key)'"] where line.hasPrefix(spelling) {
-                    if line.dropFirst(spelling.count).drop(while: { $0 == " " || $0 == "\t" }).first == "=" { return number + 1 }
+                let header = line.first == "[" ? line.drop { $0 == "[" || $0 == " " || $0 == "\t" } : nil
+                for spelling in [key, "\"\(key)\"", "'\(key)'"] {
+                    if let header, header.hasPrefix(spelling), let next = header.dropFirst(spelling.count).first, "]. \t".contains(next) {
+                        return number + 1
+                    }
+                    guard line.hasPrefix(spelling) else { continue }
+                    let next = line.dropFirst(spelling.count).drop(while: { $0 == " " || $0 == "\t" }).first
+                    if next == "=" || next == "." { return number + 1 }
                 }
             }
             return 1

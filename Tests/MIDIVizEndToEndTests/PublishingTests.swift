@@ -450,6 +450,9 @@ struct PublishingTests {
         ("chords = 3\n", ":1: chords", "true or false"),
         ("speed = 9\n", ":1: speed", "speed must be between 0.5 and 2, not 9"),
         ("style = \n", ":1", "not TOML"),
+        // A table or a dotted key is named on its own line.
+        ("style = \"bars\"\n\n\n[x]\nscheme = \"fire\"\n", ":4: x", "tables are not options"),
+        ("style = \"bars\"\nlook.scheme = \"fire\"\n", ":2: look", "tables are not options"),
     ])
     func aBadConfigNamesTheFileLineAndKey(text: String, place: String, cause: String) throws {
         let dir = try folder()
