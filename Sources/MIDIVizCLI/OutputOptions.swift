@@ -46,6 +46,11 @@ struct OutputOptions: ParsableArguments {
             throw ValidationError("--no-video leaves nothing to write: add --frames-dir DIR and/or --audio FILE.wav")
         }
         if segment != nil && audio != nil { throw ValidationError("a segment is silent: `midiviz join` adds the whole song's sound") }
+        // `-` is standard output elsewhere; here it would be a file of that name.
+        for (option, path) in [("--output", output), ("--audio", audio), ("--frames-dir", framesDirectory)] where path == "-" {
+            throw ValidationError("\(option) -: midiviz writes files, not to standard output; name one (a video needs its whole file to be seekable)")
+        }
+        if pngLevel != 1 && framesDirectory == nil { throw ValidationError("--png-level is for --frames-dir, which is not given") }
     }
 
     /// What the options say together with the render options (config files included).

@@ -189,6 +189,23 @@ import Testing
         #expect(try !warnings(["--style", "keyboard", "--window", "5", "--direction", "up"]).contains("no effect"))
     }
 
+    /// `-` names no file here (elsewhere, standard output), and `--png-level` without frames
+    /// does nothing: both refused, nothing written.
+    @Test(arguments: [
+        (["-o", "-"], "--output -: midiviz writes files, not to standard output"),
+        (["--no-video", "--audio", "-"], "--audio -: midiviz writes files"),
+        (["--no-video", "--frames-dir", "-"], "--frames-dir -: midiviz writes files"),
+        (["--png-level", "5", "-o", "x.mp4"], "--png-level is for --frames-dir, which is not given"),
+    ])
+    func aDashOrAnUnusedPNGLevelIsRefused(options: [String], words: String) throws {
+        let out = temporaryDirectory("dash")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try ProcessRunner.midiviz(["render", Self.arpeggio, "--size", "160x90"] + options, currentDirectory: out)
+        #expect(result.status == 64 && result.stderr.contains(words), "\(options): \(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
     @Test func aToPastTheEndIsTheEnd() throws {
         let out = temporaryDirectory("pastend")
         defer { try? FileManager.default.removeItem(at: out) }
