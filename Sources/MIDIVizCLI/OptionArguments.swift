@@ -40,6 +40,10 @@ struct ConfigArguments: ParsableArguments {
     @Flag(name: .customLong("print-config"), help: "Print the options in effect as TOML for --config, and render nothing.")
     var printConfig = false
 
+    func validate() throws {
+        if config.contains("") { throw ValidationError("--config needs a file's name, not an empty one") }
+    }
+
     /// The render options: the defaults, then each config file, then the command line's
     /// options; all checked. Prints the error and exits 64 (66 for an unreadable file).
     /// - Parameter forVideo: whether the frames go to a video, whose sides must be even.

@@ -187,6 +187,11 @@ struct BatchCommandTests {
             #expect((merged["totals"] as? [String: Any])?[key] as? Int == (single["totals"] as? [String: Any])?[key] as? Int, "\(key)")
         }
         #expect(try String(contentsOfFile: root + "/all.xml", encoding: .utf8).contains("tests=\"5\" failures=\"1\""))
+        // With --progress json, the merged totals as one JSON line on stdout.
+        let json = try ProcessRunner.midiviz(
+            ["batch", "--merge-reports"] + (1...3).map { root + "/shard-\($0).json" } + ["-o", root + "/again.json", "--progress", "json"])
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8)) as? [String: Any], "\(json.stdoutText)")
+        #expect(line["songs"] as? Int == 5 && line["failed"] as? Int == 1 && line["shards"] as? Int == 3, "\(line)")
         let twice = try ProcessRunner.midiviz(["batch", "--merge-reports", root + "/shard-1.json", root + "/shard-1.json", "-o", root + "/x.json"])
         #expect(twice.status == 65 && twice.stderr.contains("are both shard 1/3"), "\(twice.stderr)")
     }

@@ -146,7 +146,7 @@ import Testing
         ["--size", "0x0"], ["--size", "wide"], ["--fps", "0"], ["--style", "spiral"], ["--scheme", "neon"],
         ["--speed", "3"], ["--png-level", "12"], ["--jobs", "0"], ["--background", "#12345"], ["--crf", "60"],
         ["--preset", "warp"], ["--from", "bar:0"], ["--to", "soon"], ["--progress", "xml"],
-        ["--from", "bar:9223372036854775807"], ["--from", "1e300"],
+        ["--from", "bar:9223372036854775807"], ["--from", "1e300"], ["--config", ""],
         // Fractions other than the NTSC ones: ffmpeg's MP4 writer would round some of them.
         ["--fps", "25/2"], ["--fps", "119.88"], ["--fps", "30/0"], ["--fps", "241"],
     ])
