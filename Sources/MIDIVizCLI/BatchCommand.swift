@@ -213,9 +213,7 @@ struct BatchCommand: ParsableCommand {
         }
         if reporting.progress == .json {
             // The merged totals as one JSON line, as a batch's songs are with --progress json.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let line = try? encoder.encode(merged.totals) { print(String(decoding: line, as: UTF8.self)) }
+            print(String(decoding: BatchReport.encoded(merged.totals), as: UTF8.self))
         } else if !reporting.quiet {
             FileHandle.standardError.write(Data("midiviz batch: \(inputs.count) reports, \(merged.songs.count) songs, \(merged.count(.failed)) failed\n".utf8))
         }

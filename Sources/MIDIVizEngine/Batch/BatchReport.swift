@@ -341,7 +341,7 @@ public struct BatchReport: Codable, Sendable, Equatable {
     }
 
     /// A value as JSON, compact on one line, keys sorted, slashes as they are.
-    static func encoded<Value: Encodable>(_ value: Value) -> Data {
+    package static func encoded<Value: Encodable>(_ value: Value) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)) ?? Data("{}".utf8)

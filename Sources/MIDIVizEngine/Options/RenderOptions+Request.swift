@@ -142,13 +142,17 @@ extension RenderOptions {
     /// video setting for a container that takes none, `--mute-hidden` with nothing hidden.
     /// Taken without a word, they would look as if they had done something. Nil when none.
     package func unusedOptionsWarning(given: [String], container: VideoContainer?) -> String? {
-        let still = ["circles", "bars"].contains(style.rawValue)
+        /// The styles that have a property, for the message: `roll and keyboard only`.
+        func only(_ has: (RenderSettings.Style) -> Bool) -> String {
+            let names = RenderSettings.Style.allCases.filter(has).map(\.rawValue)
+            return (names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!) + " only"
+        }
         let encoder = container.map { "a .\($0.rawValue) takes none" } ?? "no video is made"
         let unused = given.compactMap { name -> String? in
             let why: String? =
                 switch name {
-                case "window" where still: "roll and keyboard only"
-                case "direction" where still: "keyboard and roll only"
+                case "window" where !style.scrolls: only(\.scrolls)
+                case "direction" where !style.turns: only(\.turns)
                 case "bars" where style.rawValue != "bars": "--style bars only"
                 case "background-dim" where backgroundImage == nil && backgroundVideo == nil: "no --background-image or --background-video"
                 case "background-video-end" where backgroundVideo == nil: "no --background-video"

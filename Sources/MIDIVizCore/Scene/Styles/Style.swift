@@ -22,6 +22,11 @@ extension RenderSettings {
 
         var layout: any StyleLayout.Type { StyleRegistry.layouts[index] }
 
+        /// Whether its notes travel across the frame, `--window` of them on screen.
+        package var scrolls: Bool { layout.scrolls }
+        /// Whether `--direction` turns it.
+        package var turns: Bool { layout.travel != nil }
+
         /// Every style with a few words on each: `circles, bars, roll (a scrolling piano roll) or ...`.
         public static var helpText: String {
             let texts = StyleRegistry.layouts.map { $0.helpText }
