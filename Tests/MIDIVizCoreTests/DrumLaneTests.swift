@@ -70,4 +70,24 @@ import Testing
             }
         }
     }
+
+    /// Whether a song is dense is measured over the style's own window where it has one (roll,
+    /// keyboard); in circles and bars, which have none, over the default, so `--window` (which
+    /// the render warns has no effect there) changes nothing, not even how the drum lane merges
+    /// hits. A song of 2,000 notes over 4.2 s (400 pitched, 1,600 drum hits) is dense in a 20-s
+    /// window and not in a half-second one.
+    @Test func aWindowChangesDensityOnlyInAStyleThatHasOne() throws {
+        let song = song(pitched: 400, drumsPerSecond: 200)
+        for style in [RenderSettings.Style.circles, .bars, .roll, .keyboard] {
+            var settings = RenderSettings.forTesting
+            settings.style = style
+            let plain = Scene(song: song, settings: settings)
+            for (window, dense) in [(0.5, false), (20.0, true)] {
+                settings.window = window
+                let scene = Scene(song: song, settings: settings)
+                #expect(scene.isDense == (style.scrolls ? dense : plain.isDense), "\(style), --window \(window)")
+                #expect((scene.drumVelocities != nil) == scene.isDense, "\(style), --window \(window)")
+            }
+        }
+    }
 }

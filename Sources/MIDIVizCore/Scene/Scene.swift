@@ -64,7 +64,9 @@ package struct Scene: Sendable {
         let span = settings.style.layout.visibleSpan(settings: Self.layoutSettings(settings, transform: transform))
         index = NoteIndex(
             count: notes.count, visibleFrom: { span(notes[$0], sounding($0)).from }, visibleUntil: { span(notes[$0], sounding($0)).until })
-        let window = settings.windowSeconds
+        // The notes a screen holds: over the style's window where its notes travel, else over
+        // the default one, so that `--window`, which such a style does not use, changes nothing.
+        let window = settings.style.scrolls ? settings.windowSeconds : settings.style.layout.defaultWindowSeconds / settings.speed
         isDense = Double(notes.count) * window / max(song.durationSeconds, window) >= Double(Self.denseNotesOnScreen)
         drumVelocities = isDense && hasDrums ? DrumLane.drawnVelocities(of: notes, drumChannel: Self.drumChannel) : nil
         beatGrid = settings.style.layout.scrolls ? BeatGrid(song: song, until: song.durationSeconds + settings.tailSeconds + window) : BeatGrid(lines: [])
