@@ -249,7 +249,7 @@ package final class JoinJob: Sendable {
             throw .failed("cannot start \(ffprobe)")
         }
         let termination = child.waitForExit()
-        let complaint = child.lastErrorLines(1).first
+        let complaint = child.lastErrorLines(1).first.map { FFmpegProcess.line($0, aboutFile: path) }
         guard termination == .exited(0) else {
             throw .badPart(path: path, problem: .unreadable(reason: complaint ?? termination.map { "\($0)" } ?? "no exit"))
         }

@@ -26,6 +26,13 @@ package final class FFmpegProcess: Sendable {
     /// and `-x.mp4` an option.
     package static func file(_ path: String) -> String { "file:" + path }
 
+    /// An ffmpeg line about the input `file(path)` without that name before it: messages name
+    /// the file as the user gave it, not as ffmpeg was told it.
+    package static func line(_ line: String, aboutFile path: String) -> String {
+        let prefix = file(path) + ": "
+        return line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line
+    }
+
     /// ffmpeg from `$MIDIVIZ_FFMPEG`, else the first on PATH.
     package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(VideoError) -> String {
         guard let path = ChildProcess.locate("ffmpeg", variable: "MIDIVIZ_FFMPEG", environment: environment) else { throw .ffmpegMissing }

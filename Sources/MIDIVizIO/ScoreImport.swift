@@ -52,6 +52,7 @@ package enum ScoreImport {
                 // MuseScore names our copy of the score: name the user's file instead.
                 let complaint = MuseScore.complaint(run.errorLines).map { $0.replacingOccurrences(of: score, with: name) }
                 guard run.exitedCleanly, let midiBytes = FileManager.default.contents(atPath: midi) else {
+                    if let broken = ScoreTools.brokenMuseScore(museScore, doing: "reading it", file: name) { return .failure(broken) }
                     return .failure(
                         .invalid(path: name, reason: "not a score MuseScore 3 (\(museScore)) can read" + (complaint.map { " (\($0))" } ?? "")))
                 }

@@ -83,6 +83,19 @@ package enum ScoreTools {
         return .toolFailed(path: path, reason: "\(tool) crashed (killed by signal \(signal)) while \(doing)")
     }
 
+    /// The failure of MuseScore at `path` that exited with an error while `doing`, when it cannot
+    /// even say its version (`--version`): a program that is not MuseScore 3, or one that cannot
+    /// start here, not the file's fault (a hostile pass found `MIDIVIZ_MUSESCORE=/bin/false`
+    /// blaming a good score). Nil when it can: then the file is what it could not read.
+    package static func brokenMuseScore(_ path: String, doing: String, file: String) -> LoadError? {
+        guard ToolIdentity.museScore(path) == nil else { return nil }
+        return .toolMissing(
+            path: file,
+            reason:
+                "MuseScore 3 (\(path)) failed while \(doing), and cannot say its version either: it is not MuseScore 3, or does not run here (set MIDIVIZ_MUSESCORE to MuseScore 3)"
+        )
+    }
+
     /// Runs `executable` with `arguments` and waits at most `timeLimitSeconds`; stopped then.
     /// A signal stops it too (`ToolRuns`).
     package static func run(_ executable: String, _ arguments: [String], readsOutput: Bool = false, timeLimit: Double = timeLimitSeconds) throws -> Run {

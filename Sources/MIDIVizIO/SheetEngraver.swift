@@ -84,6 +84,7 @@ package enum SheetEngraver {
                 }
                 if let crash = ScoreTools.crash(of: "MuseScore 3 (\(museScore))", run, doing: "notating it", path: name) { return .failure(crash) }
                 guard run.exitedCleanly, let musicXML = FileManager.default.contents(atPath: score) else {
+                    if let broken = ScoreTools.brokenMuseScore(museScore, doing: "notating it", file: name) { return .failure(broken) }
                     let complaint = MuseScore.complaint(run.errorLines)
                     return .failure(.invalid(path: name, reason: "MuseScore 3 cannot notate it" + (complaint.map { " (\($0))" } ?? "")))
                 }

@@ -193,6 +193,7 @@ extension SegmentJoinTests {
         let middle = part2.count * 2 / 3
         damaged.replaceSubrange(middle..<middle + 64, with: Data(repeating: 0xA5, count: 64))
         try damaged.write(to: URL(fileURLWithPath: dir + "/damaged-2.mp4"))
+        try "not a video\n".write(toFile: dir + "/text-2.mp4", atomically: true, encoding: .utf8)
         // Re-encoded with its segment tag kept: at half the size, and in 4:4:4.
         for (name, filter) in [("small-2.mp4", ["-vf", "scale=80:46"]), ("444-2.mp4", ["-pix_fmt", "yuv444p"])] {
             let reencoded = try ProcessRunner.run(
@@ -223,6 +224,8 @@ extension SegmentJoinTests {
             (["part-1.mp4", "small-2.mp4", "part-3.mp4"], Self.song, 65, ["small-2.mp4 holds 80x46 yuv420p frames, not the 160x90 yuv420p"]),
             (["part-1.mp4", "444-2.mp4", "part-3.mp4"], Self.song, 65, ["444-2.mp4 holds 160x90 yuv444p frames"]),
             (["part-1.mp4", "gone-2.mp4", "part-3.mp4"], Self.song, 66, ["gone-2.mp4"]),
+            // ffmpeg's complaint without the "file:" name it was given.
+            (["part-1.mp4", "text-2.mp4", "part-3.mp4"], Self.song, 65, ["text-2.mp4: not a video join can read (Invalid data found when processing input)"]),
         ]
         for (parts, song, status, says) in cases {
             let result = try join(parts, song: song)

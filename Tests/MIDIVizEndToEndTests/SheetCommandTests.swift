@@ -254,8 +254,17 @@ struct SheetCommandTests {
             let run = try ProcessRunner.midiviz(arguments, environment: [variable: folder, "MIDIVIZ_CACHE": "off"])
             #expect(run.status == 69 && run.stderr.contains(words), "\(run.stderr)")
         }
+        // A program that fails even to say its version is not MuseScore 3: the score is not blamed
+        // (it was "not a score MuseScore 3 (/bin/false) can read", exit 65), nor the MIDI file
+        // it notates for the sheet music.
         let failing = try ProcessRunner.midiviz(["info", Self.scale], environment: ["MIDIVIZ_MUSESCORE": "/bin/false", "MIDIVIZ_CACHE": "off"])
-        #expect(failing.status == 65 && failing.stderr.contains("not a score MuseScore 3 (/bin/false) can read"), "\(failing.stderr)")
+        #expect(
+            failing.status == 69 && failing.stderr.contains("MuseScore 3 (/bin/false) failed while reading it, and cannot say its version"), "\(failing.stderr)"
+        )
+        let sheet = try ProcessRunner.midiviz(
+            ["frame", Self.arpeggio, "--at", "1", "--size", "64x36", "--sheet", "-o", folder + "/poster.png"],
+            environment: ["MIDIVIZ_MUSESCORE": "/bin/false", "MIDIVIZ_CACHE": "off"])
+        #expect(sheet.status == 69 && sheet.stderr.contains("MuseScore 3 (/bin/false) failed while notating it"), "\(sheet.stderr)")
         #expect(contents(folder).isEmpty)
     }
 
