@@ -99,6 +99,78 @@ import Testing
         #expect(movedAlone > (fps == 60 ? frames.count / 2 : 100), "\(movedAlone) of \(frames.count) frames moved without the canvas")
     }
 
+    /// A worker whose frames go only to the planes leaves a dense keyboard's falling notes out
+    /// of its canvas (the rows no key, glow, spark or text touches) and makes their planes from
+    /// the layer and the backdrop: byte for byte the frame a whole canvas holds, converted
+    /// afresh, with and without effects and labels, under a title, for consecutive frames,
+    /// every second frame, jumps, and a step back.
+    @Test(arguments: [false, true])
+    func aKeyboardsFallingNotesMadeStraightIntoThePlanesStayExact(effects: Bool) throws {
+        // 1,000 notes a second (3,000 in the keyboard's 3 s: dense), on random keys, 0.2 s each.
+        var random = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max, using: &random)
+        var numbers = SplitMix(state: seed)
+        let notes = (0..<12_000).map { index -> Note in
+            let start = Double(index) / 1000
+            return Note(
+                startSeconds: start, endSeconds: start + 0.2, pitch: UInt8(21 + numbers.next() % 88), velocity: UInt8(30 + numbers.next() % 98),
+                channel: UInt8(index % 2), track: index % 2)
+        }
+        let song = Song(
+            format: 1, division: .ticksPerQuarter(96), endTick: 4800, durationSeconds: 12,
+            tracks: [
+                TrackSummary(name: "Left", noteCount: 6000, channels: [0], programs: []),
+                TrackSummary(name: "Right", noteCount: 6000, channels: [1], programs: []),
+            ],
+            notes: notes, tempoChanges: [], timeSignatures: [], keySignatures: [], synthEvents: [], warnings: [])
+        var settings = RenderSettings.forTesting
+        settings.style = .keyboard
+        settings.colorBy = .track
+        settings.effects = effects
+        settings.labels = effects ? .names : .off
+        // A title band; the notes fall 192 pixels in 3.2 s, 2 pixels a frame (ScrolledShapesTests).
+        settings.title = "Dense"
+        settings.window = 3.2
+        let fps = settings.frameRate.numerator
+        let scene = Scene(song: song, settings: settings)
+        #expect(scene.isDense && scene.scrollArea?.motion == .down, "the keyboard's notes on a layer")
+        let renderer = FrameRenderer(scene: scene, fonts: try FontRasterizer().textFonts(canvasSide: settings.textSide))
+        var whole = renderer.makeWorkspace(), behind = renderer.makeWorkspace()
+        behind.keepsCanvasWhole = false
+        var planes = YUV420Planes(), expected: [UInt8] = []
+        let start = 2 * fps
+        let frames =
+            Array(start..<(start + 90)) + Array(stride(from: start + 90, to: start + 200, by: 2))
+            + [start + 400, start + 401, start + 10, start + 12, 0, start + 300, scene.frameCount - 1, start + 11, start + 13]
+        var laid = 0
+        for frame in frames {
+            renderer.render(frame: frame, in: &whole)
+            renderer.render(frame: frame, in: &behind)
+            #expect(whole.laidRows.isEmpty, "a canvas kept whole holds every row")
+            let layer = renderer.laidLayer(of: behind)
+            if let layer, layer.rows.reduce(0, { $0 + $1.count }) > settings.height / 3 { laid += 1 }
+            planes.update(from: behind.canvas, changed: behind.changed, moved: behind.moved, laid: layer)
+            YUV420.convert(whole.canvas, into: &expected)
+            let firstDifference = expected.indices.first { planes.bytes[$0] != expected[$0] }
+            #expect(firstDifference == nil, "seed \(seed), frame \(frame): byte \(firstDifference ?? 0) differs from the whole frame converted")
+            if firstDifference != nil { return }
+        }
+        // Most frames leave a third of their rows or more (of the notes' 192) to the planes.
+        #expect(laid > frames.count * 3 / 4, "\(laid) of \(frames.count) frames left most rows to the planes")
+    }
+
+    /// SplitMix64: a seeded stream of numbers.
+    struct SplitMix {
+        var state: UInt64
+        mutating func next() -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+        }
+    }
+
     /// 1,500 notes of 0.15 s, one every 13 ms over 20 s, on pitches 40 to 89 in turn, in two
     /// tracks of bright colours.
     static func brightShortNotes() -> Song {

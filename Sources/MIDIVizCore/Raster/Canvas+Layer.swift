@@ -33,9 +33,10 @@ extension Canvas {
 
     /// `compose(_:from:over:in:)` where, in each row `y`, the backdrop is one colour across each
     /// of `evenRuns(y)` (in order, apart): those colours are used there instead of reading the
-    /// backdrop's pixels.
+    /// backdrop's pixels. The rows of `laid` (in order, apart) are left as they are.
     mutating func compose(
-        _ layer: Canvas, from layerTop: Int, over backdrop: Canvas, in rows: Range<Int>, evenRuns: (Int) -> ArraySlice<EvenRun>
+        _ layer: Canvas, from layerTop: Int, over backdrop: Canvas, in rows: Range<Int>, leaving laid: [Range<Int>] = [],
+        evenRuns: (Int) -> ArraySlice<EvenRun>
     ) {
         precondition(layer.width == width && backdrop.width == width && backdrop.height == height, "canvas sizes differ")
         let width = self.width, height = self.height
@@ -48,7 +49,10 @@ extension Canvas {
                     target.update(from: below, count: rows.lowerBound * width)
                     let end = rows.upperBound * width
                     target.advanced(by: end).update(from: below.advanced(by: end), count: (height - rows.upperBound) * width)
+                    var nextLaid = 0
                     for y in rows {
+                        while nextLaid < laid.count, laid[nextLaid].upperBound <= y { nextLaid += 1 }
+                        if nextLaid < laid.count, laid[nextLaid].contains(y) { continue }
                         let row = y * width
                         let from = above.advanced(by: row + layerTop * width), to = target.advanced(by: row), bottom = below.advanced(by: row)
                         var x = 0

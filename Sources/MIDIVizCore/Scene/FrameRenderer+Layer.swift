@@ -56,8 +56,9 @@ extension FrameRenderer {
             layer.draw(workspace.layerShapes, fonts: fonts)
         }
         workspace.glowBudget.limit(&workspace.overShapes)
-        backdrop.compose(layer, from: workspace.layerTop, in: area.shownRows, into: &workspace.canvas)
-        workspace.canvasLags = false
+        findLaidRows(in: area, workspace: &workspace)
+        backdrop.compose(layer, from: workspace.layerTop, in: area.shownRows, leaving: workspace.laidRows, into: &workspace.canvas)
+        workspace.canvasLags = !workspace.laidRows.isEmpty
         workspace.layer = layer
         workspace.canvas.draw(workspace.overShapes, fonts: fonts)
         workspace.changed.removeAll()
@@ -94,6 +95,31 @@ extension FrameRenderer {
         }
         workspace.layerDirty.unmarkRows(from: area.shownRows.upperBound)
         return !Self.isMostlyDirty(workspace.layerDirty)
+    }
+
+    /// The shown rows a frame whose canvas need not be whole (`FrameWorkspace.keepsCanvasWhole`)
+    /// leaves to the yuv420p planes (`FrameWorkspace.laidRows`): those no shape over the layer
+    /// touches, in whole pairs of rows (a 4:2:0 chroma sample's), so that they are converted
+    /// straight from the layer and the backdrop without the frame being written and read back
+    /// (most of a dense keyboard's frame: its falling notes).
+    private func findLaidRows(in area: ScrollArea, workspace: inout FrameWorkspace) {
+        workspace.laidRows.removeAll(keepingCapacity: true)
+        guard !workspace.keepsCanvasWhole else { return }
+        let shown = area.shownRows.clamped(to: 0..<workspace.canvas.height)
+        var taken: [Range<Int>] = []
+        for shape in workspace.overShapes {
+            guard let region = shape.bounds(fonts: fonts) else { return }
+            let top = max(shown.lowerBound, Int(region.minY.rounded(.down))), bottom = min(shown.upperBound, Int(region.maxY.rounded(.up)))
+            if bottom > top { taken.append((top & ~1)..<((bottom + 1) & ~1)) }
+        }
+        taken.sort { $0.lowerBound < $1.lowerBound }
+        var row = (shown.lowerBound + 1) & ~1
+        let end = shown.upperBound & ~1
+        for rows in taken + [end..<end] {
+            if rows.lowerBound > row { workspace.laidRows.append(row..<min(rows.lowerBound, end)) }
+            row = max(row, rows.upperBound)
+            if row >= end { break }
+        }
     }
 
     /// Leaves out of `workspace.layerShapes` what later notes cover, and finds where each of

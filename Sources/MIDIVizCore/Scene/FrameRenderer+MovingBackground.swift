@@ -8,6 +8,7 @@ extension FrameRenderer {
         workspace.canvas.pixels = background
         workspace.canvasLags = false
         workspace.moved = nil
+        workspace.laidRows.removeAll(keepingCapacity: true)
         scene.makeBackdropShapes(into: &workspace.nextShapes)
         for shape in workspace.nextShapes {
             if case .background = shape { continue }

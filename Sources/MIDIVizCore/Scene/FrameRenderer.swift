@@ -31,6 +31,13 @@ package struct FrameRenderer: Sendable {
         if let area = scene.scrollArea, area.motion == .down || still.isEvenAlongRows(in: area.columns) { scrollArea = area } else { scrollArea = nil }
     }
 
+    /// The rows of the last frame drawn in `workspace` that its canvas does not hold, with the
+    /// layer and backdrop they are made of; nil when it holds them all.
+    package func laidLayer(of workspace: FrameWorkspace) -> LaidLayer? {
+        guard !workspace.laidRows.isEmpty, let layer = workspace.layer else { return nil }
+        return LaidLayer(rows: workspace.laidRows, layer: layer, layerTop: workspace.layerTop, backdrop: backdrop.canvas)
+    }
+
     package func makeWorkspace() -> FrameWorkspace {
         FrameWorkspace(canvas: backdrop.canvas)
     }
@@ -48,6 +55,7 @@ package struct FrameRenderer: Sendable {
         defer { workspace.previousSeconds = seconds }
         workspace.movedLastFrame = false
         workspace.moved = nil
+        workspace.laidRows.removeAll(keepingCapacity: true)
         if let scrollArea, scrollArea.motion == .down {
             renderLayered(at: seconds, in: scrollArea, workspace: &workspace)
             return
@@ -317,8 +325,13 @@ package struct FrameWorkspace: Sendable {
     /// After a frame that left the canvas behind: the previous frame's columns that move, and
     /// by how much; nil after any other.
     package internal(set) var moved: ColumnMove?
-    /// Whether the canvas holds less than the last frame (after a frame with `moved`).
+    /// Whether the canvas holds less than the last frame (after a frame with `moved`, or with
+    /// `laidRows`).
     var canvasLags = false
+    /// Rows of the last frame that the canvas does not hold (a frame on a layer whose canvas
+    /// need not be whole): there the frame is the layer laid over the backdrop, for the yuv420p
+    /// planes to convert from them (`FrameRenderer.laidLayer(of:)`); empty after any other.
+    package internal(set) var laidRows: [Range<Int>] = []
     var shapes: [Shape] = []
     /// Where each of `shapes` drew (nil: anywhere), for the next frame to put the backdrop back.
     var drawnRegions: [Rect?] = []

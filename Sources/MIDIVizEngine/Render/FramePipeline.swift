@@ -96,7 +96,10 @@ struct FramePipeline: Sendable {
                                 return
                             }
                         }
-                        if !inOrder.isEmpty { planes.yuv.update(from: workspace.canvas, changed: workspace.changed, moved: workspace.moved) }
+                        if !inOrder.isEmpty {
+                            planes.yuv.update(
+                                from: workspace.canvas, changed: workspace.changed, moved: workspace.moved, laid: renderer.laidLayer(of: workspace))
+                        }
                         if !inOrderRGBA.isEmpty { StraightRGBA.copy(workspace.canvas, into: &planes.rgba) }
                         lastDelivered = index
                         try state.deliver(index, planes, progress: progress) { planes, frame in
