@@ -116,7 +116,7 @@ extension FrameRenderer {
         var row = (shown.lowerBound + 1) & ~1
         let end = shown.upperBound & ~1
         for rows in taken + [end..<end] {
-            if rows.lowerBound > row { workspace.laidRows.append(row..<min(rows.lowerBound, end)) }
+            if min(rows.lowerBound, end) > row { workspace.laidRows.append(row..<min(rows.lowerBound, end)) }
             row = max(row, rows.upperBound)
             if row >= end { break }
         }
