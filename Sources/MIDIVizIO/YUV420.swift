@@ -88,17 +88,19 @@ package struct YUV420Planes: Sendable {
     private mutating func convert(_ canvas: Canvas, x0: Int, y0: Int, x1: Int, y1: Int, leaving laid: [Range<Int>]) {
         canvas.pixels.withUnsafeBufferPointer { pixels in
             bytes.withUnsafeMutableBufferPointer { out in
-                var row = y0
-                for rows in laid + [y1..<y1] {
-                    let end = min(max(rows.lowerBound, row), y1)
-                    if end > row {
-                        midiviz_rgba_to_yuv420_region(
-                            pixels.baseAddress!, Int32(canvas.width), Int32(canvas.height), Int32(x0), Int32(row), Int32(x1), Int32(end),
-                            out.baseAddress!)
-                    }
-                    row = max(row, rows.upperBound)
-                    if row >= y1 { break }
+                func convert(rows: Range<Int>) {
+                    guard !rows.isEmpty else { return }
+                    midiviz_rgba_to_yuv420_region(
+                        pixels.baseAddress!, Int32(canvas.width), Int32(canvas.height), Int32(x0), Int32(rows.lowerBound), Int32(x1),
+                        Int32(rows.upperBound), out.baseAddress!)
                 }
+                var row = y0
+                for rows in laid where row < y1 {
+                    let end = min(max(rows.lowerBound, row), y1)
+                    convert(rows: row..<end)
+                    row = max(row, rows.upperBound)
+                }
+                if row < y1 { convert(rows: row..<y1) }
             }
         }
     }
